@@ -1,0 +1,104 @@
+"""Places in a source and the findings mjlog reports about a record.
+
+Two kinds of finding live here:
+
+* :class:`Diagnostic`: the input could not be read (or read only in part):
+  malformed XML, a bad attribute, a record that stops early. Importers make
+  them; they never judge the game.
+* :class:`Finding`: the replay found the record inconsistent with itself or
+  with the table: a discard not in hand, a tile used twice, deltas that do not
+  balance. The engine makes them.
+
+Both carry a stable ``code``, a :class:`Severity` and a :class:`Src`, the
+place in the source's own coordinates. Rule violations and score mismatches
+(later kinds) follow the same pattern.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Severity(str, Enum):
+    """How serious a finding is. Only ``error`` makes ``mjlog audit`` exit 1."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Src:
+    """A place in a source file.
+
+    ``line``/``column`` are 1-based text coordinates (0 when unknown); ``index``
+    is the 0-based index of the element among the root's children (XML) or of
+    the line (JSON Lines); ``path`` is a JSON path such as ``$.log[2][5]``.
+    """
+
+    line: int = 0
+    column: int = 0
+    index: int = -1
+    path: str = ""
+
+    def __str__(self) -> str:
+        parts = []
+        if self.line:
+            parts.append(f"line {self.line}" + (f", column {self.column}" if self.column else ""))
+        if self.index >= 0:
+            parts.append(f"element {self.index}")
+        if self.path:
+            parts.append(self.path)
+        return ", ".join(parts) or "unknown position"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Diagnostic:
+    """A problem reading the input. Everything read before it is kept."""
+
+    code: str
+    message: str
+    severity: Severity = Severity.ERROR
+    src: Src | None = None
+
+    def __str__(self) -> str:
+        where = f" at {self.src}" if self.src else ""
+        return f"{self.severity.value}: {self.code}{where}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finding:
+    """An inconsistency found by the replay.
+
+    ``round`` is a label such as ``E2-1`` (East 2, honba 1); ``turn`` is the
+    1-based number of the move within the round (draws, discards, calls and
+    declarations each count one; 0 before the first move), the same number
+    ``mjlog replay --turn`` takes.
+    """
+
+    code: str
+    message: str
+    severity: Severity = Severity.ERROR
+    round: str = ""
+    turn: int = 0
+    player: int | None = None
+    src: Src | None = None
+
+    def __str__(self) -> str:
+        where = [self.round] if self.round else []
+        if self.turn:
+            where.append(f"turn {self.turn}")
+        if self.player is not None:
+            where.append(f"player {self.player}")
+        if self.src:
+            where.append(str(self.src))
+        return f"{self.severity.value}: {self.code} [{', '.join(where)}]: {self.message}"
+
+
+class InputError(Exception):
+    """Raised in strict mode, or when nothing at all can be read from an input."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(str(diagnostic))
+        self.diagnostic = diagnostic

@@ -1,0 +1,344 @@
+"""The canonical event stream: one frozen dataclass per kind of event.
+
+Every importer turns its format into a sequence of these events, and every
+consumer (the replay engine, the auditor, exporters) reads them. A game is::
+
+    GameStart
+    (RoundStart  move*  result+  RoundEnd)*
+    GameEnd?
+
+where a *move* is a :class:`Draw`, :class:`Discard`, a call (:class:`Chi`,
+:class:`Pon`, :class:`OpenKan`, :class:`AddedKan`, :class:`ClosedKan`,
+:class:`Kita`), :class:`RiichiAccepted`, :class:`DoraReveal`,
+:class:`Disconnect`/:class:`Reconnect` or :class:`Unknown`, and a *result* is a
+:class:`Win` (several for a multiple ron), an :class:`ExhaustiveDraw` or an
+:class:`AbortiveDraw`.
+
+Conventions (documented once here):
+
+* players are seat indices 0..n-1 in the record's seat order (seat 0 is the
+  first dealer's seat only when ``GameStart.first_dealer`` is 0);
+* tiles are physical ids (see :mod:`mjlog.tiles`);
+* scores and deltas are in points (25000, not 250).
+
+Events are immutable values and carry no source position: an importer may
+share one ``Draw`` object between every place it occurs. Where an event came
+from is kept beside the events, in :class:`mjlog.record.GameRecord`.
+
+Events only hold facts as recorded; they do not check them (the replay does).
+Each class has a ``TYPE`` string, its tag in JSON Lines (see
+:mod:`mjlog.serialize`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from mjlog.ruleset import Ruleset
+from mjlog.tiles import Tile
+
+Pairs = tuple[tuple[str, str], ...]
+"""Ordered key/value pairs: source metadata and attributes kept verbatim."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerInfo:
+    """A seat's player as the record names them."""
+
+    name: str
+    rank: str = ""
+    rating: float | None = None
+    sex: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class YakuClaim:
+    """One yaku of a win as the record states it, with its han (13 per yakuman)."""
+
+    name: str
+    han: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameStart:
+    """The start of a game: who plays, under which suggested rules, and where from.
+
+    ``meta`` keeps the source's own metadata verbatim (for Tenhou: ``go.type``,
+    ``go.lobby``, ``shuffle.seed``, ``shuffle.ref`` …).
+    """
+
+    TYPE: ClassVar[str] = "game_start"
+    source: str
+    players: tuple[PlayerInfo, ...]
+    first_dealer: int = 0
+    ruleset: Ruleset = field(default_factory=Ruleset)
+    meta: Pairs = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundStart:
+    """A round (kyoku) is dealt.
+
+    ``round_wind`` is 0..3 (east..north); ``round_number`` is 1..4;
+    ``hands`` are the dealt tiles of each seat (13 each; the dealer's first
+    draw follows as a :class:`Draw`); ``dice`` and ``wall`` when known.
+    """
+
+    TYPE: ClassVar[str] = "round_start"
+    round_wind: int
+    round_number: int
+    honba: int
+    kyotaku: int
+    dealer: int
+    scores: tuple[int, ...]
+    dora_indicator: Tile
+    hands: tuple[tuple[Tile, ...], ...]
+    dice: tuple[int, ...] = ()
+    wall: tuple[Tile, ...] | None = None
+    extra: Pairs = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Draw:
+    """A player draws a tile; ``rinshan`` when it comes from the dead wall after a kan or kita."""
+
+    TYPE: ClassVar[str] = "draw"
+    player: int
+    tile: Tile
+    rinshan: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Discard:
+    """A player discards. ``tsumogiri``: the tile just drawn (``None``: not known).
+
+    ``riichi`` marks the discard that declares riichi.
+    """
+
+    TYPE: ClassVar[str] = "discard"
+    player: int
+    tile: Tile
+    tsumogiri: bool | None = None
+    riichi: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Chi:
+    """A chi: ``player`` takes ``called`` from ``from_player``; ``tiles`` is the whole run."""
+
+    TYPE: ClassVar[str] = "chi"
+    player: int
+    from_player: int
+    called: Tile
+    tiles: tuple[Tile, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pon:
+    """A pon: ``player`` takes ``called`` from ``from_player``; ``tiles`` is the triplet."""
+
+    TYPE: ClassVar[str] = "pon"
+    player: int
+    from_player: int
+    called: Tile
+    tiles: tuple[Tile, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpenKan:
+    """An open kan (daiminkan) on ``from_player``'s discard ``called``."""
+
+    TYPE: ClassVar[str] = "open_kan"
+    player: int
+    from_player: int
+    called: Tile
+    tiles: tuple[Tile, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AddedKan:
+    """An added kan (kakan): ``added`` joins the pon of ``called`` from ``from_player``."""
+
+    TYPE: ClassVar[str] = "added_kan"
+    player: int
+    from_player: int
+    called: Tile
+    added: Tile
+    tiles: tuple[Tile, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClosedKan:
+    """A closed kan (ankan) of four concealed tiles."""
+
+    TYPE: ClassVar[str] = "closed_kan"
+    player: int
+    tiles: tuple[Tile, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Kita:
+    """Three-player: a north set aside as nuki dora (a rinshan draw follows)."""
+
+    TYPE: ClassVar[str] = "kita"
+    player: int
+    tile: Tile
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RiichiAccepted:
+    """A riichi stands (its discard was not won on); its stick is deposited.
+
+    ``scores`` are the scores after the deposit when the record states them.
+    """
+
+    TYPE: ClassVar[str] = "riichi_accepted"
+    player: int
+    scores: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DoraReveal:
+    """A new dora indicator is turned over (after a kan)."""
+
+    TYPE: ClassVar[str] = "dora_reveal"
+    indicator: Tile
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Win:
+    """A win (agari) with the record's own valuation.
+
+    ``from_player == winner`` for tsumo. ``hand`` is the concealed part including
+    ``win_tile``; ``melds`` the called and kanned sets. ``yaku``, ``fu``, ``han``,
+    ``points`` and ``limit`` (``""``, ``mangan``, ``haneman``, ``baiman``,
+    ``sanbaiman``, ``yakuman``) are what the record claims; ``deltas`` each
+    seat's change, including honba and riichi sticks; ``scores_before`` the
+    scores the record gives before the deltas.
+    """
+
+    TYPE: ClassVar[str] = "win"
+    winner: int
+    from_player: int
+    hand: tuple[Tile, ...]
+    win_tile: Tile
+    melds: tuple[tuple[Tile, ...], ...] = ()
+    yaku: tuple[YakuClaim, ...] = ()
+    fu: int = 0
+    han: int = 0
+    points: int = 0
+    limit: str = ""
+    deltas: tuple[int, ...] = ()
+    scores_before: tuple[int, ...] | None = None
+    honba: int = 0
+    kyotaku: int = 0
+    dora_indicators: tuple[Tile, ...] = ()
+    ura_indicators: tuple[Tile, ...] = ()
+    pao: int | None = None
+    extra: Pairs = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExhaustiveDraw:
+    """The wall ran out (ryuukyoku). ``hands`` holds the shown (tenpai) hands, ``None`` if not shown.
+
+    ``nagashi`` lists players paid for nagashi mangan.
+    """
+
+    TYPE: ClassVar[str] = "exhaustive_draw"
+    hands: tuple[tuple[Tile, ...] | None, ...] = ()
+    deltas: tuple[int, ...] = ()
+    scores_before: tuple[int, ...] | None = None
+    nagashi: bool = False
+    honba: int = 0
+    kyotaku: int = 0
+    extra: Pairs = ()
+
+
+ABORTIVE_KINDS = ("nine-terminals", "four-riichi", "triple-ron", "four-kans", "four-winds")
+"""Kinds of :class:`AbortiveDraw`."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AbortiveDraw:
+    """An abortive draw; ``kind`` is one of :data:`ABORTIVE_KINDS`."""
+
+    TYPE: ClassVar[str] = "abortive_draw"
+    kind: str
+    hands: tuple[tuple[Tile, ...] | None, ...] = ()
+    deltas: tuple[int, ...] = ()
+    scores_before: tuple[int, ...] | None = None
+    honba: int = 0
+    kyotaku: int = 0
+    extra: Pairs = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundEnd:
+    """The round is over; ``scores`` are the scores after it as the record implies."""
+
+    TYPE: ClassVar[str] = "round_end"
+    scores: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameEnd:
+    """The game is over: final ``scores`` and ``points`` (after uma) when recorded."""
+
+    TYPE: ClassVar[str] = "game_end"
+    scores: tuple[int, ...] | None = None
+    points: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Disconnect:
+    """A player's connection dropped."""
+
+    TYPE: ClassVar[str] = "disconnect"
+    player: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reconnect:
+    """A player came back."""
+
+    TYPE: ClassVar[str] = "reconnect"
+    player: int
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Unknown:
+    """Something the importer did not recognise, kept verbatim so nothing is lost."""
+
+    TYPE: ClassVar[str] = "unknown"
+    tag: str
+    attrs: Pairs = ()
+    text: str = ""
+
+
+Call = Chi | Pon | OpenKan | AddedKan | ClosedKan | Kita
+Result = Win | ExhaustiveDraw | AbortiveDraw
+Event = (
+    GameStart | RoundStart | Draw | Discard | Chi | Pon | OpenKan | AddedKan | ClosedKan | Kita
+    | RiichiAccepted | DoraReveal | Win | ExhaustiveDraw | AbortiveDraw | RoundEnd | GameEnd
+    | Disconnect | Reconnect | Unknown
+)
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.TYPE: cls
+    for cls in (
+        GameStart, RoundStart, Draw, Discard, Chi, Pon, OpenKan, AddedKan, ClosedKan, Kita,
+        RiichiAccepted, DoraReveal, Win, ExhaustiveDraw, AbortiveDraw, RoundEnd, GameEnd,
+        Disconnect, Reconnect, Unknown,
+    )
+}
+"""Every event class by its ``TYPE`` tag."""
+
+WIND_LETTERS = "ESWN"
+
+
+def round_label(round_wind: int, round_number: int, honba: int) -> str:
+    """Short label of a round: ``E2-1`` is East 2 with one honba."""
+    return f"{WIND_LETTERS[round_wind % 4]}{round_number}-{honba}"

@@ -1,0 +1,746 @@
+"""Tenhou mjlog XML (``<mjloggm ver="2.3">``) to canonical events.
+
+Layers: bytes (gzip or plain) → an lxml tree, parsed with entity resolution,
+DTD loading and network access off → one handler per element → events.
+
+Format facts kept in this module only:
+
+* ``T``/``U``/``V``/``W`` + id are draws of seats 0..3, ``D``/``E``/``F``/``G``
+  + id their discards; a discard of the tile just drawn is tsumogiri.
+* ``N m=…`` is a meld packed in a bit field (chi bit 0x4, pon 0x8, added kan
+  0x10, three-player kita 0x20, otherwise a closed or open kan); the low two
+  bits give the giver relative to the caller.
+* ``REACH step=1`` announces that the next discard declares riichi,
+  ``step=2`` that the riichi stands (stick deposited).
+* scores in ``INIT ten``, ``sc`` and ``owari`` are in hundreds.
+* ``GO type`` bits: 0x02 no red fives, 0x04 no open tanyao, 0x08 hanchan,
+  0x10 three players.
+* A record with ``owari`` is complete; one without it stops early, which gives
+  one ``truncated`` diagnostic.
+
+The importer does not judge the game (the replay does); it reports only what
+it cannot read. Everything readable before a problem is kept.
+"""
+
+from __future__ import annotations
+
+import gzip
+import zlib
+from array import array
+from collections.abc import Callable
+from typing import Final
+from urllib.parse import unquote
+
+from lxml import etree
+
+from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
+from mjlog.events import (
+    AbortiveDraw,
+    AddedKan,
+    Chi,
+    ClosedKan,
+    Disconnect,
+    Discard,
+    DoraReveal,
+    Draw,
+    Event,
+    ExhaustiveDraw,
+    GameEnd,
+    GameStart,
+    Kita,
+    OpenKan,
+    Pairs,
+    PlayerInfo,
+    Pon,
+    Reconnect,
+    RiichiAccepted,
+    RoundEnd,
+    RoundStart,
+    Unknown,
+    Win,
+    YakuClaim,
+    round_label,
+)
+from mjlog.record import GameRecord
+from mjlog.ruleset import Ruleset
+from mjlog.tiles import NUM_TILES, Tile
+
+FORMAT = "tenhou-xml"
+
+# ---------------------------------------------------------------- tables
+
+_DRAW_LETTERS = "TUVW"
+_DISCARD_LETTERS = "DEFG"
+
+# Every draw and discard is an immutable value, so one object per (seat, tile,
+# flags) serves every game: the hot loop looks a tag up and allocates nothing.
+_DRAWS: Final = tuple(Draw(player=p, tile=Tile(t)) for p in range(4) for t in range(NUM_TILES))
+_RINSHAN_DRAWS: Final = tuple(
+    Draw(player=p, tile=Tile(t), rinshan=True) for p in range(4) for t in range(NUM_TILES)
+)
+_DISCARDS: Final = tuple(
+    Discard(player=p, tile=Tile(t), tsumogiri=False) for p in range(4) for t in range(NUM_TILES)
+)
+_TSUMOGIRI: Final = tuple(
+    Discard(player=p, tile=Tile(t), tsumogiri=True) for p in range(4) for t in range(NUM_TILES)
+)
+# tag → (is_discard, seat, tile, index into the tables above); e.g. "D109" → (True, 0, 109, 109)
+_MOVES: Final[tuple[dict[str, tuple[bool, int, int, int]], ...]] = tuple(
+    {
+        f"{letters[p]}{t}": (letters is _DISCARD_LETTERS, p, t, p * NUM_TILES + t)
+        for letters in (_DRAW_LETTERS, _DISCARD_LETTERS)
+        for p in range(players)
+        for t in range(NUM_TILES)
+    }
+    for players in range(5)
+)
+"""Move tags of a game with 0..4 players (index with the player count)."""
+_NO_MOVES: Final[dict[str, tuple[bool, int, int, int]]] = {}
+
+DAN_NAMES: Final = (
+    "新人", "9級", "8級", "7級", "6級", "5級", "4級", "3級", "2級", "1級",
+    "初段", "二段", "三段", "四段", "五段", "六段", "七段", "八段", "九段", "十段", "天鳳",
+)
+"""Tenhou's ranks by the index used in ``UN dan``."""
+
+LIMIT_NAMES: Final = ("", "mangan", "haneman", "baiman", "sanbaiman", "yakuman")
+"""``AGARI ten`` limit codes 0..5."""
+
+YAKU_NAMES: Final = (
+    "menzen-tsumo", "riichi", "ippatsu", "chankan", "rinshan-kaihou", "haitei", "houtei",
+    "pinfu", "tanyao", "iipeikou", "seat-wind-east", "seat-wind-south", "seat-wind-west",
+    "seat-wind-north", "round-wind-east", "round-wind-south", "round-wind-west",
+    "round-wind-north", "haku", "hatsu", "chun", "double-riichi", "chiitoitsu", "chanta",
+    "ittsu", "sanshoku", "sanshoku-doukou", "sankantsu", "toitoi", "sanankou", "shousangen",
+    "honroutou", "ryanpeikou", "junchan", "honitsu", "chinitsu", "renhou", "tenhou", "chiihou",
+    "daisangen", "suuankou", "suuankou-tanki", "tsuuiisou", "ryuuiisou", "chinroutou",
+    "chuuren-poutou", "junsei-chuuren-poutou", "kokushi", "kokushi-13", "daisuushii",
+    "shousuushii", "suukantsu", "dora", "ura-dora", "aka-dora",
+)
+"""mjlog's yaku names by Tenhou yaku id (0..54); other ids read as ``tenhou-<id>``."""
+
+ABORTIVE: Final = {
+    "yao9": "nine-terminals",
+    "reach4": "four-riichi",
+    "ron3": "triple-ron",
+    "kan4": "four-kans",
+    "kaze4": "four-winds",
+}
+"""``RYUUKYOKU type`` values of abortive draws."""
+
+_SAFE_PARSER: Final = etree.XMLParser(
+    resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
+    huge_tree=False, remove_pis=True, collect_ids=False,
+)
+_RECOVER_PARSER: Final = etree.XMLParser(
+    resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
+    huge_tree=False, remove_pis=True, collect_ids=False, recover=True,
+)
+
+
+_YAKU_CLAIMS: dict[tuple[int, int], YakuClaim] = {}
+
+
+def _yaku_claim(yaku_id: int, han: int) -> YakuClaim:
+    claim = _YAKU_CLAIMS.get((yaku_id, han))
+    if claim is None:
+        claim = _YAKU_CLAIMS[yaku_id, han] = YakuClaim(name=yaku_name(yaku_id), han=han)
+    return claim
+
+
+def yaku_name(yaku_id: int) -> str:
+    """mjlog's name of a Tenhou yaku id."""
+    return YAKU_NAMES[yaku_id] if 0 <= yaku_id < len(YAKU_NAMES) else f"tenhou-{yaku_id}"
+
+
+def ruleset_from_go(go_type: int) -> Ruleset:
+    """The ruleset a Tenhou ``GO type`` suggests (players, red fives, kuitan, length)."""
+    sanma = bool(go_type & 0x10)
+    return Ruleset(
+        name="tenhou-sanma" if sanma else "tenhou",
+        players=3 if sanma else 4,
+        red_fives=not go_type & 0x02,
+        open_tanyao=not go_type & 0x04,
+        length="south" if go_type & 0x08 else "east",
+        starting_score=35000 if sanma else 25000,
+    )
+
+
+# ---------------------------------------------------------------- melds
+
+
+def decode_meld(who: int, m: int, players: int = 4) -> Event:
+    """Decode a Tenhou meld bit field into a call event. Raises ``ValueError`` if invalid."""
+    rel = m & 3
+    frm = (who + rel) % 4
+    if m & 0x4:
+        t = (m & 0xFC00) >> 10
+        called_index, t = t % 3, t // 3
+        base = (t // 7) * 9 + t % 7
+        if base + 2 >= 27:
+            raise ValueError(f"chi bit field {m} names no run")
+        tiles = tuple(Tile((base + i) * 4 + ((m >> (3 + 2 * i)) & 3)) for i in range(3))
+        return Chi(player=who, from_player=frm, called=tiles[called_index], tiles=tiles)
+    if m & 0x18:
+        t = (m & 0xFE00) >> 9
+        called_index, t = t % 3, t // 3
+        if t >= 34:
+            raise ValueError(f"pon bit field {m} names no tile")
+        unused = (m & 0x60) >> 5
+        base = t * 4
+        three = tuple(Tile(base + i) for i in range(4) if i != unused)
+        if m & 0x8:
+            return Pon(player=who, from_player=frm, called=three[called_index], tiles=three)
+        added = Tile(base + unused)
+        return AddedKan(
+            player=who, from_player=frm, called=three[called_index], added=added,
+            tiles=(*three, added),
+        )
+    if m & 0x20:
+        tile = m >> 8
+        if tile >= NUM_TILES:
+            raise ValueError(f"kita bit field {m} names no tile")
+        return Kita(player=who, tile=Tile(tile))
+    hai0 = (m & 0xFF00) >> 8
+    if hai0 >= NUM_TILES:
+        raise ValueError(f"kan bit field {m} names no tile")
+    base = hai0 // 4 * 4
+    four = tuple(Tile(base + i) for i in range(4))
+    if rel == 0:
+        return ClosedKan(player=who, tiles=four)
+    return OpenKan(player=who, from_player=frm, called=Tile(hai0), tiles=four)
+
+
+# ---------------------------------------------------------------- reader
+
+
+class _BadElement(Exception):
+    """An element that cannot be read; becomes a diagnostic, the element is skipped."""
+
+
+def _ints(text: str | None, what: str) -> list[int]:
+    if text is None:
+        raise _BadElement(f"missing attribute {what}")
+    try:
+        return list(map(int, text.split(","))) if text else []
+    except ValueError:
+        if not text.strip():
+            return []
+        raise _BadElement(f"attribute {what}={text!r} is not a list of integers") from None
+
+
+_TILE_OF: Final[dict[str, Tile]] = {str(t): Tile(t) for t in range(NUM_TILES)}
+_tile_of = _TILE_OF.__getitem__
+
+
+def _tiles(text: str | None, what: str) -> tuple[Tile, ...]:
+    if not text:
+        if text is None:
+            raise _BadElement(f"missing attribute {what}")
+        return ()
+    try:
+        return tuple(map(_tile_of, text.split(",")))
+    except KeyError:
+        raise _BadElement(f"attribute {what}={text!r} has a value that is not a tile id") from None
+
+
+def _int(text: str | None, what: str) -> int:
+    vals = _ints(text, what)
+    if len(vals) != 1:
+        raise _BadElement(f"attribute {what}={text!r} is not one integer")
+    return vals[0]
+
+
+class _Reader:
+    """Walks the root's children once, turning each into events."""
+
+    def __init__(self, path: str, strict: bool, multiline: bool) -> None:
+        self.rec = GameRecord(path=path, format=FORMAT, position_kind="xml")
+        if multiline:
+            self.rec.lines = array("i")
+        self.strict = strict
+        self.players = 4
+        self.meta: list[tuple[str, str]] = []
+        self.go_type: int | None = None
+        self.player_info: list[PlayerInfo] = []
+        self.first_dealer = 0
+        self.started = False
+        self.start_index = 0
+        self.last_draw = [-1, -1, -1, -1]
+        self.rinshan_next = [False, False, False, False]
+        self.riichi_pending = [False, False, False, False]
+        self.round = ""
+        self.round_open = False
+        self.round_result = False
+        self.end_scores: tuple[int, ...] | None = None
+        self.ended = False
+        self.index = 0
+        self.line = 1
+        self.last_tag = ""
+        self.handlers: dict[str, Callable[[etree._Element], None]] = {
+            "SHUFFLE": self._shuffle, "GO": self._go, "UN": self._un, "TAIKYOKU": self._taikyoku,
+            "INIT": self._init, "N": self._meld, "REACH": self._reach, "DORA": self._dora,
+            "AGARI": self._agari, "RYUUKYOKU": self._ryuukyoku, "BYE": self._bye,
+        }
+
+    # -- output
+
+    def emit(self, ev: Event) -> None:
+        rec = self.rec
+        rec.events.append(ev)
+        rec.positions.append(self.index)
+        if rec.lines is not None:
+            rec.lines.append(self.line)
+
+    def diag(self, code: str, message: str, severity: Severity = Severity.ERROR) -> None:
+        d = Diagnostic(
+            code=code, message=message, severity=severity,
+            src=Src(line=self.line, index=self.index),
+        )
+        if self.strict and severity is Severity.ERROR:
+            raise InputError(d)
+        self.rec.diagnostics.append(d)
+
+    # -- main loop
+
+    def run(self, root: etree._Element) -> GameRecord:
+        handlers = self.handlers
+        draws, rinshan, discards, tsumogiri = _DRAWS, _RINSHAN_DRAWS, _DISCARDS, _TSUMOGIRI
+        events = self.rec.events
+        positions = self.rec.positions
+        lines = self.rec.lines
+        last_draw, rinshan_next, pending = self.last_draw, self.rinshan_next, self.riichi_pending
+        moves = _NO_MOVES  # the move tags valid now: none outside a round
+        for index, el in enumerate(root):
+            tag = el.tag
+            move = moves.get(tag)
+            if move is not None:
+                is_discard, p, t, k = move
+                if is_discard:
+                    if pending[p]:
+                        move = None  # a riichi declaration: the slow path below
+                    else:
+                        ev: Event = tsumogiri[k] if last_draw[p] == t else discards[k]
+                        last_draw[p] = -1
+                elif rinshan_next[p]:
+                    rinshan_next[p] = False
+                    ev = rinshan[k]
+                    last_draw[p] = t
+                else:
+                    ev = draws[k]
+                    last_draw[p] = t
+                if move is not None:
+                    events.append(ev)
+                    positions.append(index)
+                    if lines is not None:
+                        lines.append(el.sourceline or 0)
+                    continue
+            if not isinstance(tag, str):  # a comment or processing instruction
+                continue
+            self.index = index
+            self.line = el.sourceline or 0
+            self.last_tag = tag
+            self._element(tag, el, handlers)
+            moves = _MOVES[self.players] if self.round_open else _NO_MOVES
+        self._finish()
+        return self.rec
+
+    def _element(
+        self, tag: str, el: etree._Element, handlers: dict[str, Callable[[etree._Element], None]]
+    ) -> None:
+        try:
+            handler = handlers.get(tag)
+            if handler is not None:
+                handler(el)
+            elif tag[:1] in "TUVWDEFG" and tag[1:].isdigit():
+                self._move(tag)
+            else:
+                self._unknown(el)
+        except _BadElement as exc:
+            self.diag("bad-element", f"<{tag}> skipped: {exc}")
+
+    def _move(self, tag: str) -> None:
+        """A draw or discard off the hot path: a riichi discard, a bad seat or tile, no round."""
+        letter, t = tag[0], int(tag[1:])
+        is_discard = letter in _DISCARD_LETTERS
+        p = (_DISCARD_LETTERS if is_discard else _DRAW_LETTERS).index(letter)
+        if not self.round_open:
+            raise _BadElement("a move outside a round")
+        if t >= NUM_TILES or p >= self.players:
+            raise _BadElement(f"no tile {t} or no seat {p} in this game")
+        if not is_discard:
+            rinshan, self.rinshan_next[p] = self.rinshan_next[p], False
+            self.last_draw[p] = t
+            self.emit(Draw(player=p, tile=Tile(t), rinshan=rinshan))
+            return
+        tsumo = self.last_draw[p] == t
+        self.last_draw[p] = -1
+        riichi, self.riichi_pending[p] = self.riichi_pending[p], False
+        self.emit(Discard(player=p, tile=Tile(t), tsumogiri=tsumo, riichi=riichi))
+
+    def _unknown(self, el: etree._Element) -> None:
+        attrs = tuple((str(k), str(v)) for k, v in el.attrib.items())
+        self.emit(Unknown(tag=str(el.tag), attrs=attrs, text=el.text or ""))
+        self.diag("unknown-element", f"<{el.tag}> is not a known mjlog element; kept",
+                  Severity.INFO)
+
+    # -- header
+
+    def _shuffle(self, el: etree._Element) -> None:
+        for k, v in el.attrib.items():
+            self.meta.append((f"shuffle.{k}", str(v)))
+
+    def _go(self, el: etree._Element) -> None:
+        self.go_type = _int(el.get("type"), "type")
+        if self.go_type & 0x10:
+            self.players = 3
+        for k, v in el.attrib.items():
+            self.meta.append((f"go.{k}", str(v)))
+
+    def _un(self, el: etree._Element) -> None:
+        if self.player_info:  # a reconnection: <UN n1="name"/>
+            for key, value in el.attrib.items():
+                if len(key) == 2 and key[0] == "n" and key[1].isdigit():
+                    self.emit(Reconnect(player=int(key[1]), name=unquote(str(value))))
+            return
+        names = [unquote(str(el.get(f"n{i}", ""))) for i in range(4)]
+        if self.go_type is None and not names[3]:
+            self.players = 3
+        dans = str(el.get("dan", "")).split(",")
+        rates = str(el.get("rate", "")).split(",")
+        sexes = str(el.get("sx", "")).split(",")
+        for i in range(self.players):
+            self.player_info.append(PlayerInfo(
+                name=names[i], rank=_dan(dans, i), rating=_rate(rates, i),
+                sex=sexes[i] if i < len(sexes) else "",
+            ))
+        for k, v in el.attrib.items():
+            if k not in ("n0", "n1", "n2", "n3", "dan", "rate", "sx"):
+                self.meta.append((f"un.{k}", str(v)))
+
+    def _taikyoku(self, el: etree._Element) -> None:
+        self.first_dealer = _int(el.get("oya", "0"), "oya")
+        self.start_index = self.index
+
+    def _start_game(self, first_scores: list[int]) -> None:
+        if self.go_type is None:
+            self.diag("missing-go", "no <GO> element before the first round; assuming "
+                      "a four-player east-south game with red fives", Severity.WARNING)
+        rules = ruleset_from_go(self.go_type if self.go_type is not None else 0x09)
+        if first_scores and all(s == first_scores[0] for s in first_scores):
+            rules = rules.with_options(starting_score=first_scores[0])
+        players = tuple(self.player_info) or tuple(
+            PlayerInfo(name="") for _ in range(self.players)
+        )
+        index, self.index = self.index, self.start_index
+        self.emit(GameStart(
+            source=FORMAT, players=players, first_dealer=self.first_dealer, ruleset=rules,
+            meta=tuple(self.meta),
+        ))
+        self.index = index
+        self.started = True
+
+    # -- rounds
+
+    def _close_round(self) -> None:
+        if self.round_open and self.round_result:
+            self.emit(RoundEnd(scores=self.end_scores))
+        self.round_open = False
+
+    def _init(self, el: etree._Element) -> None:
+        seed = _ints(el.get("seed"), "seed")
+        if len(seed) != 6:
+            raise _BadElement(f"seed={el.get('seed')!r} does not have six values")
+        n = self.players
+        scores = [s * 100 for s in _ints(el.get("ten"), "ten")][:n]
+        hands = tuple(_tiles(el.get(f"hai{i}"), f"hai{i}") for i in range(n))
+        dealer = _int(el.get("oya"), "oya")
+        if len(scores) != n or any(len(h) != 13 for h in hands) or not 0 <= seed[5] < NUM_TILES:
+            raise _BadElement("scores, hands or dora indicator do not fit the table")
+        if self.round_open and not self.round_result:
+            self.diag("round-without-result", f"round {self.round} ends without a result")
+        self._close_round()
+        if not self.started:
+            self._start_game(scores)
+        extra = _extra(el, _INIT_ATTRS)
+        rs = RoundStart(
+            round_wind=seed[0] // 4, round_number=seed[0] % 4 + 1, honba=seed[1], kyotaku=seed[2],
+            dealer=dealer, scores=tuple(scores), dora_indicator=Tile(seed[5]), hands=hands,
+            dice=(seed[3] + 1, seed[4] + 1), extra=extra,
+        )
+        self.round = round_label(rs.round_wind, rs.round_number, rs.honba)
+        self.emit(rs)
+        self.round_open = True
+        self.round_result = False
+        self.last_draw[:] = [-1, -1, -1, -1]
+        self.rinshan_next[:] = [False] * 4
+        self.riichi_pending[:] = [False] * 4
+
+    def _require_round(self) -> None:
+        if not self.round_open:
+            raise _BadElement("not inside a round")
+
+    def _who(self, el: etree._Element) -> int:
+        who = _int(el.get("who"), "who")
+        if not 0 <= who < self.players:
+            raise _BadElement(f"who={who} is not a seat of this game")
+        return who
+
+    def _meld(self, el: etree._Element) -> None:
+        self._require_round()
+        who = self._who(el)
+        try:
+            ev = decode_meld(who, _int(el.get("m"), "m"), self.players)
+        except ValueError as exc:
+            raise _BadElement(str(exc)) from None
+        self.emit(ev)
+        self.last_draw[who] = -1
+        if isinstance(ev, ClosedKan | OpenKan | AddedKan | Kita):
+            self.rinshan_next[who] = True
+
+    def _reach(self, el: etree._Element) -> None:
+        self._require_round()
+        who = self._who(el)
+        step = _int(el.get("step"), "step")
+        if step == 1:
+            self.riichi_pending[who] = True
+        elif step == 2:
+            ten = el.get("ten")
+            scores = tuple(s * 100 for s in _ints(ten, "ten"))[: self.players] if ten else None
+            self.emit(RiichiAccepted(player=who, scores=scores))
+        else:
+            raise _BadElement(f"step={step} is neither 1 nor 2")
+
+    def _dora(self, el: etree._Element) -> None:
+        self._require_round()
+        hai = _tiles(el.get("hai"), "hai")
+        if len(hai) != 1:
+            raise _BadElement("hai is not one tile")
+        self.emit(DoraReveal(indicator=hai[0]))
+
+    def _score_pairs(self, el: etree._Element) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        sc = _ints(el.get("sc"), "sc")
+        if len(sc) < 2 * self.players:
+            raise _BadElement(f"sc has {len(sc)} values, {2 * self.players} expected")
+        before = tuple(sc[2 * i] * 100 for i in range(self.players))
+        deltas = tuple(sc[2 * i + 1] * 100 for i in range(self.players))
+        self.end_scores = tuple(b + d for b, d in zip(before, deltas, strict=True))
+        return before, deltas
+
+    def _ba(self, el: etree._Element) -> tuple[int, int]:
+        ba = _ints(el.get("ba", "0,0"), "ba")
+        if len(ba) != 2:
+            raise _BadElement("ba does not have two values")
+        return ba[0], ba[1]
+
+    def _agari(self, el: etree._Element) -> None:
+        self._require_round()
+        who = self._who(el)
+        frm = _int(el.get("fromWho"), "fromWho")
+        honba, kyotaku = self._ba(el)
+        ten = _ints(el.get("ten"), "ten")
+        if len(ten) != 3:
+            raise _BadElement("ten does not have three values")
+        yaku_vals = _ints(el.get("yaku", ""), "yaku")
+        if len(yaku_vals) % 2:
+            raise _BadElement("yaku has an odd number of values")
+        yaku = [_yaku_claim(i, h) for i, h in zip(yaku_vals[::2], yaku_vals[1::2], strict=True)]
+        yaku += [_yaku_claim(i, 13) for i in _ints(el.get("yakuman", ""), "yakuman")]
+        melds = []
+        for code in _ints(el.get("m", ""), "m"):
+            try:
+                melds.append(_meld_tiles(decode_meld(who, code, self.players)))
+            except ValueError as exc:
+                raise _BadElement(str(exc)) from None
+        machi = _tiles(el.get("machi"), "machi")
+        before, deltas = self._score_pairs(el)
+        pao = el.get("paoWho")
+        self.emit(Win(
+            winner=who, from_player=frm, hand=_tiles(el.get("hai"), "hai"),
+            win_tile=machi[0] if machi else Tile(0), melds=tuple(melds), yaku=tuple(yaku),
+            fu=ten[0], han=sum(y.han for y in yaku), points=ten[1], limit=_limit(ten[2]),
+            deltas=deltas, scores_before=before, honba=honba, kyotaku=kyotaku,
+            dora_indicators=_tiles(el.get("doraHai", ""), "doraHai"),
+            ura_indicators=_tiles(el.get("doraHaiUra", ""), "doraHaiUra"),
+            pao=None if pao is None else _int(pao, "paoWho"),
+            extra=_extra(el, _AGARI_ATTRS),
+        ))
+        self.round_result = True
+        self._owari(el)
+
+    def _ryuukyoku(self, el: etree._Element) -> None:
+        self._require_round()
+        honba, kyotaku = self._ba(el)
+        before: tuple[int, ...] | None = None
+        deltas: tuple[int, ...] = ()
+        if el.get("sc") is not None:
+            before, deltas = self._score_pairs(el)
+        else:
+            self.end_scores = None
+        hands = tuple(
+            _tiles(el.get(f"hai{i}"), f"hai{i}") if el.get(f"hai{i}") is not None else None
+            for i in range(self.players)
+        )
+        kind = el.get("type")
+        extra = _extra(el, _RYUUKYOKU_ATTRS)
+        ev: Event
+        if kind is None or kind == "nm":
+            extra = tuple(kv for kv in extra if kv[0] != "type")
+            ev = ExhaustiveDraw(hands=hands, deltas=deltas, scores_before=before,
+                                nagashi=kind == "nm", honba=honba, kyotaku=kyotaku, extra=extra)
+        elif kind in ABORTIVE:
+            extra = tuple(kv for kv in extra if kv[0] != "type")
+            ev = AbortiveDraw(kind=ABORTIVE[kind], hands=hands, deltas=deltas,
+                              scores_before=before, honba=honba, kyotaku=kyotaku, extra=extra)
+        else:
+            raise _BadElement(f"unknown draw type {kind!r}")
+        self.emit(ev)
+        self.round_result = True
+        self._owari(el)
+
+    def _owari(self, el: etree._Element) -> None:
+        owari = el.get("owari")
+        if owari is None:
+            return
+        if not owari.strip():
+            self._close_round()
+            self.emit(GameEnd())
+            self.ended = True
+            self.diag("no-final-scores", "the game ends (empty owari) without final scores",
+                      Severity.WARNING)
+            return
+        vals = owari.split(",")
+        try:
+            scores = tuple(int(v) * 100 for v in vals[0::2])[: self.players]
+            points = tuple(float(v) for v in vals[1::2])[: self.players]
+        except ValueError:
+            raise _BadElement(f"owari={owari!r} is not a list of numbers") from None
+        self._close_round()
+        self.emit(GameEnd(scores=scores, points=points))
+        self.ended = True
+
+    def _bye(self, el: etree._Element) -> None:
+        self.emit(Disconnect(player=self._who(el)))
+
+    # -- end
+
+    def _finish(self) -> None:
+        if self.ended:
+            return
+        if not self.started:
+            if self.go_type is None and not self.player_info:
+                self.diag("not-mjlog", "no <GO>, <UN> or <INIT>: not a Tenhou game record")
+                return
+            self._start_game([])
+        what = f"in round {self.round}" if self.round else "before the first round"
+        if self.round_open and not self.round_result:
+            what += " before the round's result"
+        pending = [str(p) for p in range(4) if self.riichi_pending[p]]
+        if pending:
+            what += f" (riichi announced by seat {', '.join(pending)} but its discard not recorded)"
+        self._close_round()
+        self.diag("truncated", f"record stops after <{self.last_tag}> {what}; "
+                  "no game end (owari)", Severity.WARNING)
+
+
+_INIT_ATTRS: Final = frozenset(("seed", "ten", "oya", "hai0", "hai1", "hai2", "hai3"))
+_AGARI_ATTRS: Final = frozenset((
+    "ba", "hai", "m", "machi", "ten", "yaku", "yakuman", "doraHai", "doraHaiUra", "who",
+    "fromWho", "sc", "owari", "paoWho",
+))
+_RYUUKYOKU_ATTRS: Final = frozenset(("ba", "sc", "hai0", "hai1", "hai2", "hai3", "owari"))
+
+
+def _extra(el: etree._Element, known: frozenset[str]) -> Pairs:
+    """Attributes of ``el`` not in ``known``, kept verbatim."""
+    keys = el.keys()
+    if known.issuperset(keys):
+        return ()
+    return tuple((str(k), str(el.get(k))) for k in keys if k not in known)
+
+
+def _meld_tiles(ev: Event) -> tuple[Tile, ...]:
+    if isinstance(ev, Chi | Pon | OpenKan | AddedKan | ClosedKan):
+        return ev.tiles
+    if isinstance(ev, Kita):
+        return (ev.tile,)
+    raise ValueError("not a meld")
+
+
+def _limit(code: int) -> str:
+    if not 0 <= code < len(LIMIT_NAMES):
+        raise _BadElement(f"limit code {code} is unknown")
+    return LIMIT_NAMES[code]
+
+
+def _dan(dans: list[str], i: int) -> str:
+    try:
+        return DAN_NAMES[int(dans[i])]
+    except (ValueError, IndexError):
+        return dans[i] if i < len(dans) else ""
+
+
+def _rate(rates: list[str], i: int) -> float | None:
+    try:
+        return float(rates[i])
+    except (ValueError, IndexError):
+        return None
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def decompress(data: bytes) -> bytes:
+    """Gunzip ``data`` when it starts with the gzip magic; otherwise return it unchanged.
+
+    Raises :class:`InputError` for a damaged gzip stream.
+    """
+    if data[:2] != b"\x1f\x8b":
+        return data
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InputError(Diagnostic(code="bad-gzip", message=f"damaged gzip data: {exc}")) from None
+
+
+def read(data: bytes, path: str = "", *, strict: bool = False) -> GameRecord:
+    """Read one Tenhou mjlog game from bytes (gzip or plain).
+
+    Lenient by default: malformed XML gives an ``xml-syntax`` diagnostic with
+    its line and column and the part before it is read; a bad element gives a
+    ``bad-element`` diagnostic and is skipped. With ``strict`` the first
+    error raises :class:`InputError`. Does not replay or judge the game.
+    """
+    text = decompress(data)
+    diagnostics: list[Diagnostic] = []
+    try:
+        root = etree.fromstring(text, _SAFE_PARSER)
+    except etree.XMLSyntaxError as exc:
+        line, column = exc.position if exc.position else (0, 0)
+        d = Diagnostic(code="xml-syntax", message=str(exc.msg), src=Src(line=line, column=column))
+        if strict:
+            raise InputError(d) from None
+        diagnostics.append(d)
+        try:
+            root = etree.fromstring(text, _RECOVER_PARSER)
+        except etree.XMLSyntaxError:
+            root = None
+        if root is None:
+            return GameRecord(path=path, format=FORMAT, diagnostics=diagnostics,
+                              position_kind="xml")
+    if root.tag != "mjloggm":
+        d = Diagnostic(code="not-mjlog", message=f"root element is <{root.tag}>, not <mjloggm>",
+                       src=Src(line=root.sourceline or 0))
+        if strict:
+            raise InputError(d)
+        return GameRecord(path=path, format=FORMAT, diagnostics=[*diagnostics, d],
+                          position_kind="xml")
+    multiline = b"\n" in text.strip()
+    reader = _Reader(path, strict, multiline)
+    reader.rec.diagnostics.extend(diagnostics)
+    return reader.run(root)
+
+
+def looks_like(head: bytes) -> bool:
+    """Whether the start of a (decompressed) file looks like a Tenhou mjlog."""
+    return b"<mjloggm" in head[:4096]

@@ -1,0 +1,55 @@
+"""A game as read from a source: its events, where each came from, and what went wrong.
+
+A :class:`GameRecord` is what every importer returns for one game. Positions
+are stored compactly beside the events (one integer per event), so that
+events can stay shared, allocation-free values; :meth:`GameRecord.src`
+turns one into a :class:`~mjlog.diagnostics.Src` when a report needs it.
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass, field
+from typing import Literal
+
+from mjlog.diagnostics import Diagnostic, Src
+from mjlog.events import Event, GameEnd
+
+PositionKind = Literal["xml", "jsonl", "none"]
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """One game's events with their source positions and the reading diagnostics.
+
+    For ``xml`` sources ``positions[i]`` is the index of event ``i``'s element
+    among the root's children and ``lines`` (when the document spans several
+    lines) its line; for ``jsonl`` sources it is the 1-based line number.
+    An element that yields several events (a meld with its rinshan context,
+    a round end) gives each of them the same position.
+    """
+
+    path: str
+    format: str
+    events: list[Event] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    positions: array[int] = field(default_factory=lambda: array("i"))
+    lines: array[int] | None = None
+    position_kind: PositionKind = "none"
+
+    def src(self, i: int) -> Src | None:
+        """The source position of event ``i``, or ``None`` when unknown."""
+        if i < 0 or i >= len(self.positions):
+            return None
+        pos = self.positions[i]
+        if self.position_kind == "xml":
+            line = self.lines[i] if self.lines is not None else 1
+            return Src(line=line, index=pos)
+        if self.position_kind == "jsonl":
+            return Src(line=pos)
+        return None
+
+    @property
+    def complete(self) -> bool:
+        """Whether the record ends with a game end."""
+        return bool(self.events) and isinstance(self.events[-1], GameEnd)

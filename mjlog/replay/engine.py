@@ -1,0 +1,431 @@
+"""The replay engine: applies events to a :class:`TableState` and reports inconsistencies.
+
+Every event is judged first (each problem becomes a :class:`Finding`) and
+then applied as well as it can be, so one bad event never stops the replay
+or hides the problems after it. The engine checks that a record is
+consistent with itself and with the physical table: turn order, tiles in
+hand, each physical tile used once, the wall, and that the points balance
+from round to round. It does not check rules that vary between rulesets
+(kan after riichi, furiten …) nor recompute hand values.
+
+Finding codes (all of severity ``error``):
+
+=========================  ===================================================
+``discard-not-in-hand``    a discarded tile is not among the player's tiles
+``call-not-in-hand``       tiles a call uses from hand are not there
+``call-not-last-discard``  a chi, pon or open kan takes a tile that is not
+                           the last discard, or from the wrong player
+``out-of-turn``            a draw, discard or call when it is not that
+                           player's move
+``tile-reused``            one physical tile is dealt, drawn or shown twice
+``wall-exhausted``         a draw when the live wall is empty
+``win-hand-mismatch``      the winning hand in the record is not the hand
+                           the replay holds
+``start-scores-mismatch``  a round starts with other scores than the last
+                           ended with
+``kyotaku-mismatch``       a round starts with other riichi sticks than the
+                           table holds
+``riichi-scores-mismatch`` scores recorded after a riichi deposit differ
+``result-scores-mismatch`` a result's scores before payment differ from the
+                           table's
+``deltas-unbalanced``      a result's deltas do not add up to the riichi
+                           sticks collected
+``round-end-scores-mismatch``  recorded scores after a round differ
+``final-scores-mismatch``  the game's final scores differ from the replay's
+=========================  ===================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from mjlog.diagnostics import Finding, Severity, Src
+from mjlog.events import (
+    AbortiveDraw,
+    AddedKan,
+    Chi,
+    ClosedKan,
+    Disconnect,
+    Discard,
+    DoraReveal,
+    Draw,
+    Event,
+    ExhaustiveDraw,
+    GameEnd,
+    GameStart,
+    Kita,
+    OpenKan,
+    Pon,
+    Reconnect,
+    RiichiAccepted,
+    RoundEnd,
+    RoundStart,
+    Unknown,
+    Win,
+    round_label,
+)
+from mjlog.record import GameRecord
+from mjlog.replay.state import DEAD_WALL, TableState
+from mjlog.tiles import KIND_OF, tile_str, tiles_str
+
+Handler = Callable[[Any], None]
+
+
+class Engine:
+    """Replays one game's events, keeping the table and the findings.
+
+    Feed events in order with :meth:`apply`; read :attr:`state` between them.
+    ``src_of`` maps an event's index to its source position for findings.
+    """
+
+    def __init__(self, src_of: Callable[[int], Src | None] | None = None) -> None:
+        self.state = TableState(4)
+        self.findings: list[Finding] = []
+        self.game: GameStart | None = None
+        self.red_fives = True
+        self.rounds = 0
+        self.index = -1
+        self._src_of = src_of
+        self._sticks_collected = False
+        self._round_ended = True
+        self._end_scores: list[int] | None = None
+        self._handlers: dict[type, Handler] = {
+            GameStart: self._game_start, RoundStart: self._round_start, Draw: self._draw,
+            Discard: self._discard, Chi: self._chi_pon, Pon: self._chi_pon,
+            OpenKan: self._open_kan, AddedKan: self._added_kan, ClosedKan: self._closed_kan,
+            Kita: self._kita, RiichiAccepted: self._riichi, DoraReveal: self._dora,
+            Win: self._win, ExhaustiveDraw: self._draw_result, AbortiveDraw: self._draw_result,
+            RoundEnd: self._round_end, GameEnd: self._game_end, Disconnect: _ignore,
+            Reconnect: _ignore, Unknown: _ignore,
+        }
+
+    # -- driving
+
+    def apply(self, ev: Event, index: int = -1) -> None:
+        """Judge and apply one event; ``index`` is its position in the record."""
+        self.index = index
+        self._handlers[ev.__class__](ev)
+
+    def run(self, events: list[Event], start: int = 0) -> None:
+        """Apply ``events[start:]`` in order.
+
+        Draws and discards that need no finding are applied inline (they are
+        nine events in ten); everything else goes through its handler.
+        """
+        handlers = self._handlers
+        for i in range(start, len(events)):
+            ev = events[i]
+            cls = ev.__class__
+            if cls is Draw:
+                s = self.state
+                p, t = ev.player, ev.tile  # type: ignore[union-attr]
+                if s.to_draw == p and not s.used[t] and s.live_wall > 0:
+                    s.turn += 1
+                    s.used[t] = 1
+                    s.live_wall -= 1
+                    s.players[p].concealed.add(t)
+                    s.to_draw = -1
+                    s.to_discard = p
+                    s.last_discard = -1
+                    continue
+            elif cls is Discard:
+                s = self.state
+                p, t = ev.player, ev.tile  # type: ignore[union-attr]
+                ps = s.players[p]
+                if s.to_discard == p and t in ps.concealed and not ev.riichi:  # type: ignore[union-attr]
+                    s.turn += 1
+                    ps.concealed.remove(t)
+                    ps.river.append(ev)  # type: ignore[arg-type]
+                    s.to_discard = -1
+                    s.to_draw = (p + 1) % s.n
+                    s.last_discard = t
+                    s.last_discarder = p
+                    continue
+            self.index = i
+            handlers[cls](ev)
+
+    def steps(self, events: list[Event]) -> Iterator[int]:
+        """Apply events one by one, yielding each index after it is applied."""
+        for i, ev in enumerate(events):
+            self.apply(ev, i)
+            yield i
+
+    @property
+    def round(self) -> str:
+        """Label of the current round (``E1-0``), empty before the first."""
+        s = self.state
+        return round_label(s.round_wind, s.round_number, s.honba) if self.rounds else ""
+
+    def find(self, code: str, message: str, player: int | None = None) -> None:
+        """Record a finding at the current event."""
+        self.findings.append(Finding(
+            code=code, message=message, severity=Severity.ERROR, round=self.round,
+            turn=self.state.turn, player=player,
+            src=self._src_of(self.index) if self._src_of else None,
+        ))
+
+    def _t(self, tile: int) -> str:
+        return tile_str(tile, self.red_fives)
+
+    # -- game and round
+
+    def _game_start(self, ev: GameStart) -> None:
+        self.game = ev
+        self.red_fives = ev.ruleset.red_fives
+        self.state = TableState(len(ev.players))
+
+    def _round_start(self, ev: RoundStart) -> None:
+        s = self.state
+        if len(ev.scores) != s.n or len(ev.hands) != s.n:
+            s = self.state = TableState(len(ev.hands))
+        if self._end_scores is not None and list(ev.scores) != self._end_scores:
+            self.rounds += 1
+            s.round_wind, s.round_number, s.honba = ev.round_wind, ev.round_number, ev.honba
+            self.find("start-scores-mismatch",
+                      f"round starts with scores {list(ev.scores)}, the last round ended "
+                      f"with {self._end_scores}")
+            self.rounds -= 1
+        if self.rounds and self._round_ended and ev.kyotaku != s.kyotaku:
+            self.rounds += 1
+            s.round_wind, s.round_number, s.honba = ev.round_wind, ev.round_number, ev.honba
+            self.find("kyotaku-mismatch",
+                      f"round starts with {ev.kyotaku} riichi sticks, the table holds {s.kyotaku}")
+            self.rounds -= 1
+        self.rounds += 1
+        s.new_round()
+        s.round_wind, s.round_number, s.honba = ev.round_wind, ev.round_number, ev.honba
+        s.kyotaku, s.dealer, s.scores = ev.kyotaku, ev.dealer, list(ev.scores)
+        dealt = sum(len(h) for h in ev.hands)
+        s.live_wall = (s.n * 9 * 4 if s.n == 3 else 136) - DEAD_WALL - dealt
+        if s.n == 3:
+            s.live_wall = 108 - DEAD_WALL - dealt
+        self._mark(ev.dora_indicator)
+        s.dora_indicators.append(ev.dora_indicator)
+        for p, hand in enumerate(ev.hands):
+            for t in hand:
+                self._mark(t, p)
+            s.players[p].concealed = set(hand)
+        s.to_draw = ev.dealer
+        self._sticks_collected = False
+        self._round_ended = False
+        self._end_scores = None
+
+    def _mark(self, tile: int, player: int | None = None) -> None:
+        used = self.state.used
+        if used[tile]:
+            self.find("tile-reused", f"physical tile {self._t(tile)} (id {tile}) appears twice",
+                      player)
+        used[tile] = 1
+
+    # -- moves
+
+    def _draw(self, ev: Draw) -> None:
+        s = self.state
+        p = ev.player
+        s.turn += 1
+        if s.to_draw != p:
+            self.find("out-of-turn", f"player {p} draws, but it is not their draw", p)
+        t = ev.tile
+        if s.used[t]:
+            self._mark(t, p)
+        s.used[t] = 1
+        s.live_wall -= 1
+        if s.live_wall < 0:
+            self.find("wall-exhausted", "a draw from an empty live wall", p)
+        s.players[p].concealed.add(t)
+        s.to_draw = -1
+        s.to_discard = p
+        s.last_discard = -1
+
+    def _discard(self, ev: Discard) -> None:
+        s = self.state
+        p = ev.player
+        s.turn += 1
+        if s.to_discard != p:
+            self.find("out-of-turn", f"player {p} discards, but it is not their discard", p)
+        ps = s.players[p]
+        t = ev.tile
+        try:
+            ps.concealed.remove(t)
+        except KeyError:
+            self.find("discard-not-in-hand",
+                      f"discards {self._t(t)} (id {t}), which is not in hand "
+                      f"{tiles_str(ps.concealed, self.red_fives)}", p)
+        if ev.riichi:
+            ps.riichi_index = len(ps.river)
+        ps.river.append(ev)
+        s.to_discard = -1
+        s.to_draw = (p + 1) % s.n
+        s.last_discard = t
+        s.last_discarder = p
+
+    def _take_discard(self, ev: Chi | Pon | OpenKan) -> None:
+        s = self.state
+        p = ev.player
+        s.turn += 1
+        if ev.called != s.last_discard or ev.from_player != s.last_discarder or p == ev.from_player:
+            last = self._t(s.last_discard) if s.last_discard >= 0 else "nothing"
+            self.find("call-not-last-discard",
+                      f"{ev.TYPE} takes {self._t(ev.called)} from player {ev.from_player}; "
+                      f"the last discard is {last} by player {s.last_discarder}", p)
+        else:
+            giver = s.players[ev.from_player]
+            giver.called_away.add(len(giver.river) - 1)
+        self._take_from_hand(p, [t for t in ev.tiles if t != ev.called], ev.TYPE)
+        s.players[p].melds.append(ev)
+        s.last_discard = -1
+        s.to_draw = -1
+
+    def _take_from_hand(self, p: int, tiles: list[int], what: str) -> None:
+        hand = self.state.players[p].concealed
+        missing = [t for t in tiles if t not in hand]
+        if missing:
+            self.find("call-not-in-hand",
+                      f"{what} uses {tiles_str(missing, self.red_fives)} (ids "
+                      f"{', '.join(map(str, missing))}), not in hand "
+                      f"{tiles_str(hand, self.red_fives)}", p)
+        hand.difference_update(tiles)
+
+    def _chi_pon(self, ev: Chi | Pon) -> None:
+        self._take_discard(ev)
+        self.state.to_discard = ev.player
+
+    def _open_kan(self, ev: OpenKan) -> None:
+        self._take_discard(ev)
+        self._after_kan(ev.player)
+
+    def _after_kan(self, p: int) -> None:
+        s = self.state
+        s.kans += 1
+        s.to_discard = -1
+        s.to_draw = p
+
+    def _own_turn_call(self, p: int, what: str) -> None:
+        s = self.state
+        s.turn += 1
+        if s.to_discard != p:
+            self.find("out-of-turn", f"player {p} declares {what} when it is not their turn", p)
+
+    def _closed_kan(self, ev: ClosedKan) -> None:
+        p = ev.player
+        self._own_turn_call(p, "a closed kan")
+        self._take_from_hand(p, list(ev.tiles), "closed kan")
+        self.state.players[p].melds.append(ev)
+        self._after_kan(p)
+
+    def _added_kan(self, ev: AddedKan) -> None:
+        p = ev.player
+        self._own_turn_call(p, "an added kan")
+        ps = self.state.players[p]
+        kind = KIND_OF[ev.added]
+        for i, m in enumerate(ps.melds):
+            if isinstance(m, Pon) and KIND_OF[m.called] == kind:
+                ps.melds[i] = ev
+                break
+        else:
+            self.find("call-not-in-hand", f"added kan of {self._t(ev.added)} without a pon", p)
+            ps.melds.append(ev)
+        self._take_from_hand(p, [ev.added], "added kan")
+        self._after_kan(p)
+        self.state.last_discard = ev.added  # may be robbed (chankan)
+        self.state.last_discarder = p
+
+    def _kita(self, ev: Kita) -> None:
+        p = ev.player
+        self._own_turn_call(p, "kita")
+        self._take_from_hand(p, [ev.tile], "kita")
+        s = self.state
+        s.players[p].kita.append(ev.tile)
+        s.to_discard = -1
+        s.to_draw = p
+
+    def _riichi(self, ev: RiichiAccepted) -> None:
+        s = self.state
+        s.scores[ev.player] -= 1000
+        s.kyotaku += 1
+        if ev.scores is not None and list(ev.scores) != s.scores:
+            self.find("riichi-scores-mismatch",
+                      f"scores after the riichi deposit are recorded as {list(ev.scores)}, "
+                      f"the table has {s.scores}", ev.player)
+
+    def _dora(self, ev: DoraReveal) -> None:
+        self._mark(ev.indicator)
+        self.state.dora_indicators.append(ev.indicator)
+
+    # -- results
+
+    def _check_payment(self, before: tuple[int, ...] | None, deltas: tuple[int, ...],
+                       collected: int) -> None:
+        s = self.state
+        if before is not None and list(before) != s.scores:
+            self.find("result-scores-mismatch",
+                      f"scores before payment are recorded as {list(before)}, the table has "
+                      f"{s.scores}")
+        if deltas:
+            if len(deltas) != s.n or sum(deltas) != collected:
+                self.find("deltas-unbalanced",
+                          f"deltas {list(deltas)} add up to {sum(deltas)}, expected {collected} "
+                          "(riichi sticks collected)")
+            for p, d in enumerate(deltas[: s.n]):
+                s.scores[p] += d
+
+    def _win(self, ev: Win) -> None:
+        s = self.state
+        w = ev.winner
+        hand = set(s.players[w].concealed)
+        if ev.from_player != w:
+            hand.add(ev.win_tile)
+        if hand != set(ev.hand):
+            self.find("win-hand-mismatch",
+                      f"the record's winning hand is {tiles_str(ev.hand, self.red_fives)}, the "
+                      f"replay holds {tiles_str(hand, self.red_fives)}", w)
+        for t in ev.ura_indicators:
+            if t not in s.dora_indicators:
+                self._mark(t)
+                s.dora_indicators.append(t)  # shown now; keeps a double ron from re-marking
+        collected = 0 if self._sticks_collected else s.kyotaku * 1000
+        self._check_payment(ev.scores_before, ev.deltas, collected)
+        self._sticks_collected = True
+        s.kyotaku = 0
+        s.to_draw = s.to_discard = -1
+
+    def _draw_result(self, ev: ExhaustiveDraw | AbortiveDraw) -> None:
+        self._check_payment(ev.scores_before, ev.deltas, 0)
+        s = self.state
+        s.to_draw = s.to_discard = -1
+
+    def _round_end(self, ev: RoundEnd) -> None:
+        s = self.state
+        if ev.scores is not None and list(ev.scores) != s.scores:
+            self.find("round-end-scores-mismatch",
+                      f"scores after the round are recorded as {list(ev.scores)}, the replay "
+                      f"has {s.scores}")
+        self._end_scores = list(s.scores)
+        self._round_ended = True
+
+    def _game_end(self, ev: GameEnd) -> None:
+        s = self.state
+        if ev.scores is None:
+            return
+        expected = list(s.scores)
+        if s.kyotaku and self.game is not None:
+            # Sticks left on the table go to the player in first place (ties: the
+            # seat nearer the first dealer).
+            first = self.game.first_dealer
+            order = sorted(range(s.n), key=lambda p: (-expected[p], (p - first) % s.n))
+            expected[order[0]] += s.kyotaku * 1000
+        if list(ev.scores) != expected:
+            self.find("final-scores-mismatch",
+                      f"final scores are recorded as {list(ev.scores)}, the replay has {expected}")
+
+
+def _ignore(ev: Event) -> None:
+    """Events that do not change the table (disconnections, unknown elements)."""
+
+
+def replay(record: GameRecord) -> Engine:
+    """Replay a whole record and return the engine with its final state and findings."""
+    engine = Engine(record.src)
+    engine.run(record.events)
+    return engine

@@ -1,0 +1,81 @@
+"""The table as the replay sees it at one moment.
+
+Mutable, and owned by :class:`mjlog.replay.engine.Engine`, which is the only
+thing that changes it. Readers (the text renderer, later the checks) only
+look. Rivers hold the very :class:`~mjlog.events.Discard` events of the
+record (shared values), with the indices of called-away tiles beside them, so
+replaying allocates almost nothing per move.
+"""
+
+from __future__ import annotations
+
+from mjlog.events import Discard, Event
+from mjlog.tiles import Tile
+
+DEAD_WALL = 14
+"""Tiles in the riichi dead wall (rinshan tiles and indicators)."""
+
+
+class PlayerState:
+    """One seat: concealed tiles, melds, river, riichi and kita."""
+
+    __slots__ = ("called_away", "concealed", "kita", "melds", "river", "riichi_index")
+
+    def __init__(self) -> None:
+        self.concealed: set[int] = set()
+        self.melds: list[Event] = []
+        """The call events (chi, pon, kans) in the order made; an added kan replaces its pon."""
+        self.river: list[Discard] = []
+        self.called_away: set[int] = set()
+        """Indices into ``river`` of discards another player called."""
+        self.riichi_index = -1
+        """Index into ``river`` of the riichi declaration, -1 without riichi."""
+        self.kita: list[Tile] = []
+
+    @property
+    def riichi(self) -> bool:
+        """Whether the player has declared riichi this round."""
+        return self.riichi_index >= 0
+
+
+class TableState:
+    """Everything on the table: seats, wall counts, indicators, scores, sticks and turn."""
+
+    __slots__ = (
+        "dealer", "dora_indicators", "honba", "kans", "kyotaku", "last_discard",
+        "last_discarder", "live_wall", "n", "players", "round_number", "round_wind",
+        "scores", "to_discard", "to_draw", "turn", "used",
+    )
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.players = [PlayerState() for _ in range(n)]
+        self.round_wind = 0
+        self.round_number = 1
+        self.honba = 0
+        self.kyotaku = 0
+        self.dealer = 0
+        self.scores: list[int] = [0] * n
+        self.dora_indicators: list[Tile] = []
+        self.live_wall = 0
+        self.kans = 0
+        self.used = bytearray(144)
+        """1 for every physical tile seen so far this round (dealt, drawn, indicator)."""
+        self.turn = 0
+        """Moves made this round (draws, discards and calls)."""
+        self.to_draw = -1
+        """Seat expected to draw next, -1 when nobody is."""
+        self.to_discard = -1
+        """Seat expected to discard next, -1 when nobody is."""
+        self.last_discard = -1
+        """The last discarded tile while it may still be called, else -1."""
+        self.last_discarder = -1
+
+    def new_round(self) -> None:
+        """Clear everything that a round start resets (not scores)."""
+        self.players = [PlayerState() for _ in range(self.n)]
+        self.dora_indicators = []
+        self.kans = 0
+        self.used = bytearray(144)
+        self.turn = 0
+        self.to_draw = self.to_discard = self.last_discard = self.last_discarder = -1

@@ -1,0 +1,59 @@
+"""The ruleset: one frozen, keyword-only value describing the table's rules.
+
+A record suggests the ruleset it was played under (``GameStart.ruleset``); the
+auditor can also apply another one. Options are added here as checks come to
+need them; each is documented in :data:`OPTION_DOCS`.
+
+This module only describes rules; it applies none of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+Family = Literal["riichi", "taiwan16"]
+Length = Literal["one-round", "east", "south", "full"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ruleset:
+    """The rules of a table. Construct from a preset with :func:`preset`."""
+
+    name: str = "tenhou"
+    family: Family = "riichi"
+    players: int = 4
+    red_fives: bool = True
+    open_tanyao: bool = True
+    length: Length = "south"
+    starting_score: int = 25000
+
+    def with_options(self, **options: object) -> Ruleset:
+        """A copy with some options changed (unknown names raise ``TypeError``)."""
+        return replace(self, **options)  # type: ignore[arg-type]
+
+
+OPTION_DOCS: dict[str, str] = {
+    "name": "Name of the preset this ruleset derives from.",
+    "family": "Rule family: 'riichi' (Japanese) or 'taiwan16' (Taiwanese 16-tile).",
+    "players": "Number of players: 4, or 3 for three-player riichi (sanma).",
+    "red_fives": "Whether one five of each suit is a red five (aka dora).",
+    "open_tanyao": "Whether all-simples counts with an open hand (kuitan).",
+    "length": "Game length: 'one-round' (a single round), 'east' (tonpuusen), "
+    "'south' (hanchan), 'full' (east to north).",
+    "starting_score": "Each player's score at the start of the game.",
+}
+
+PRESETS: dict[str, Ruleset] = {
+    "tenhou": Ruleset(name="tenhou"),
+    "tenhou-sanma": Ruleset(name="tenhou-sanma", players=3, starting_score=35000),
+}
+"""Named presets."""
+
+
+def preset(name: str) -> Ruleset:
+    """The named preset; raises ``KeyError`` with the known names otherwise."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise KeyError(f"unknown ruleset {name!r}; known: {', '.join(sorted(PRESETS))}") from None

@@ -1,0 +1,10 @@
+"""mjlog: read, replay, audit and convert mahjong game records.
+
+The flow is ``formats → events → replay → reports``: importers in
+:mod:`mjlog.formats` turn a record into canonical :mod:`mjlog.events`, the
+:mod:`mjlog.replay` engine steps through them with full table state, and
+:mod:`mjlog.audit` reports what it finds. The core (tiles, events, ruleset,
+replay) uses only the standard library.
+"""
+
+__version__ = "0.1.0"

@@ -20,6 +20,14 @@ Format facts kept in this module only:
 
 The importer does not judge the game (the replay does); it reports only what
 it cannot read. Everything readable before a problem is kept.
+
+Diagnostic codes (:data:`DIAGNOSTIC_CODES`): ``xml-syntax`` (malformed XML;
+what parses before it is read), ``not-mjlog`` (another XML document),
+``bad-element`` (an element that cannot be read; skipped), ``unknown-element``
+(info: an element mjlog does not know; kept as an ``Unknown`` event),
+``missing-go`` (no ``<GO>``), ``round-without-result``, ``truncated`` (the
+record stops before its game end) and ``no-final-scores`` (an empty
+``owari``). A damaged gzip stream raises :class:`InputError` ``bad-gzip``.
 """
 
 from __future__ import annotations
@@ -66,6 +74,10 @@ from mjlog.ruleset import Ruleset
 from mjlog.tiles import NUM_TILES, Tile
 
 FORMAT = "tenhou-xml"
+DIAGNOSTIC_CODES = frozenset({
+    "xml-syntax", "not-mjlog", "bad-element", "unknown-element", "missing-go",
+    "round-without-result", "truncated", "no-final-scores",
+})
 
 # ---------------------------------------------------------------- tables
 
@@ -265,7 +277,9 @@ class _Reader:
         self.player_info: list[PlayerInfo] = []
         self.first_dealer = 0
         self.started = False
+        self.early: list[tuple[Event, int, int]] = []
         self.start_index = 0
+        self.start_line = 0
         self.last_draw = [-1, -1, -1, -1]
         self.rinshan_next = [False, False, False, False]
         self.riichi_pending = [False, False, False, False]
@@ -286,6 +300,10 @@ class _Reader:
     # -- output
 
     def emit(self, ev: Event) -> None:
+        if not self.started and not isinstance(ev, GameStart):
+            # e.g. a <BYE> before the first round: kept, and emitted after the game start
+            self.early.append((ev, self.index, self.line))
+            return
         rec = self.rec
         rec.events.append(ev)
         rec.positions.append(self.index)
@@ -420,7 +438,7 @@ class _Reader:
 
     def _taikyoku(self, el: etree._Element) -> None:
         self.first_dealer = _int(el.get("oya", "0"), "oya")
-        self.start_index = self.index
+        self.start_index, self.start_line = self.index, self.line
 
     def _start_game(self, first_scores: list[int]) -> None:
         if self.go_type is None:
@@ -432,13 +450,16 @@ class _Reader:
         players = tuple(self.player_info) or tuple(
             PlayerInfo(name="") for _ in range(self.players)
         )
-        index, self.index = self.index, self.start_index
+        index, line = self.index, self.line
+        self.index, self.line = self.start_index, self.start_line
         self.emit(GameStart(
             source=FORMAT, players=players, first_dealer=self.first_dealer, ruleset=rules,
             meta=tuple(self.meta),
         ))
-        self.index = index
         self.started = True
+        for ev, self.index, self.line in self.early:
+            self.emit(ev)
+        self.index, self.line = index, line
 
     # -- rounds
 

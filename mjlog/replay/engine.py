@@ -32,6 +32,8 @@ Finding codes (all of severity ``error``):
                            sticks collected
 ``round-end-scores-mismatch``  recorded scores after a round differ
 ``final-scores-mismatch``  the game's final scores differ from the replay's
+``unreplayable-event``     an event that cannot apply to this table at all
+                           (a seat or tile id outside it)
 =========================  ===================================================
 """
 
@@ -105,7 +107,14 @@ class Engine:
     def apply(self, ev: Event, index: int = -1) -> None:
         """Judge and apply one event; ``index`` is its position in the record."""
         self.index = index
-        self._handlers[ev.__class__](ev)
+        self._handle(ev)
+
+    def _handle(self, ev: Event) -> None:
+        try:
+            self._handlers[ev.__class__](ev)
+        except (IndexError, KeyError, ValueError, TypeError) as exc:
+            # e.g. a seat or tile id outside the table in a hand-made record
+            self.find("unreplayable-event", f"{ev.TYPE} cannot be applied to this table: {exc!r}")
 
     def run(self, events: list[Event], start: int = 0) -> None:
         """Apply ``events[start:]`` in order.
@@ -113,7 +122,6 @@ class Engine:
         Draws and discards that need no finding are applied inline (they are
         nine events in ten); everything else goes through its handler.
         """
-        handlers = self._handlers
         for i in range(start, len(events)):
             ev = events[i]
             cls = ev.__class__
@@ -132,8 +140,7 @@ class Engine:
             elif cls is Discard:
                 s = self.state
                 p, t = ev.player, ev.tile  # type: ignore[union-attr]
-                ps = s.players[p]
-                if s.to_discard == p and t in ps.concealed and not ev.riichi:  # type: ignore[union-attr]
+                if s.to_discard == p and t in (ps := s.players[p]).concealed and not ev.riichi:  # type: ignore[union-attr]
                     s.turn += 1
                     ps.concealed.remove(t)
                     ps.river.append(ev)  # type: ignore[arg-type]
@@ -143,7 +150,7 @@ class Engine:
                     s.last_discarder = p
                     continue
             self.index = i
-            handlers[cls](ev)
+            self._handle(ev)
 
     def steps(self, events: list[Event]) -> Iterator[int]:
         """Apply events one by one, yielding each index after it is applied."""

@@ -1,0 +1,204 @@
+"""The auditor: reads records, replays them and gathers everything found into a report.
+
+Works file by file (in a process pool with ``jobs > 1``), streaming: each
+file's games are read, replayed and reduced to their report before the next
+file is opened, so memory does not grow with the number of files. The report
+is a plain JSON-ready dict described by ``schemas/audit-report.schema.json``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from mjlog import __version__
+from mjlog.diagnostics import Diagnostic, Finding, InputError, Severity, Src
+from mjlog.events import GameStart, RoundStart
+from mjlog.formats import expand, read_path
+from mjlog.record import GameRecord
+from mjlog.replay.engine import replay
+
+FileResult = dict[str, Any]
+
+
+def _src_dict(src: Src | None) -> dict[str, Any]:
+    if src is None:
+        return {}
+    out: dict[str, Any] = {}
+    if src.line:
+        out["line"] = src.line
+    if src.column:
+        out["column"] = src.column
+    if src.index >= 0:
+        out["element"] = src.index
+    if src.path:
+        out["json_path"] = src.path
+    return out
+
+
+def diagnostic_dict(d: Diagnostic) -> dict[str, Any]:
+    """A diagnostic as a report entry."""
+    return {"code": d.code, "severity": d.severity.value, "message": d.message,
+            **_src_dict(d.src)}
+
+
+def finding_dict(f: Finding) -> dict[str, Any]:
+    """A finding as a report entry."""
+    out: dict[str, Any] = {"code": f.code, "severity": f.severity.value, "message": f.message,
+                           "round": f.round, "turn": f.turn}
+    if f.player is not None:
+        out["player"] = f.player
+    out.update(_src_dict(f.src))
+    return out
+
+
+def audit_record(rec: GameRecord, index: int = 0) -> dict[str, Any]:
+    """Replay one game and return its report entry (findings and diagnostics)."""
+    engine = replay(rec)
+    start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
+    return {
+        "path": rec.path,
+        "game": index,
+        "format": rec.format,
+        "players": [p.name for p in start.players] if start else [],
+        "ruleset": start.ruleset.name if start else None,
+        "rounds": sum(1 for ev in rec.events if isinstance(ev, RoundStart)),
+        "complete": rec.complete,
+        "findings": [finding_dict(f) for f in engine.findings],
+        "diagnostics": [diagnostic_dict(d) for d in rec.diagnostics],
+    }
+
+
+def audit_file(item: tuple[str, bool]) -> FileResult:
+    """Audit every game of one file. Never raises for bad input: it is reported.
+
+    Returns ``{"path", "status", "games", "error"}`` where status is ``read``,
+    ``skipped`` (unknown format in a searched folder) or ``unreadable``.
+    """
+    path, explicit = item
+    try:
+        records = read_path(path)
+    except InputError as exc:
+        d = exc.diagnostic
+        if d.code == "unknown-format" and not explicit:
+            return {"path": path, "status": "skipped", "games": [], "error": None}
+        return {"path": path, "status": "unreadable", "games": [],
+                "error": diagnostic_dict(d)}
+    games = [audit_record(rec, i) for i, rec in enumerate(records)]
+    return {"path": path, "status": "read", "games": games, "error": None}
+
+
+def _results(items: list[tuple[str, bool]], jobs: int) -> Iterator[FileResult]:
+    if jobs <= 1 or len(items) < 2:
+        yield from map(audit_file, items)
+        return
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap(audit_file, items, chunksize=max(1, min(32, len(items) // (jobs * 8))))
+
+
+def collect(inputs: Iterable[str | Path]) -> list[tuple[str, bool]]:
+    """The files to audit: ``(path, named explicitly)`` (see :func:`mjlog.formats.expand`)."""
+    return [(str(p), explicit) for p, explicit in expand(inputs)]
+
+
+def audit(inputs: Iterable[str | Path] | list[tuple[str, bool]], *, jobs: int = 1,
+          progress: Callable[[int], Any] | None = None) -> dict[str, Any]:
+    """Audit files and folders (or the items of :func:`collect`); return the report.
+
+    ``progress`` is called with 1 after each file (for a progress bar).
+    """
+    inputs = list(inputs)
+    items = inputs if all(isinstance(i, tuple) for i in inputs) else collect(inputs)  # type: ignore[arg-type]
+    findings: Counter[str] = Counter()
+    diagnostics: Counter[str] = Counter()
+    games: list[dict[str, Any]] = []
+    skipped: list[str] = []
+    unreadable: list[dict[str, Any]] = []
+    files = rounds = with_findings = errors = 0
+    for res in _results(items, jobs):
+        if progress is not None:
+            progress(1)
+        if res["status"] == "skipped":
+            skipped.append(res["path"])
+            continue
+        if res["status"] == "unreadable":
+            unreadable.append({"path": res["path"], **res["error"]})
+            continue
+        files += 1
+        for g in res["games"]:
+            rounds += g["rounds"]
+            findings.update(f["code"] for f in g["findings"])
+            diagnostics.update(d["code"] for d in g["diagnostics"])
+            with_findings += bool(g["findings"])
+            errors += sum(1 for x in g["findings"] + g["diagnostics"]
+                          if x["severity"] == Severity.ERROR.value)
+            games.append(g)
+    return {
+        "mjlog_version": __version__,
+        "summary": {
+            "files": files,
+            "games": len(games),
+            "complete_games": sum(1 for g in games if g["complete"]),
+            "rounds": rounds,
+            "games_with_findings": with_findings,
+            "findings": dict(sorted(findings.items())),
+            "diagnostics": dict(sorted(diagnostics.items())),
+            "errors": errors,
+            "skipped_files": len(skipped),
+            "unreadable_files": len(unreadable),
+        },
+        "games": games,
+        "skipped": skipped,
+        "unreadable": unreadable,
+    }
+
+
+def format_text(report: dict[str, Any], *, all_games: bool = False) -> str:
+    """A human-readable report: each game with something to say, then the summary."""
+    lines: list[str] = []
+    for g in report["games"]:
+        items = g["diagnostics"] + g["findings"]
+        if not items and not all_games:
+            continue
+        names = ", ".join(n or "?" for n in g["players"])
+        game = f" game {g['game'] + 1}" if g["game"] else ""
+        lines.append(f"{g['path']}{game} ({g['format']}, {g['rounds']} rounds; {names})")
+        for d in g["diagnostics"]:
+            where = _where(d)[2:]
+            lines.append(f"  {d['severity']}: {d['code']}{f' [{where}]' if where else ''}: "
+                         f"{d['message']}")
+        for f in g["findings"]:
+            who = f", player {f['player']}" if "player" in f else ""
+            turn = f", turn {f['turn']}" if f["turn"] else ""
+            lines.append(f"  {f['severity']}: {f['code']} [{f['round']}{turn}{who}{_where(f)}]: "
+                         f"{f['message']}")
+        if not items:
+            lines.append("  ok")
+    for u in report["unreadable"]:
+        lines.append(f"{u['path']}: cannot read: {u['code']}{_where(u)}: {u['message']}")
+    s = report["summary"]
+    lines.append("")
+    lines.append(
+        f"{s['files']} files, {s['games']} games ({s['complete_games']} complete), "
+        f"{s['rounds']} rounds; {s['games_with_findings']} games with findings; "
+        f"{s['errors']} errors; {s['skipped_files']} files skipped (not a record), "
+        f"{s['unreadable_files']} unreadable"
+    )
+    for title, counts in (("findings", s["findings"]), ("diagnostics", s["diagnostics"])):
+        if counts:
+            lines.append(f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    return "\n".join(lines) + "\n"
+
+
+def _where(x: dict[str, Any]) -> str:
+    parts = []
+    if "line" in x:
+        parts.append(f"line {x['line']}" + (f":{x['column']}" if "column" in x else ""))
+    if "element" in x:
+        parts.append(f"element {x['element']}")
+    if "json_path" in x:
+        parts.append(x["json_path"])
+    return (", " if parts else "") + ", ".join(parts)

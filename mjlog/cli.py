@@ -1,0 +1,211 @@
+"""The ``mjlog`` command line: convert, replay and audit records.
+
+Exit status of every command: 0 when all went well, 1 when ``audit`` found an
+error-severity problem, 2 when the usage is wrong or an input could not be
+read. Problems with input are reported as messages with their position, never
+as tracebacks.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from mjlog import __version__, serialize
+from mjlog.audit import audit, collect, format_text
+from mjlog.diagnostics import InputError
+from mjlog.events import GameStart, RoundStart, Win, ExhaustiveDraw, AbortiveDraw, round_label
+from mjlog.formats import expand, read_path
+from mjlog.record import GameRecord
+from mjlog.render import table_text
+from mjlog.replay.engine import Engine
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="mjlog")
+def main() -> None:
+    """Read, replay, audit and convert mahjong game records.
+
+    Records may be Tenhou mjlog XML (plain or gzip) or mjlog JSON Lines; the
+    format is detected from the content, not the file name.
+    """
+
+
+def _read_or_exit(path: str) -> list[GameRecord]:
+    try:
+        return read_path(path)
+    except InputError as exc:
+        raise click.ClickException(f"{path}: {exc.diagnostic.message}") from None
+
+
+# ---------------------------------------------------------------- convert
+
+
+@main.command()
+@click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("-t", "--to", "target", type=click.Choice(["jsonl"]), default="jsonl",
+              show_default=True, help="Output format.")
+@click.option("-o", "--output", type=click.Path(), default="-", show_default=True,
+              help="Output file ('-' for standard output), or a folder when converting "
+              "several files or a folder.")
+def convert(inputs: tuple[str, ...], target: str, output: str) -> None:
+    """Convert records to another format.
+
+    With one input file the output is one file (or standard output). With
+    several files or a folder, OUTPUT is a folder and each record is written
+    under its path relative to the input, with the new format's extension.
+    Files in folders that are not records are skipped.
+    """
+    items = list(expand(inputs))
+    many = len(items) > 1 or any(Path(i).is_dir() for i in inputs)
+    if many and output == "-":
+        raise click.UsageError("converting several files needs -o FOLDER")
+    failed = converted = 0
+    for path, explicit in items:
+        try:
+            records = read_path(path)
+        except InputError as exc:
+            if explicit or exc.diagnostic.code != "unknown-format":
+                click.echo(f"{path}: {exc.diagnostic.message}", err=True)
+                failed += 1
+            continue
+        for rec in records:
+            for d in rec.diagnostics:
+                click.echo(f"{path}: {d}", err=True)
+        lines = "".join(line for rec in records for line in serialize.write_lines(rec.events))
+        if not many:
+            if output == "-":
+                click.echo(lines, nl=False)
+            else:
+                Path(output).write_text(lines, encoding="utf-8")
+        else:
+            out = Path(output) / _relative(path, inputs).with_suffix(".jsonl")
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(lines, encoding="utf-8")
+        converted += 1
+    if many:
+        click.echo(f"converted {converted} files to {output}", err=True)
+    if failed:
+        sys.exit(2)
+
+
+def _relative(path: Path, inputs: tuple[str, ...]) -> Path:
+    for i in inputs:
+        base = Path(i)
+        if base.is_dir() and base in path.parents:
+            return path.relative_to(base)
+    return Path(path.name)
+
+
+# ---------------------------------------------------------------- replay
+
+
+@main.command("replay")
+@click.argument("input_", metavar="INPUT", type=click.Path(exists=True, dir_okay=False))
+@click.option("--round", "round_", metavar="LABEL",
+              help="Round to show, e.g. E2 or E2-1 (East 2, one honba). Default: the last.")
+@click.option("--turn", type=click.IntRange(min=0), metavar="N",
+              help="Show the table after the N-th move of the round (draws, discards and "
+              "calls count one each; 0 = as dealt). Default: just before the round's result.")
+@click.option("--game", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Which game of a file holding several.")
+def replay_cmd(input_: str, round_: str | None, turn: int | None, game: int) -> None:
+    """Print the table (hands, melds, rivers, scores, dora, wall) at a point of a game."""
+    records = _read_or_exit(input_)
+    if game > len(records):
+        raise click.UsageError(f"{input_} holds {len(records)} game(s)")
+    rec = records[game - 1]
+    for d in rec.diagnostics:
+        click.echo(f"{input_}: {d}", err=True)
+    engine, label = _replay_to(rec, round_, turn)
+    start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
+    red = start.ruleset.red_fives if start else True
+    click.echo(table_text(engine.state, start, red=red, heading=f"{input_}  {label}"), nl=False)
+    for f in engine.findings:
+        click.echo(f"finding so far: {f}")
+
+
+def _matches(rs: RoundStart, want: str) -> bool:
+    label = round_label(rs.round_wind, rs.round_number, rs.honba)
+    return label == want or label.split("-")[0] == want
+
+
+def _replay_to(rec: GameRecord, want: str | None, turn: int | None) -> tuple[Engine, str]:
+    """Replay up to the requested point and return the engine and a label of that point."""
+    events = rec.events
+    starts = [i for i, ev in enumerate(events) if isinstance(ev, RoundStart)]
+    if want is not None:
+        starts = [i for i in starts if _matches(events[i], want)]  # type: ignore[arg-type]
+        if not starts:
+            raise click.UsageError(f"no round {want} in this game")
+    elif not starts:
+        raise click.UsageError("the record has no round")
+    first = starts[0] if want is not None else starts[-1]
+    engine = Engine(rec.src)
+    engine.run(events[:first])
+    engine.apply(events[first], first)
+    rs = events[first]
+    assert isinstance(rs, RoundStart)
+    label = round_label(rs.round_wind, rs.round_number, rs.honba)
+    results = (Win, ExhaustiveDraw, AbortiveDraw, RoundStart)
+    for i in range(first + 1, len(events)):
+        if turn is not None and engine.state.turn >= turn:
+            break
+        if isinstance(events[i], results):
+            break
+        engine.apply(events[i], i)
+    else:
+        i = len(events)
+    if turn is not None and engine.state.turn < turn:
+        raise click.UsageError(f"round {label} has only {engine.state.turn} moves")
+    where = f"turn {engine.state.turn}" if turn is not None else "before the result"
+    return engine, f"{label}, {where}"
+
+
+# ---------------------------------------------------------------- audit
+
+
+@main.command("audit")
+@click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Report format (json: schemas/audit-report.schema.json).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the report to this file instead of standard output.")
+@click.option("--all", "all_games", is_flag=True, help="List clean games too (text format).")
+def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
+              all_games: bool) -> None:
+    """Replay records and report every inconsistency found.
+
+    INPUTS are files or folders (searched recursively; files that are not
+    records are skipped). Exit status: 0 when nothing of error severity was
+    found, 1 when something was, 2 when an input could not be read.
+    """
+    items = collect(inputs)
+    report: dict[str, Any]
+    if fmt == "text" and sys.stderr.isatty() and len(items) > 1:
+        with click.progressbar(length=len(items), label="auditing", file=sys.stderr) as bar:
+            report = audit(items, jobs=jobs, progress=bar.update)
+    else:
+        report = audit(items, jobs=jobs)
+    text = (json.dumps(report, ensure_ascii=False, indent=1) + "\n" if fmt == "json"
+            else format_text(report, all_games=all_games))
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+    s = report["summary"]
+    if s["unreadable_files"] or not s["games"]:
+        if not s["games"]:
+            click.echo("no game records found", err=True)
+        sys.exit(2)
+    sys.exit(1 if s["errors"] else 0)
+
+
+if __name__ == "__main__":
+    main()

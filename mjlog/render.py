@@ -1,0 +1,74 @@
+"""Text pictures of the table, for ``mjlog replay`` and for reports.
+
+Only reads a :class:`~mjlog.replay.state.TableState`; never changes it.
+
+River marks: ``*`` after a tile is the riichi declaration, ``'`` a tsumogiri
+(the tile just drawn), and a tile in parentheses was called by another player.
+"""
+
+from __future__ import annotations
+
+from mjlog.events import (
+    AddedKan,
+    Chi,
+    ClosedKan,
+    Event,
+    GameStart,
+    OpenKan,
+    Pon,
+)
+from mjlog.replay.state import TableState
+from mjlog.tiles import tile_str, tiles_str
+
+WINDS = "ESWN"
+WIND_NAMES = ("East", "South", "West", "North")
+
+
+def meld_str(m: Event, seat: int, n: int, red: bool) -> str:
+    """One meld: its kind, tiles and (for calls) which seat it came from."""
+    if isinstance(m, Chi | Pon | OpenKan | AddedKan):
+        rel = ("self", "right", "across", "left")[(m.from_player - seat) % n] if n == 4 else (
+            ("self", "right", "left")[(m.from_player - seat) % n])
+        kind = {Chi: "chi", Pon: "pon", OpenKan: "kan", AddedKan: "added-kan"}[type(m)]
+        return f"{kind} {tiles_str(m.tiles, red)} ({tile_str(m.called, red)} from {rel})"
+    if isinstance(m, ClosedKan):
+        return f"closed-kan {tiles_str(m.tiles, red)}"
+    return "?"
+
+
+def table_text(state: TableState, game: GameStart | None, *, red: bool = True,
+               heading: str = "") -> str:
+    """The whole table: round, sticks, dora, wall, then each seat's hand, melds and river."""
+    s = state
+    lines = []
+    if heading:
+        lines.append(heading)
+    lines.append(
+        f"{WIND_NAMES[s.round_wind]} {s.round_number}, honba {s.honba}, riichi sticks "
+        f"{s.kyotaku}; dealer seat {s.dealer}; turn {s.turn}; live wall {s.live_wall}"
+    )
+    lines.append("dora indicators: " + " ".join(tile_str(t, red) for t in s.dora_indicators))
+    for p, ps in enumerate(s.players):
+        name = game.players[p].name if game and p < len(game.players) else ""
+        wind = WINDS[(p - s.dealer) % s.n]
+        flags = []
+        if ps.riichi:
+            flags.append("riichi")
+        if s.to_discard == p:
+            flags.append("to discard")
+        if s.to_draw == p:
+            flags.append("to draw")
+        lines.append(f"seat {p} {wind} {name or '-'}  {s.scores[p]}"
+                     + (f"  [{', '.join(flags)}]" if flags else ""))
+        lines.append(f"  hand:  {tiles_str(ps.concealed, red) or '-'}")
+        if ps.melds or ps.kita:
+            melds = [meld_str(m, p, s.n, red) for m in ps.melds]
+            if ps.kita:
+                melds.append(f"kita x{len(ps.kita)}")
+            lines.append(f"  melds: {'; '.join(melds)}")
+        river = []
+        for i, d in enumerate(ps.river):
+            t = tile_str(d.tile, red) + ("*" if d.riichi else "") + ("'" if d.tsumogiri else "")
+            river.append(f"({t})" if i in ps.called_away else t)
+        lines.append(f"  river: {' '.join(river) or '-'}")
+    return "\n".join(lines) + "\n"

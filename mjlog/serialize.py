@@ -1,0 +1,289 @@
+"""Events to and from JSON Lines: the one place where events meet JSON.
+
+Each event is one JSON object on one line, tagged by ``"type"`` (the class's
+``TYPE``), with its fields by name. Fields equal to their default are left
+out; tuples become arrays; nested values (players, yaku, the ruleset) become
+objects; :data:`~mjlog.events.Pairs` become objects whose keys keep their
+order. ``schemas/events.schema.json`` describes the result and is generated
+from the same type information (:mod:`mjlog.schema`).
+
+Reading is strict about types and reports problems as diagnostics with the
+line and a JSON path (``line 12: $.hands[2][5]: expected an integer``); a bad
+line is skipped and the rest is read. This module does no file I/O.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Union
+
+from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
+from mjlog.events import EVENT_TYPES, Event, GameStart
+from mjlog.record import GameRecord
+from mjlog.tiles import NUM_TILES_ALL, Tile
+
+FORMAT = "jsonl"
+DIAGNOSTIC_CODES = frozenset({"bad-encoding", "json-syntax", "bad-event", "no-game-start"})
+"""Codes of the diagnostics :func:`read` gives."""
+
+Encoder = Callable[[Any], Any]
+Decoder = Callable[[Any, str], Any]
+
+
+class ConversionError(ValueError):
+    """A JSON value that does not fit the event's field; ``path`` is where."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+
+
+def _is_pairs(tp: Any) -> bool:
+    return (typing.get_origin(tp) is tuple
+            and typing.get_args(tp) == (tuple[str, str], ...))
+
+
+def _optional_arg(tp: Any) -> Any | None:
+    if typing.get_origin(tp) in (Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(args) == 1 and len(typing.get_args(tp)) == 2:
+            return args[0]
+    return None
+
+
+def _base(tp: Any) -> Any:
+    """Strip ``NewType`` wrappers (``Tile`` is an ``int``)."""
+    while hasattr(tp, "__supertype__"):
+        tp = tp.__supertype__
+    return tp
+
+
+_encoders: dict[Any, Encoder | None] = {}
+_decoders: dict[Any, Decoder] = {}
+
+
+def _encoder(tp: Any) -> Encoder | None:
+    """A function turning a value of type ``tp`` into JSON data, ``None`` for identity."""
+    if tp in _encoders:
+        return _encoders[tp]
+    enc: Encoder | None
+    tp0 = _base(tp)
+    if tp0 in (int, str, bool, float) or typing.get_origin(tp0) is typing.Literal:
+        enc = None
+    elif _is_pairs(tp0):
+        enc = dict
+    elif (inner := _optional_arg(tp0)) is not None:
+        ie = _encoder(inner)
+        enc = None if ie is None else (lambda v, ie=ie: None if v is None else ie(v))
+    elif typing.get_origin(tp0) is tuple:
+        ie = _encoder(typing.get_args(tp0)[0])
+        enc = list if ie is None else (lambda v, ie=ie: [ie(x) for x in v])
+    elif dataclasses.is_dataclass(tp0):
+        enc = _dataclass_encoder(tp0)
+    else:
+        raise TypeError(f"no JSON mapping for {tp!r}")
+    _encoders[tp] = enc
+    return enc
+
+
+def _fields(cls: type) -> list[tuple[str, Any, Any]]:
+    """(name, type, default or MISSING) of a dataclass's fields, with types resolved."""
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING:
+            default: Any = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        else:
+            default = dataclasses.MISSING
+        out.append((f.name, hints[f.name], default))
+    return out
+
+
+def _dataclass_encoder(cls: type) -> Encoder:
+    plan = [(name, default, _encoder(tp)) for name, tp, default in _fields(cls)]
+
+    def encode(obj: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, default, enc in plan:
+            v = getattr(obj, name)
+            if v == default and default is not dataclasses.MISSING:
+                continue
+            out[name] = v if enc is None else enc(v)
+        return out
+
+    return encode
+
+
+def _decoder(tp: Any) -> Decoder:
+    """A function checking JSON data against ``tp`` and building the value."""
+    if tp in _decoders:
+        return _decoders[tp]
+    tp0 = _base(tp)
+    dec: Decoder
+    if tp is Tile:
+        dec = _scalar(lambda v: type(v) is int and 0 <= v < NUM_TILES_ALL, "a tile id 0..143")
+    elif tp0 is bool:
+        dec = _scalar(lambda v: isinstance(v, bool), "a boolean")
+    elif tp0 is int:
+        dec = _scalar(lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer")
+    elif tp0 is str or typing.get_origin(tp0) is typing.Literal:
+        allowed = typing.get_args(tp0)
+        dec = _scalar(lambda v: isinstance(v, str) and (not allowed or v in allowed),
+                      f"one of {list(allowed)}" if allowed else "a string")
+    elif tp0 is float:
+        dec = _float
+    elif _is_pairs(tp0):
+        dec = _pairs
+    elif (inner := _optional_arg(tp0)) is not None:
+        idec = _decoder(inner)
+        dec = lambda v, path, idec=idec: None if v is None else idec(v, path)  # noqa: E731
+    elif typing.get_origin(tp0) is tuple:
+        idec = _decoder(typing.get_args(tp0)[0])
+        dec = lambda v, path, idec=idec: _tuple(v, path, idec)  # noqa: E731
+    elif dataclasses.is_dataclass(tp0):
+        dec = _dataclass_decoder(tp0)
+    else:
+        raise TypeError(f"no JSON mapping for {tp!r}")
+    _decoders[tp] = dec
+    return dec
+
+
+def _scalar(ok: Callable[[Any], bool], what: str) -> Decoder:
+    def dec(v: Any, path: str) -> Any:
+        if not ok(v):
+            raise ConversionError(path, f"expected {what}, got {json.dumps(v)[:40]}")
+        return v
+
+    return dec
+
+
+def _float(v: Any, path: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        raise ConversionError(path, f"expected a number, got {json.dumps(v)[:40]}")
+    return float(v)
+
+
+def _pairs(v: Any, path: str) -> tuple[tuple[str, str], ...]:
+    if not isinstance(v, dict) or not all(isinstance(x, str) for x in v.values()):
+        raise ConversionError(path, "expected an object of strings")
+    return tuple(v.items())
+
+
+def _tuple(v: Any, path: str, idec: Decoder) -> tuple[Any, ...]:
+    if not isinstance(v, list):
+        raise ConversionError(path, f"expected an array, got {json.dumps(v)[:40]}")
+    return tuple(idec(x, f"{path}[{i}]") for i, x in enumerate(v))
+
+
+def _dataclass_decoder(cls: type) -> Decoder:
+    plan = [(name, default, _decoder(tp)) for name, tp, default in _fields(cls)]
+    names = {name for name, _, _ in plan}
+
+    def decode(v: Any, path: str) -> Any:
+        if not isinstance(v, dict):
+            raise ConversionError(path, "expected an object")
+        extra = set(v) - names - {"type"}
+        if extra:
+            raise ConversionError(path, f"unknown field(s) {', '.join(sorted(extra))}")
+        kwargs = {}
+        for name, default, dec in plan:
+            if name in v:
+                kwargs[name] = dec(v[name], f"{path}.{name}")
+            elif default is dataclasses.MISSING:
+                raise ConversionError(path, f"missing field {name!r}")
+        return cls(**kwargs)
+
+    return decode
+
+
+# ---------------------------------------------------------------- public API
+
+
+def event_to_dict(ev: Event) -> dict[str, Any]:
+    """The JSON object of one event (``type`` first, defaults left out)."""
+    enc = _encoder(type(ev))
+    assert enc is not None
+    body: dict[str, Any] = enc(ev)
+    return {"type": ev.TYPE, **body}
+
+
+def event_from_dict(obj: Any, path: str = "$") -> Event:
+    """Build an event from its JSON object; raises :class:`ConversionError` with a path."""
+    if not isinstance(obj, dict):
+        raise ConversionError(path, "expected an object")
+    tag = obj.get("type")
+    cls = EVENT_TYPES.get(tag) if isinstance(tag, str) else None
+    if cls is None:
+        raise ConversionError(f"{path}.type", f"unknown event type {tag!r}")
+    event: Event = _decoder(cls)(obj, path)
+    return event
+
+
+def dumps(ev: Event) -> str:
+    """One event as one line of compact JSON (no newline)."""
+    return json.dumps(event_to_dict(ev), ensure_ascii=False, separators=(",", ":"))
+
+
+def write_lines(events: Iterable[Event]) -> Iterator[str]:
+    """Yield each event's JSON line, newline included."""
+    for ev in events:
+        yield dumps(ev) + "\n"
+
+
+def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecord]:
+    """Read mjlog JSON Lines: one or more games, each starting with ``game_start``.
+
+    Blank lines are skipped. A line that is not valid JSON or not a valid event
+    gives a diagnostic (line, column or JSON path) and is skipped; with
+    ``strict`` it raises :class:`InputError`. Events before any ``game_start``
+    are kept in a game of their own, with a diagnostic.
+    """
+    records: list[GameRecord] = []
+    rec: GameRecord | None = None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        d = Diagnostic(code="bad-encoding", message=f"not UTF-8: {exc.reason}",
+                       src=Src(index=exc.start))
+        if strict:
+            raise InputError(d) from None
+        return [GameRecord(path=path, format=FORMAT, diagnostics=[d], position_kind="jsonl")]
+    pending: list[Diagnostic] = []
+    # Split on newlines only: names may hold U+2028 and the like, which JSON keeps raw.
+    for lineno, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            ev = event_from_dict(json.loads(line))
+        except json.JSONDecodeError as exc:
+            d = Diagnostic(code="json-syntax", message=exc.msg,
+                           src=Src(line=lineno, column=exc.colno))
+        except ConversionError as exc:
+            d = Diagnostic(code="bad-event", message=str(exc).split(": ", 1)[-1],
+                           src=Src(line=lineno, path=exc.path))
+        else:
+            if isinstance(ev, GameStart) or rec is None:
+                rec = GameRecord(path=path, format=FORMAT, position_kind="jsonl")
+                records.append(rec)
+                rec.diagnostics.extend(pending)
+                pending.clear()
+                if not isinstance(ev, GameStart):
+                    rec.diagnostics.append(Diagnostic(
+                        code="no-game-start", message="events before any game_start",
+                        severity=Severity.WARNING, src=Src(line=lineno)))
+            rec.events.append(ev)
+            rec.positions.append(lineno)
+            continue
+        if strict:
+            raise InputError(d)
+        (rec.diagnostics if rec is not None else pending).append(d)
+    if pending or not records:
+        records.append(GameRecord(path=path, format=FORMAT, diagnostics=pending,
+                                  position_kind="jsonl"))
+    return records

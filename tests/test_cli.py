@@ -1,0 +1,97 @@
+"""The mjlog command line, run as a user would (through click's runner)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import jsonschema
+from click.testing import CliRunner
+
+from mjlog.cli import main
+
+from .conftest import EXAMPLES, ROOT
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.output
+
+
+def test_audit_examples_is_clean() -> None:
+    code, out = run("audit", str(EXAMPLES))
+    assert code == 0
+    assert "4 files, 4 games (4 complete), 16 rounds; 0 games with findings; 0 errors" in out
+
+
+def test_audit_json_is_valid_and_counts(tmp_path: Path) -> None:
+    code, out = run("audit", str(EXAMPLES), "--format", "json")
+    assert code == 0
+    report = json.loads(out)
+    schema = json.loads((ROOT / "schemas" / "audit-report.schema.json").read_text("utf-8"))
+    jsonschema.validate(report, schema)
+    assert report["summary"]["games"] == 4 and report["summary"]["rounds"] == 16
+    assert report["skipped"] == [str(EXAMPLES / "make_examples.py")]
+
+
+def test_audit_finds_errors_and_exits_1(tmp_path: Path) -> None:
+    text = (EXAMPLES / "east-ron.mjlog").read_text("utf-8")
+    i = text.index("<D", 600)
+    j = text.index("/>", i)
+    bad = tmp_path / "bad.log"
+    bad.write_text(text[:i] + "<D135" + text[j:], "utf-8")
+    code, out = run("audit", str(bad))
+    assert code == 1
+    assert "discard-not-in-hand [E2-0, turn 8, player 0, line 1, element 35]" in out
+
+
+def test_audit_unreadable_exits_2(tmp_path: Path) -> None:
+    junk = tmp_path / "notes.txt"
+    junk.write_text("just some notes\n", "utf-8")
+    code, out = run("audit", str(junk))
+    assert code == 2 and "cannot read: unknown-format" in out
+    code, _ = run("audit", str(tmp_path / "missing.mjlog"))
+    assert code == 2
+
+
+def test_audit_jobs_gives_the_same_report(tmp_path: Path) -> None:
+    for i in range(3):
+        shutil.copy(EXAMPLES / "east-ron.mjlog", tmp_path / f"g{i}.mjlog")
+    _, one = run("audit", str(tmp_path), "--format", "json")
+    _, two = run("audit", str(tmp_path), "--format", "json", "--jobs", "2")
+    assert json.loads(one) == json.loads(two)
+
+
+def test_audit_gzip_detected_by_content(tmp_path: Path) -> None:
+    import gzip
+
+    f = tmp_path / "record.bin"
+    f.write_bytes(gzip.compress((EXAMPLES / "east-ron.mjlog").read_bytes()))
+    code, out = run("audit", str(f))
+    assert code == 0 and "1 files, 1 games" in out
+
+
+def test_replay_prints_the_table() -> None:
+    code, out = run("replay", str(EXAMPLES / "east-riichi.jsonl"), "--round", "E1", "--turn", "4")
+    assert code == 0
+    assert "East 1, honba 0, riichi sticks 0; dealer seat 0; turn 4; live wall 68" in out
+    assert "seat 1 S Ben  25000  [riichi]" in out and "3z*'" in out
+    code, out = run("replay", str(EXAMPLES / "east-ron.mjlog"))
+    assert code == 0 and "East 4" in out
+
+
+def test_replay_unknown_round_is_a_usage_error() -> None:
+    code, out = run("replay", str(EXAMPLES / "east-ron.mjlog"), "--round", "S3")
+    assert code == 2 and "no round S3" in out
+
+
+def test_convert_to_jsonl(tmp_path: Path) -> None:
+    code, out = run("convert", str(EXAMPLES / "east-ron.mjlog"))
+    assert code == 0 and out == (EXAMPLES / "east-ron.jsonl").read_text("utf-8")
+    code, _ = run("convert", str(EXAMPLES), "-t", "jsonl", "-o", str(tmp_path / "out"))
+    assert code == 0
+    written = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert written == ["east-riichi.jsonl", "east-ron.jsonl"]
+    assert (tmp_path / "out" / "east-ron.jsonl").read_text("utf-8") == out

@@ -1,0 +1,93 @@
+"""JSON Lines: exact round trips, the generated schema, and errors with positions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from mjlog import schema, serialize
+from mjlog.events import Draw, GameStart
+from mjlog.formats import detect, tenhou_xml
+
+from .conftest import EXAMPLES, ROOT
+
+
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(
+        json.loads((ROOT / "schemas" / "events.schema.json").read_text(encoding="utf-8")))
+
+
+def test_committed_schema_is_the_generated_one() -> None:
+    committed = (ROOT / "schemas" / "events.schema.json").read_text(encoding="utf-8")
+    assert committed == schema.render(), "run: python -m mjlog.schema"
+    jsonschema.Draft202012Validator.check_schema(json.loads(committed))
+
+
+@pytest.mark.parametrize("name", ["east-ron", "east-riichi"])
+def test_examples_round_trip_and_validate(name: str) -> None:
+    rec = tenhou_xml.read((EXAMPLES / f"{name}.mjlog").read_bytes())
+    text = "".join(serialize.write_lines(rec.events))
+    assert text == (EXAMPLES / f"{name}.jsonl").read_text(encoding="utf-8")
+    back = serialize.read(text.encode())
+    assert len(back) == 1 and back[0].events == rec.events and not back[0].diagnostics
+    v = _validator()
+    for line in text.splitlines():
+        v.validate(json.loads(line))
+    assert detect(text.encode()) == "jsonl"
+
+
+def test_defaults_are_left_out() -> None:
+    assert serialize.dumps(Draw(player=1, tile=5)) == '{"type":"draw","player":1,"tile":5}'  # type: ignore[arg-type]
+
+
+def test_several_games_in_one_file() -> None:
+    one = (EXAMPLES / "east-ron.jsonl").read_bytes()
+    recs = serialize.read(one + b"\n" + one)
+    assert len(recs) == 2 and recs[0].events == recs[1].events
+    assert isinstance(recs[1].events[0], GameStart)
+    assert recs[1].src(0) is not None and recs[1].src(0).line == one.count(b"\n") + 2  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("line", "code", "where"), [
+    ('{"type":"draw","player":1', "json-syntax", ("column", 26)),
+    ('{"type":"teleport"}', "bad-event", ("path", "$.type")),
+    ('{"type":"draw","player":"one","tile":5}', "bad-event", ("path", "$.player")),
+    ('{"type":"draw","player":1,"tile":500}', "bad-event", ("path", "$.tile")),
+    ('{"type":"draw","player":1}', "bad-event", ("path", "$")),
+    ('{"type":"draw","player":1,"tile":5,"colour":"red"}', "bad-event", ("path", "$")),
+    ('[1,2]', "bad-event", ("path", "$")),
+])
+def test_bad_lines_give_positions_and_the_rest_is_read(
+    line: str, code: str, where: tuple[str, object]
+) -> None:
+    good = (EXAMPLES / "east-ron.jsonl").read_text(encoding="utf-8").splitlines()
+    text = "\n".join([*good[:3], line, *good[3:]])
+    recs = serialize.read(text.encode())
+    assert len(recs) == 1
+    [d] = recs[0].diagnostics
+    assert d.code == code and d.src is not None and d.src.line == 4
+    assert getattr(d.src, where[0]) == where[1]
+    assert len(recs[0].events) == len(good)
+
+
+def test_nested_path_in_error() -> None:
+    good = (EXAMPLES / "east-ron.jsonl").read_text(encoding="utf-8").splitlines()
+    obj = json.loads(good[1])
+    obj["hands"][2][5] = "5m"
+    [d] = serialize.read("\n".join([good[0], json.dumps(obj)]).encode())[0].diagnostics
+    assert d.src is not None and d.src.path == "$.hands[2][5]"
+
+
+def test_not_utf8() -> None:
+    [rec] = serialize.read(b'{"type":"draw"}\xff\xfe')
+    assert rec.diagnostics[0].code == "bad-encoding"
+
+
+def test_schema_rejects_what_the_reader_rejects(tmp_path: Path) -> None:
+    v = _validator()
+    assert not v.is_valid({"type": "draw", "player": 1, "tile": 500})
+    assert not v.is_valid({"type": "draw", "player": 1})
+    assert v.is_valid({"type": "draw", "player": 1, "tile": 5})

@@ -1,0 +1,206 @@
+"""The Tenhou mjlog importer on small records written for the tests."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+from mjlog.diagnostics import InputError, Severity
+from mjlog.events import (
+    AddedKan,
+    Chi,
+    ClosedKan,
+    Disconnect,
+    Discard,
+    DoraReveal,
+    Draw,
+    GameEnd,
+    GameStart,
+    Kita,
+    OpenKan,
+    Pon,
+    Reconnect,
+    RiichiAccepted,
+    RoundEnd,
+    RoundStart,
+    Unknown,
+    Win,
+    YakuClaim,
+)
+from mjlog.formats import detect, tenhou_xml
+from mjlog.formats.tenhou_xml import decode_meld, ruleset_from_go
+
+HANDS = (
+    "0,4,8,12,20,24,28,32,36,40,44,48,56",
+    "1,5,9,13,21,25,29,33,37,41,45,49,57",
+    "2,6,10,14,22,26,30,34,38,42,46,50,58",
+    "3,7,11,15,23,27,31,35,39,43,47,51,59",
+)
+INIT = ('<INIT seed="1,2,1,0,5,100" ten="250,240,260,250" oya="1" '
+        + " ".join(f'hai{i}="{h}"' for i, h in enumerate(HANDS)) + "/>")
+MINI = (
+    '<mjloggm ver="2.3"><SHUFFLE seed="mt19937ar-sha512-n288-base64,AAAA" ref=""/>'
+    '<GO type="169" lobby="0"/><UN n0="%E3%81%82" n1="b" n2="c" n3="d" dan="16,17,18,20" '
+    'rate="2000.5,2100,2200,2300" sx="M,F,M,C"/><TAIKYOKU oya="0"/>' + INIT
+    + '<U60/><E60/><N who="2" m="50217"/><BYE who="3"/><UN n3="d"/><F61/>'
+    '<W62/><REACH who="3" step="1"/><G62/><REACH who="3" ten="250,240,260,240" step="2"/>'
+    '<T63/><D63/><MYSTERY x="1"/><U64/>'
+    '<AGARI ba="2,2" hai="1,5,9,13,21,25,29,33,37,41,45,49,57,64" machi="64" ten="30,5800,1" '
+    'yaku="0,1,8,1,52,2" doraHai="100" who="1" fromWho="1" sc="250,-20,240,62,260,-20,240,-20" '
+    'owari="230,-7.0,302,50.2,240,-16.0,220,-27.2"/></mjloggm>'
+)
+
+
+def test_mini_record_events() -> None:
+    rec = tenhou_xml.read(MINI.encode(), "mini")
+    ev = rec.events
+    assert [d.code for d in rec.diagnostics] == ["unknown-element"]
+    assert rec.diagnostics[0].severity is Severity.INFO
+    start = ev[0]
+    assert isinstance(start, GameStart)
+    assert [p.name for p in start.players] == ["あ", "b", "c", "d"]
+    assert [p.rank for p in start.players] == ["七段", "八段", "九段", "天鳳"]
+    assert start.players[1].rating == 2100.0 and start.players[3].sex == "C"
+    assert start.ruleset.length == "south" and start.ruleset.red_fives
+    assert ("go.type", "169") in start.meta and ("shuffle.ref", "") in start.meta
+    rs = ev[1]
+    assert isinstance(rs, RoundStart)
+    assert (rs.round_wind, rs.round_number, rs.honba, rs.kyotaku) == (0, 2, 2, 1)
+    assert rs.scores == (25000, 24000, 26000, 25000) and rs.dealer == 1
+    assert rs.dice == (1, 6) and rs.dora_indicator == 100 and rs.hands[0][0] == 0
+    assert ev[2] == Draw(player=1, tile=60)
+    assert ev[3] == Discard(player=1, tile=60, tsumogiri=True)
+    assert ev[4] == Pon(player=2, from_player=3, called=131, tiles=(128, 130, 131))
+    assert ev[5] == Disconnect(player=3)
+    assert ev[6] == Reconnect(player=3, name="d")
+    assert ev[7] == Discard(player=2, tile=61, tsumogiri=False)
+    assert ev[9] == Discard(player=3, tile=62, tsumogiri=True, riichi=True)
+    assert ev[10] == RiichiAccepted(player=3, scores=(25000, 24000, 26000, 24000))
+    assert ev[13] == Unknown(tag="MYSTERY", attrs=(("x", "1"),))
+    win = ev[15]
+    assert isinstance(win, Win)
+    assert win.winner == win.from_player == 1 and win.win_tile == 64
+    assert win.yaku == (YakuClaim(name="menzen-tsumo", han=1), YakuClaim(name="tanyao", han=1),
+                        YakuClaim(name="dora", han=2))
+    assert (win.fu, win.han, win.points, win.limit) == (30, 4, 5800, "mangan")
+    assert win.deltas == (-2000, 6200, -2000, -2000) and win.honba == 2 and win.kyotaku == 2
+    assert isinstance(ev[16], RoundEnd) and ev[16].scores == (23000, 30200, 24000, 22000)
+    assert ev[17] == GameEnd(scores=(23000, 30200, 24000, 22000), points=(-7.0, 50.2, -16.0, -27.2))
+    assert len(ev) == 18 and rec.complete
+    assert rec.src(4) is not None and rec.src(4).index == 7  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("who", "m", "expected"), [
+    # hand-decoded: pon of 6z (tiles 128,130,131) calling 131 from the player on the right
+    (1, 50217, Pon(player=1, from_player=2, called=131, tiles=(128, 130, 131))),
+    # chi 1m2m3m calling the 1m (copy 0 of each) from the left
+    (0, 0x4 | 3, Chi(player=0, from_player=3, called=0, tiles=(0, 4, 8))),
+    # the same run calling the 3m: (t*3 + 2) << 10
+    (1, (2 << 10) | 0x4 | 3, Chi(player=1, from_player=0, called=8, tiles=(0, 4, 8))),
+    # closed kan of the four east winds
+    (2, 108 << 8, ClosedKan(player=2, tiles=(108, 109, 110, 111))),
+    # open kan of 9p (ids 68..71) on the 70 from the player across
+    (0, (70 << 8) | 2, OpenKan(player=0, from_player=2, called=70, tiles=(68, 69, 70, 71))),
+    # added kan on a pon of 6z whose unused copy (1) is added
+    (1, 50217 - 0x8 + 0x10, AddedKan(player=1, from_player=2, called=131, added=129,
+                                     tiles=(128, 130, 131, 129))),
+    # three-player kita of the north 121
+    (0, (121 << 8) | 0x20, Kita(player=0, tile=121)),
+])
+def test_decode_meld(who: int, m: int, expected: object) -> None:
+    assert decode_meld(who, m) == expected
+
+
+def test_ruleset_from_go() -> None:
+    r = ruleset_from_go(185)
+    assert (r.players, r.length, r.red_fives, r.name) == (3, "south", True, "tenhou-sanma")
+    r = ruleset_from_go(0x01 | 0x02 | 0x04)
+    assert (r.players, r.length, r.red_fives, r.open_tanyao) == (4, "east", False, False)
+
+
+def test_gzip_and_detection(example_xml: bytes) -> None:
+    packed = gzip.compress(example_xml)
+    assert detect(packed) == detect(example_xml) == "tenhou-xml"
+    assert tenhou_xml.read(packed).events == tenhou_xml.read(example_xml).events
+    with pytest.raises(InputError) as err:
+        tenhou_xml.read(packed[:40])
+    assert err.value.diagnostic.code == "bad-gzip"
+
+
+def test_pretty_printed_with_comment_gives_lines(example_xml: bytes) -> None:
+    text = example_xml.decode().replace("><", ">\n  <")
+    rec = tenhou_xml.read(("<!-- a comment -->\n" + text).encode())
+    plain = tenhou_xml.read(example_xml)
+    assert rec.events == plain.events and not rec.diagnostics
+    src = rec.src(1)
+    assert src is not None and (src.line, src.index) == (6, 3)  # the INIT, after 5 lines
+
+
+def test_malformed_xml_keeps_what_was_read(example_xml: bytes) -> None:
+    text = example_xml.decode()
+    cut = text.index("<D", 2000)
+    broken = text[:cut] + "<D12 <<" + text[cut:]
+    rec = tenhou_xml.read(broken.encode())
+    first = rec.diagnostics[0]
+    assert first.code == "xml-syntax" and first.src is not None
+    assert first.src.line == 1 and first.src.column > cut
+    assert len(rec.events) > 20  # the part before the damage is kept
+    with pytest.raises(InputError):
+        tenhou_xml.read(broken.encode(), strict=True)
+
+
+def test_bad_attribute_skips_one_element() -> None:
+    rec = tenhou_xml.read(MINI.replace('m="50217"', 'm="pon"').encode())
+    codes = [d.code for d in rec.diagnostics]
+    assert "bad-element" in codes
+    bad = next(d for d in rec.diagnostics if d.code == "bad-element")
+    assert bad.src is not None and bad.src.index == 7 and "m='pon'" in bad.message
+    assert len(rec.events) == 17 and rec.complete
+
+
+def test_truncated_record_gives_one_diagnostic(example_xml: bytes) -> None:
+    text = example_xml.decode()
+    cut = text.index("<AGARI")
+    rec = tenhou_xml.read((text[:cut] + "</mjloggm>").encode())
+    assert [d.code for d in rec.diagnostics] == ["truncated"]
+    assert "before the round's result" in rec.diagnostics[0].message
+    assert not rec.complete
+
+
+def test_not_mjlog() -> None:
+    rec = tenhou_xml.read(b"<html><body/></html>")
+    assert [d.code for d in rec.diagnostics] == ["not-mjlog"] and not rec.events
+
+
+def test_no_entity_expansion() -> None:
+    evil = (b'<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+            b'<mjloggm ver="2.3"><GO type="9" lobby="&x;"/></mjloggm>')
+    rec = tenhou_xml.read(evil)
+    start = rec.events[0] if rec.events else None
+    assert isinstance(start, GameStart)
+    assert all("root:" not in v for _, v in start.meta)
+
+
+def test_empty_owari_ends_the_game_without_scores() -> None:
+    rec = tenhou_xml.read(MINI.replace('owari="230,-7.0,302,50.2,240,-16.0,220,-27.2"',
+                                       'owari=""').encode())
+    assert rec.events[-1] == GameEnd()
+    assert "no-final-scores" in [d.code for d in rec.diagnostics]
+
+
+def test_dora_reveal_and_three_players() -> None:
+    hands = ['hai0="0,4,8,12,72,76,80,84,88,92,96,100,104"',
+             'hai1="1,5,9,13,73,77,81,85,89,93,97,101,105"',
+             'hai2="2,6,10,14,74,78,82,86,90,94,98,102,106"', 'hai3=""']
+    xml = ('<mjloggm ver="2.3"><GO type="185" lobby="0"/><UN n0="a" n1="b" n2="c" n3="" '
+           'dan="1,1,1,0" rate="1,1,1,0" sx="M,M,M,C"/><TAIKYOKU oya="0"/>'
+           '<INIT seed="0,0,0,1,1,3" ten="350,350,350,0" oya="0" ' + " ".join(hands) + "/>"
+           '<T120/><N who="0" m="30752"/><T121/><D121/><DORA hai="7"/></mjloggm>')
+    rec = tenhou_xml.read(xml.encode())
+    assert len(rec.events[0].players) == 3  # type: ignore[union-attr]
+    rs = rec.events[1]
+    assert isinstance(rs, RoundStart) and rs.scores == (35000, 35000, 35000)
+    assert rec.events[3] == Kita(player=0, tile=120)
+    assert rec.events[4] == Draw(player=0, tile=121, rinshan=True)
+    assert rec.events[6] == DoraReveal(indicator=7)

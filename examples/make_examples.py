@@ -65,13 +65,13 @@ def game(seed: int, riichi: bool) -> str:
     """One east-only game as Tenhou mjlog XML."""
     rng = random.Random(seed)
     scores = [25000] * 4
-    parts = ['<mjloggm ver="2.3">', '<GO type="1" lobby="0"/>',
-             '<UN n0="{}" n1="{}" n2="{}" n3="{}" dan="0,0,0,0" rate="1500.00,1500.00,'
-             '1500.00,1500.00" sx="F,M,F,M"/>'.format(*NAMES), '<TAIKYOKU oya="0"/>']
+    un = ('<UN n0="{}" n1="{}" n2="{}" n3="{}" dan="0,0,0,0" rate="1500.00,1500.00,'
+          '1500.00,1500.00" sx="F,M,F,M"/>').format(*NAMES)
+    parts = ['<mjloggm ver="2.3">', '<GO type="1" lobby="0"/>', un, '<TAIKYOKU oya="0"/>']
     # East 1: seat 2 discards the 5p on its third draw; seat 1 wins by ron.
     others, wall = _deal(rng, [*WINNER_HAND, WIN_TILE, DORA, URA])
     hands = [others[0], WINNER_HAND, others[1], others[2]]
-    wall = [t for t in wall if t // 4 != WIN_TILE // 4][:10] + [WIN_TILE]
+    wall = [*[t for t in wall if t // 4 != WIN_TILE // 4][:10], WIN_TILE]
     parts.append(_init(0, 0, scores, hands))
     for i, tile in enumerate(wall):
         p = i % 4

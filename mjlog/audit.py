@@ -104,14 +104,18 @@ def collect(inputs: Iterable[str | Path]) -> list[tuple[str, bool]]:
     return [(str(p), explicit) for p, explicit in expand(inputs)]
 
 
-def audit(inputs: Iterable[str | Path] | list[tuple[str, bool]], *, jobs: int = 1,
+def audit(inputs: Iterable[str | Path], *, jobs: int = 1,
           progress: Callable[[int], Any] | None = None) -> dict[str, Any]:
-    """Audit files and folders (or the items of :func:`collect`); return the report.
+    """Audit files and folders; return the report (see :func:`audit_items`)."""
+    return audit_items(collect(inputs), jobs=jobs, progress=progress)
+
+
+def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1,
+                progress: Callable[[int], Any] | None = None) -> dict[str, Any]:
+    """Audit the files of :func:`collect` and return the report.
 
     ``progress`` is called with 1 after each file (for a progress bar).
     """
-    inputs = list(inputs)
-    items = inputs if all(isinstance(i, tuple) for i in inputs) else collect(inputs)  # type: ignore[arg-type]
     findings: Counter[str] = Counter()
     diagnostics: Counter[str] = Counter()
     games: list[dict[str, Any]] = []

@@ -16,9 +16,9 @@ from typing import Any
 import click
 
 from mjlog import __version__, serialize
-from mjlog.audit import audit, collect, format_text
+from mjlog.audit import audit_items, collect, format_text
 from mjlog.diagnostics import InputError
-from mjlog.events import GameStart, RoundStart, Win, ExhaustiveDraw, AbortiveDraw, round_label
+from mjlog.events import AbortiveDraw, ExhaustiveDraw, GameStart, RoundStart, Win, round_label
 from mjlog.formats import expand, read_path
 from mjlog.record import GameRecord
 from mjlog.render import table_text
@@ -190,9 +190,9 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
     report: dict[str, Any]
     if fmt == "text" and sys.stderr.isatty() and len(items) > 1:
         with click.progressbar(length=len(items), label="auditing", file=sys.stderr) as bar:
-            report = audit(items, jobs=jobs, progress=bar.update)
+            report = audit_items(items, jobs=jobs, progress=bar.update)
     else:
-        report = audit(items, jobs=jobs)
+        report = audit_items(items, jobs=jobs)
     text = (json.dumps(report, ensure_ascii=False, indent=1) + "\n" if fmt == "json"
             else format_text(report, all_games=all_games))
     if output:

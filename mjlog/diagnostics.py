@@ -17,10 +17,10 @@ place in the source's own coordinates. Rule violations and score mismatches
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     """How serious a finding is. Only ``error`` makes ``mjlog audit`` exit 1."""
 
     ERROR = "error"

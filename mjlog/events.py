@@ -241,9 +241,10 @@ class Win:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ExhaustiveDraw:
-    """The wall ran out (ryuukyoku). ``hands`` holds the shown (tenpai) hands, ``None`` if not shown.
+    """The wall ran out (ryuukyoku).
 
-    ``nagashi`` lists players paid for nagashi mangan.
+    ``hands`` holds each seat's shown (tenpai) hand, ``None`` where not shown;
+    ``nagashi`` is true when the payments are for nagashi mangan.
     """
 
     TYPE: ClassVar[str] = "exhaustive_draw"
@@ -321,9 +322,9 @@ class Unknown:
 Call = Chi | Pon | OpenKan | AddedKan | ClosedKan | Kita
 Result = Win | ExhaustiveDraw | AbortiveDraw
 Event = (
-    GameStart | RoundStart | Draw | Discard | Chi | Pon | OpenKan | AddedKan | ClosedKan | Kita
-    | RiichiAccepted | DoraReveal | Win | ExhaustiveDraw | AbortiveDraw | RoundEnd | GameEnd
-    | Disconnect | Reconnect | Unknown
+    GameStart | RoundStart | Draw | Discard | Chi | Pon | OpenKan | AddedKan | ClosedKan
+    | Kita | RiichiAccepted | DoraReveal | Win | ExhaustiveDraw | AbortiveDraw | RoundEnd
+    | GameEnd | Disconnect | Reconnect | Unknown
 )
 
 EVENT_TYPES: dict[str, type[Event]] = {

@@ -41,7 +41,7 @@ def _type_schema(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
         return {"anyOf": [_type_schema(inner, defs), {"type": "null"}]}
     if typing.get_origin(tp0) is tuple:
         return {"type": "array", "items": _type_schema(typing.get_args(tp0)[0], defs)}
-    if dataclasses.is_dataclass(tp0):
+    if isinstance(tp0, type) and dataclasses.is_dataclass(tp0):
         name = tp0.__name__
         if name not in defs:
             defs[name] = {}

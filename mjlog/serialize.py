@@ -82,7 +82,7 @@ def _encoder(tp: Any) -> Encoder | None:
     elif typing.get_origin(tp0) is tuple:
         ie = _encoder(typing.get_args(tp0)[0])
         enc = list if ie is None else (lambda v, ie=ie: [ie(x) for x in v])
-    elif dataclasses.is_dataclass(tp0):
+    elif isinstance(tp0, type) and dataclasses.is_dataclass(tp0):
         enc = _dataclass_encoder(tp0)
     else:
         raise TypeError(f"no JSON mapping for {tp!r}")
@@ -141,12 +141,10 @@ def _decoder(tp: Any) -> Decoder:
     elif _is_pairs(tp0):
         dec = _pairs
     elif (inner := _optional_arg(tp0)) is not None:
-        idec = _decoder(inner)
-        dec = lambda v, path, idec=idec: None if v is None else idec(v, path)  # noqa: E731
+        dec = _optional(_decoder(inner))
     elif typing.get_origin(tp0) is tuple:
-        idec = _decoder(typing.get_args(tp0)[0])
-        dec = lambda v, path, idec=idec: _tuple(v, path, idec)  # noqa: E731
-    elif dataclasses.is_dataclass(tp0):
+        dec = _tuple_of(_decoder(typing.get_args(tp0)[0]))
+    elif isinstance(tp0, type) and dataclasses.is_dataclass(tp0):
         dec = _dataclass_decoder(tp0)
     else:
         raise TypeError(f"no JSON mapping for {tp!r}")
@@ -175,10 +173,20 @@ def _pairs(v: Any, path: str) -> tuple[tuple[str, str], ...]:
     return tuple(v.items())
 
 
-def _tuple(v: Any, path: str, idec: Decoder) -> tuple[Any, ...]:
-    if not isinstance(v, list):
-        raise ConversionError(path, f"expected an array, got {json.dumps(v)[:40]}")
-    return tuple(idec(x, f"{path}[{i}]") for i, x in enumerate(v))
+def _optional(idec: Decoder) -> Decoder:
+    def dec(v: Any, path: str) -> Any:
+        return None if v is None else idec(v, path)
+
+    return dec
+
+
+def _tuple_of(idec: Decoder) -> Decoder:
+    def dec(v: Any, path: str) -> tuple[Any, ...]:
+        if not isinstance(v, list):
+            raise ConversionError(path, f"expected an array, got {json.dumps(v)[:40]}")
+        return tuple(idec(x, f"{path}[{i}]") for i, x in enumerate(v))
+
+    return dec
 
 
 def _dataclass_decoder(cls: type) -> Decoder:

@@ -22,8 +22,8 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
-from mjlog.replay.engine import Engine, replay
 from mjlog.record import GameRecord
+from mjlog.replay.engine import Engine, replay
 from mjlog.tiles import Tile
 
 from .conftest import EXAMPLES

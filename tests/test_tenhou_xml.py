@@ -11,8 +11,8 @@ from mjlog.events import (
     AddedKan,
     Chi,
     ClosedKan,
-    Disconnect,
     Discard,
+    Disconnect,
     DoraReveal,
     Draw,
     GameEnd,
@@ -30,6 +30,12 @@ from mjlog.events import (
 )
 from mjlog.formats import detect, tenhou_xml
 from mjlog.formats.tenhou_xml import decode_meld, ruleset_from_go
+from mjlog.tiles import Tile
+
+
+def T(*ids: int) -> tuple[Tile, ...]:
+    """Tile ids as a typed tuple."""
+    return tuple(Tile(i) for i in ids)
 
 HANDS = (
     "0,4,8,12,20,24,28,32,36,40,44,48,56",
@@ -69,13 +75,13 @@ def test_mini_record_events() -> None:
     assert (rs.round_wind, rs.round_number, rs.honba, rs.kyotaku) == (0, 2, 2, 1)
     assert rs.scores == (25000, 24000, 26000, 25000) and rs.dealer == 1
     assert rs.dice == (1, 6) and rs.dora_indicator == 100 and rs.hands[0][0] == 0
-    assert ev[2] == Draw(player=1, tile=60)
-    assert ev[3] == Discard(player=1, tile=60, tsumogiri=True)
-    assert ev[4] == Pon(player=2, from_player=3, called=131, tiles=(128, 130, 131))
+    assert ev[2] == Draw(player=1, tile=Tile(60))
+    assert ev[3] == Discard(player=1, tile=Tile(60), tsumogiri=True)
+    assert ev[4] == Pon(player=2, from_player=3, called=Tile(131), tiles=T(128, 130, 131))
     assert ev[5] == Disconnect(player=3)
     assert ev[6] == Reconnect(player=3, name="d")
-    assert ev[7] == Discard(player=2, tile=61, tsumogiri=False)
-    assert ev[9] == Discard(player=3, tile=62, tsumogiri=True, riichi=True)
+    assert ev[7] == Discard(player=2, tile=Tile(61), tsumogiri=False)
+    assert ev[9] == Discard(player=3, tile=Tile(62), tsumogiri=True, riichi=True)
     assert ev[10] == RiichiAccepted(player=3, scores=(25000, 24000, 26000, 24000))
     assert ev[13] == Unknown(tag="MYSTERY", attrs=(("x", "1"),))
     win = ev[15]
@@ -93,20 +99,20 @@ def test_mini_record_events() -> None:
 
 @pytest.mark.parametrize(("who", "m", "expected"), [
     # hand-decoded: pon of 6z (tiles 128,130,131) calling 131 from the player on the right
-    (1, 50217, Pon(player=1, from_player=2, called=131, tiles=(128, 130, 131))),
+    (1, 50217, Pon(player=1, from_player=2, called=Tile(131), tiles=T(128, 130, 131))),
     # chi 1m2m3m calling the 1m (copy 0 of each) from the left
-    (0, 0x4 | 3, Chi(player=0, from_player=3, called=0, tiles=(0, 4, 8))),
+    (0, 0x4 | 3, Chi(player=0, from_player=3, called=Tile(0), tiles=T(0, 4, 8))),
     # the same run calling the 3m: (t*3 + 2) << 10
-    (1, (2 << 10) | 0x4 | 3, Chi(player=1, from_player=0, called=8, tiles=(0, 4, 8))),
+    (1, (2 << 10) | 0x4 | 3, Chi(player=1, from_player=0, called=Tile(8), tiles=T(0, 4, 8))),
     # closed kan of the four east winds
-    (2, 108 << 8, ClosedKan(player=2, tiles=(108, 109, 110, 111))),
+    (2, 108 << 8, ClosedKan(player=2, tiles=T(108, 109, 110, 111))),
     # open kan of 9p (ids 68..71) on the 70 from the player across
-    (0, (70 << 8) | 2, OpenKan(player=0, from_player=2, called=70, tiles=(68, 69, 70, 71))),
+    (0, (70 << 8) | 2, OpenKan(player=0, from_player=2, called=Tile(70), tiles=T(68, 69, 70, 71))),
     # added kan on a pon of 6z whose unused copy (1) is added
-    (1, 50217 - 0x8 + 0x10, AddedKan(player=1, from_player=2, called=131, added=129,
-                                     tiles=(128, 130, 131, 129))),
+    (1, 50217 - 0x8 + 0x10, AddedKan(player=1, from_player=2, called=Tile(131), added=Tile(129),
+                                     tiles=T(128, 130, 131, 129))),
     # three-player kita of the north 121
-    (0, (121 << 8) | 0x20, Kita(player=0, tile=121)),
+    (0, (121 << 8) | 0x20, Kita(player=0, tile=Tile(121))),
 ])
 def test_decode_meld(who: int, m: int, expected: object) -> None:
     assert decode_meld(who, m) == expected
@@ -201,6 +207,6 @@ def test_dora_reveal_and_three_players() -> None:
     assert len(rec.events[0].players) == 3  # type: ignore[union-attr]
     rs = rec.events[1]
     assert isinstance(rs, RoundStart) and rs.scores == (35000, 35000, 35000)
-    assert rec.events[3] == Kita(player=0, tile=120)
-    assert rec.events[4] == Draw(player=0, tile=121, rinshan=True)
-    assert rec.events[6] == DoraReveal(indicator=7)
+    assert rec.events[3] == Kita(player=0, tile=Tile(120))
+    assert rec.events[4] == Draw(player=0, tile=Tile(121), rinshan=True)
+    assert rec.events[6] == DoraReveal(indicator=Tile(7))

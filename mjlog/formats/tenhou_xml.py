@@ -47,8 +47,8 @@ from mjlog.events import (
     AddedKan,
     Chi,
     ClosedKan,
-    Disconnect,
     Discard,
+    Disconnect,
     DoraReveal,
     Draw,
     Event,
@@ -351,12 +351,12 @@ class _Reader:
                     events.append(ev)
                     positions.append(index)
                     if lines is not None:
-                        lines.append(el.sourceline or 0)
+                        lines.append(_line(el))
                     continue
             if not isinstance(tag, str):  # a comment or processing instruction
                 continue
             self.index = index
-            self.line = el.sourceline or 0
+            self.line = _line(el)
             self.last_tag = tag
             self._element(tag, el, handlers)
             moves = _MOVES[self.players] if self.round_open else _NO_MOVES
@@ -406,18 +406,19 @@ class _Reader:
 
     def _shuffle(self, el: etree._Element) -> None:
         for k, v in el.attrib.items():
-            self.meta.append((f"shuffle.{k}", str(v)))
+            self.meta.append((f"shuffle.{k!s}", str(v)))
 
     def _go(self, el: etree._Element) -> None:
         self.go_type = _int(el.get("type"), "type")
         if self.go_type & 0x10:
             self.players = 3
         for k, v in el.attrib.items():
-            self.meta.append((f"go.{k}", str(v)))
+            self.meta.append((f"go.{k!s}", str(v)))
 
     def _un(self, el: etree._Element) -> None:
         if self.player_info:  # a reconnection: <UN n1="name"/>
-            for key, value in el.attrib.items():
+            for k, value in el.attrib.items():
+                key = str(k)
                 if len(key) == 2 and key[0] == "n" and key[1].isdigit():
                     self.emit(Reconnect(player=int(key[1]), name=unquote(str(value))))
             return
@@ -434,7 +435,7 @@ class _Reader:
             ))
         for k, v in el.attrib.items():
             if k not in ("n0", "n1", "n2", "n3", "dan", "rate", "sx"):
-                self.meta.append((f"un.{k}", str(v)))
+                self.meta.append((f"un.{k!s}", str(v)))
 
     def _taikyoku(self, el: etree._Element) -> None:
         self.first_dealer = _int(el.get("oya", "0"), "oya")
@@ -457,7 +458,8 @@ class _Reader:
             meta=tuple(self.meta),
         ))
         self.started = True
-        for ev, self.index, self.line in self.early:
+        for ev, at, line in self.early:
+            self.index, self.line = at, line
             self.emit(ev)
         self.index, self.line = index, line
 
@@ -680,6 +682,11 @@ def _extra(el: etree._Element, known: frozenset[str]) -> Pairs:
     return tuple((str(k), str(el.get(k))) for k in keys if k not in known)
 
 
+def _line(el: etree._Element) -> int:
+    line = el.sourceline
+    return line if isinstance(line, int) else 0
+
+
 def _meld_tiles(ev: Event) -> tuple[Tile, ...]:
     if isinstance(ev, Chi | Pon | OpenKan | AddedKan | ClosedKan):
         return ev.tiles
@@ -743,15 +750,16 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> GameRecord:
             raise InputError(d) from None
         diagnostics.append(d)
         try:
-            root = etree.fromstring(text, _RECOVER_PARSER)
+            recovered: etree._Element | None = etree.fromstring(text, _RECOVER_PARSER)
         except etree.XMLSyntaxError:
-            root = None
-        if root is None:
+            recovered = None
+        if recovered is None:
             return GameRecord(path=path, format=FORMAT, diagnostics=diagnostics,
                               position_kind="xml")
+        root = recovered
     if root.tag != "mjloggm":
-        d = Diagnostic(code="not-mjlog", message=f"root element is <{root.tag}>, not <mjloggm>",
-                       src=Src(line=root.sourceline or 0))
+        d = Diagnostic(code="not-mjlog", message=f"root element is <{root.tag!s}>, not <mjloggm>",
+                       src=Src(line=_line(root)))
         if strict:
             raise InputError(d)
         return GameRecord(path=path, format=FORMAT, diagnostics=[*diagnostics, d],

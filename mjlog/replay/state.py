@@ -19,7 +19,7 @@ DEAD_WALL = 14
 class PlayerState:
     """One seat: concealed tiles, melds, river, riichi and kita."""
 
-    __slots__ = ("called_away", "concealed", "kita", "melds", "river", "riichi_index")
+    __slots__ = ("called_away", "concealed", "kita", "melds", "riichi_index", "river")
 
     def __init__(self) -> None:
         self.concealed: set[int] = set()

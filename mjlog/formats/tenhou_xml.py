@@ -226,6 +226,10 @@ def decode_meld(who: int, m: int, players: int = 4) -> Event:
 # ---------------------------------------------------------------- reader
 
 
+_MELD_CACHE: dict[tuple[str | None, str | None], Event] = {}
+"""Decoded melds by their (who, m) attributes: events are immutable, so they are shared."""
+
+
 class _BadElement(Exception):
     """An element that cannot be read; becomes a diagnostic, the element is skipped."""
 
@@ -476,9 +480,13 @@ class _Reader:
             raise _BadElement(f"seed={el.get('seed')!r} does not have six values")
         n = self.players
         scores = [s * 100 for s in _ints(el.get("ten"), "ten")][:n]
-        hands = tuple(_tiles(el.get(f"hai{i}"), f"hai{i}") for i in range(n))
+        texts = [el.get("hai0"), el.get("hai1"), el.get("hai2"), el.get("hai3")][:n]
+        if None in texts or any(t.count(",") != 12 for t in texts):  # type: ignore[union-attr]
+            raise _BadElement("a dealt hand (hai0..hai3) is missing or not 13 tiles")
+        dealt = _tiles(",".join(texts), "hai0..hai3")  # type: ignore[arg-type]
+        hands = tuple(dealt[i * 13:i * 13 + 13] for i in range(n))
         dealer = _int(el.get("oya"), "oya")
-        if len(scores) != n or any(len(h) != 13 for h in hands) or not 0 <= seed[5] < NUM_TILES:
+        if len(scores) != n or len(dealt) != 13 * n or not 0 <= seed[5] < NUM_TILES:
             raise _BadElement("scores, hands or dora indicator do not fit the table")
         if self.round_open and not self.round_result:
             self.diag("round-without-result", f"round {self.round} ends without a result")
@@ -511,11 +519,19 @@ class _Reader:
 
     def _meld(self, el: etree._Element) -> None:
         self._require_round()
-        who = self._who(el)
-        try:
-            ev = decode_meld(who, _int(el.get("m"), "m"), self.players)
-        except ValueError as exc:
-            raise _BadElement(str(exc)) from None
+        key = (el.get("who"), el.get("m"))
+        ev = _MELD_CACHE.get(key)
+        if ev is None:
+            who = self._who(el)
+            try:
+                ev = decode_meld(who, _int(el.get("m"), "m"), self.players)
+            except ValueError as exc:
+                raise _BadElement(str(exc)) from None
+            if len(_MELD_CACHE) < 200_000:
+                _MELD_CACHE[key] = ev
+        elif ev.player >= self.players:  # type: ignore[union-attr]
+            raise _BadElement(f"who={ev.player} is not a seat of this game")  # type: ignore[union-attr]
+        who = ev.player  # type: ignore[union-attr]
         self.emit(ev)
         self.last_draw[who] = -1
         if isinstance(ev, ClosedKan | OpenKan | AddedKan | Kita):

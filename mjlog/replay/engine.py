@@ -122,25 +122,26 @@ class Engine:
         Draws and discards that need no finding are applied inline (they are
         nine events in ten); everything else goes through its handler.
         """
+        s = self.state
+        players = s.players
+        used = s.used
         for i in range(start, len(events)):
             ev = events[i]
             cls = ev.__class__
             if cls is Draw:
-                s = self.state
                 p, t = ev.player, ev.tile  # type: ignore[union-attr]
-                if s.to_draw == p and not s.used[t] and s.live_wall > 0:
+                if s.to_draw == p and not used[t] and s.live_wall > 0:
                     s.turn += 1
-                    s.used[t] = 1
+                    used[t] = 1
                     s.live_wall -= 1
-                    s.players[p].concealed.add(t)
+                    players[p].concealed.add(t)
                     s.to_draw = -1
                     s.to_discard = p
                     s.last_discard = -1
                     continue
             elif cls is Discard:
-                s = self.state
                 p, t = ev.player, ev.tile  # type: ignore[union-attr]
-                if s.to_discard == p and t in (ps := s.players[p]).concealed and not ev.riichi:  # type: ignore[union-attr]
+                if s.to_discard == p and t in (ps := players[p]).concealed and not ev.riichi:  # type: ignore[union-attr]
                     s.turn += 1
                     ps.concealed.remove(t)
                     ps.river.append(ev)  # type: ignore[arg-type]
@@ -151,6 +152,10 @@ class Engine:
                     continue
             self.index = i
             self._handle(ev)
+            if cls is RoundStart or cls is GameStart:  # these replace the seats or the table
+                s = self.state
+                players = s.players
+                used = s.used
 
     def steps(self, events: list[Event]) -> Iterator[int]:
         """Apply events one by one, yielding each index after it is applied."""
@@ -203,16 +208,19 @@ class Engine:
         s.new_round()
         s.round_wind, s.round_number, s.honba = ev.round_wind, ev.round_number, ev.honba
         s.kyotaku, s.dealer, s.scores = ev.kyotaku, ev.dealer, list(ev.scores)
-        dealt = sum(len(h) for h in ev.hands)
-        s.live_wall = (s.n * 9 * 4 if s.n == 3 else 136) - DEAD_WALL - dealt
-        if s.n == 3:
-            s.live_wall = 108 - DEAD_WALL - dealt
-        self._mark(ev.dora_indicator)
-        s.dora_indicators.append(ev.dora_indicator)
+        s.live_wall = (108 if s.n == 3 else 136) - DEAD_WALL - sum(len(h) for h in ev.hands)
+        dealt = [ev.dora_indicator]
         for p, hand in enumerate(ev.hands):
-            for t in hand:
-                self._mark(t, p)
             s.players[p].concealed = set(hand)
+            dealt.extend(hand)
+        if len(set(dealt)) == len(dealt):
+            used = s.used
+            for t in dealt:
+                used[t] = 1
+        else:  # some tile is dealt twice: mark one by one to report each
+            for t in dealt:
+                self._mark(t)
+        s.dora_indicators.append(ev.dora_indicator)
         s.to_draw = ev.dealer
         self._sticks_collected = False
         self._round_ended = False

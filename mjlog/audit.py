@@ -184,7 +184,8 @@ def format_text(report: dict[str, Any], *, all_games: bool = False) -> str:
     for u in report["unreadable"]:
         lines.append(f"{u['path']}: cannot read: {u['code']}{_where(u)}: {u['message']}")
     s = report["summary"]
-    lines.append("")
+    if lines:
+        lines.append("")
     lines.append(
         f"{s['files']} files, {s['games']} games ({s['complete_games']} complete), "
         f"{s['rounds']} rounds; {s['games_with_findings']} games with findings; "

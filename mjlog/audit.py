@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from mjlog.events import GameStart, RoundStart
 from mjlog.formats import expand, read_path
 from mjlog.record import GameRecord
 from mjlog.replay.engine import replay
+from mjlog.wall.verify import verify as verify_wall
 
 FileResult = dict[str, Any]
 
@@ -55,9 +57,14 @@ def finding_dict(f: Finding) -> dict[str, Any]:
     return out
 
 
-def audit_record(rec: GameRecord, index: int = 0) -> dict[str, Any]:
-    """Replay one game and return its report entry (findings and diagnostics)."""
+def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True) -> dict[str, Any]:
+    """Replay one game and return its report entry (findings and diagnostics).
+
+    With ``wall``, a Tenhou record's tiles are also checked against its shuffle
+    seed (:mod:`mjlog.wall.verify`).
+    """
     engine = replay(rec)
+    findings = engine.findings + (verify_wall(rec) if wall else [])
     start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
     return {
         "path": rec.path,
@@ -67,12 +74,12 @@ def audit_record(rec: GameRecord, index: int = 0) -> dict[str, Any]:
         "ruleset": start.ruleset.name if start else None,
         "rounds": sum(1 for ev in rec.events if isinstance(ev, RoundStart)),
         "complete": rec.complete,
-        "findings": [finding_dict(f) for f in engine.findings],
+        "findings": [finding_dict(f) for f in findings],
         "diagnostics": [diagnostic_dict(d) for d in rec.diagnostics],
     }
 
 
-def audit_file(item: tuple[str, bool]) -> FileResult:
+def audit_file(item: tuple[str, bool], wall: bool = True) -> FileResult:
     """Audit every game of one file. Never raises for bad input: it is reported.
 
     Returns ``{"path", "status", "games", "error"}`` where status is ``read``,
@@ -87,16 +94,17 @@ def audit_file(item: tuple[str, bool]) -> FileResult:
             return {"path": path, "status": "skipped", "games": [], "error": None}
         return {"path": path, "status": "unreadable", "games": [],
                 "error": diagnostic_dict(d)}
-    games = [audit_record(rec, i) for i, rec in enumerate(records)]
+    games = [audit_record(rec, i, wall=wall) for i, rec in enumerate(records)]
     return {"path": path, "status": "read", "games": games, "error": None}
 
 
-def _results(items: list[tuple[str, bool]], jobs: int) -> Iterator[FileResult]:
+def _results(items: list[tuple[str, bool]], jobs: int, wall: bool) -> Iterator[FileResult]:
+    work = partial(audit_file, wall=wall)
     if jobs <= 1 or len(items) < 2:
-        yield from map(audit_file, items)
+        yield from map(work, items)
         return
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        yield from pool.imap(audit_file, items, chunksize=max(1, min(32, len(items) // (jobs * 8))))
+        yield from pool.imap(work, items, chunksize=max(1, min(32, len(items) // (jobs * 8))))
 
 
 def collect(inputs: Iterable[str | Path]) -> list[tuple[str, bool]]:
@@ -104,25 +112,27 @@ def collect(inputs: Iterable[str | Path]) -> list[tuple[str, bool]]:
     return [(str(p), explicit) for p, explicit in expand(inputs)]
 
 
-def audit(inputs: Iterable[str | Path], *, jobs: int = 1,
+def audit(inputs: Iterable[str | Path], *, jobs: int = 1, wall: bool = True,
           progress: Callable[[int], Any] | None = None) -> dict[str, Any]:
     """Audit files and folders; return the report (see :func:`audit_items`)."""
-    return audit_items(collect(inputs), jobs=jobs, progress=progress)
+    return audit_items(collect(inputs), jobs=jobs, wall=wall, progress=progress)
 
 
-def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1,
+def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, wall: bool = True,
                 progress: Callable[[int], Any] | None = None) -> dict[str, Any]:
     """Audit the files of :func:`collect` and return the report.
 
+    Findings of severity ``info`` (notes) are counted apart from the others.
     ``progress`` is called with 1 after each file (for a progress bar).
     """
     findings: Counter[str] = Counter()
+    notes: Counter[str] = Counter()
     diagnostics: Counter[str] = Counter()
     games: list[dict[str, Any]] = []
     skipped: list[str] = []
     unreadable: list[dict[str, Any]] = []
     files = rounds = with_findings = errors = 0
-    for res in _results(items, jobs):
+    for res in _results(items, jobs, wall):
         if progress is not None:
             progress(1)
         if res["status"] == "skipped":
@@ -134,9 +144,11 @@ def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1,
         files += 1
         for g in res["games"]:
             rounds += g["rounds"]
-            findings.update(f["code"] for f in g["findings"])
+            real = [f for f in g["findings"] if f["severity"] != Severity.INFO.value]
+            findings.update(f["code"] for f in real)
+            notes.update(f["code"] for f in g["findings"] if f["severity"] == Severity.INFO.value)
             diagnostics.update(d["code"] for d in g["diagnostics"])
-            with_findings += bool(g["findings"])
+            with_findings += bool(real)
             errors += sum(1 for x in g["findings"] + g["diagnostics"]
                           if x["severity"] == Severity.ERROR.value)
             games.append(g)
@@ -149,6 +161,7 @@ def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1,
             "rounds": rounds,
             "games_with_findings": with_findings,
             "findings": dict(sorted(findings.items())),
+            "notes": dict(sorted(notes.items())),
             "diagnostics": dict(sorted(diagnostics.items())),
             "errors": errors,
             "skipped_files": len(skipped),
@@ -192,7 +205,8 @@ def format_text(report: dict[str, Any], *, all_games: bool = False) -> str:
         f"{s['errors']} errors; {s['skipped_files']} files skipped (not a record), "
         f"{s['unreadable_files']} unreadable"
     )
-    for title, counts in (("findings", s["findings"]), ("diagnostics", s["diagnostics"])):
+    for title, counts in (("findings", s["findings"]), ("notes", s["notes"]),
+                          ("diagnostics", s["diagnostics"])):
         if counts:
             lines.append(f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     return "\n".join(lines) + "\n"

@@ -18,11 +18,21 @@ import click
 from mjlog import __version__, serialize
 from mjlog.audit import audit_items, collect, format_text
 from mjlog.diagnostics import InputError
-from mjlog.events import AbortiveDraw, ExhaustiveDraw, GameStart, RoundStart, Win, round_label
+from mjlog.events import (
+    AbortiveDraw,
+    DoraReveal,
+    Draw,
+    ExhaustiveDraw,
+    GameStart,
+    RoundStart,
+    Win,
+    round_label,
+)
 from mjlog.formats import expand, read_path
 from mjlog.record import GameRecord
-from mjlog.render import table_text
+from mjlog.render import table_text, wall_text
 from mjlog.replay.engine import Engine
+from mjlog.wall.verify import walls_for
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -113,7 +123,11 @@ def _relative(path: Path, inputs: tuple[str, ...]) -> Path:
               "calls count one each; 0 = as dealt). Default: just before the round's result.")
 @click.option("--game", type=click.IntRange(min=1), default=1, show_default=True,
               help="Which game of a file holding several.")
-def replay_cmd(input_: str, round_: str | None, turn: int | None, game: int) -> None:
+@click.option("--show-wall", is_flag=True,
+              help="Also show the wall (live and dead, what is still to come), for records "
+              "whose shuffle seed reproduces it.")
+def replay_cmd(input_: str, round_: str | None, turn: int | None, game: int,
+               show_wall: bool) -> None:
     """Print the table (hands, melds, rivers, scores, dora, wall) at a point of a game."""
     records = _read_or_exit(input_)
     if game > len(records):
@@ -121,10 +135,12 @@ def replay_cmd(input_: str, round_: str | None, turn: int | None, game: int) -> 
     rec = records[game - 1]
     for d in rec.diagnostics:
         click.echo(f"{input_}: {d}", err=True)
-    engine, label = _replay_to(rec, round_, turn)
+    engine, label, first, stop = _replay_to(rec, round_, turn)
     start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
     red = start.ruleset.red_fives if start else True
     click.echo(table_text(engine.state, start, red=red, heading=f"{input_}  {label}"), nl=False)
+    if show_wall:
+        click.echo(_wall_at(rec, first, stop, red), nl=False)
     for f in engine.findings:
         click.echo(f"finding so far: {f}")
 
@@ -134,8 +150,31 @@ def _matches(rs: RoundStart, want: str) -> bool:
     return label == want or label.split("-")[0] == want
 
 
-def _replay_to(rec: GameRecord, want: str | None, turn: int | None) -> tuple[Engine, str]:
-    """Replay up to the requested point and return the engine and a label of that point."""
+def _wall_at(rec: GameRecord, first: int, stop: int, red: bool) -> str:
+    """The wall of the round starting at event ``first``, as it is before event ``stop``."""
+    walls, notes = walls_for(rec)
+    r = sum(1 for ev in rec.events[:first] if isinstance(ev, RoundStart))
+    wall = walls[r] if r < len(walls) else None
+    if wall is None:
+        why = notes[0].message if notes else "the record has no shuffle seed"
+        return f"wall: not known ({why})\n"
+    moves = rec.events[first + 1:stop]
+    return wall_text(
+        wall, red=red,
+        draws=sum(1 for ev in moves if isinstance(ev, Draw) and not ev.rinshan),
+        rinshan=sum(1 for ev in moves if isinstance(ev, Draw) and ev.rinshan),
+        doras=1 + sum(1 for ev in moves if isinstance(ev, DoraReveal)),
+    )
+
+
+def _replay_to(
+    rec: GameRecord, want: str | None, turn: int | None
+) -> tuple[Engine, str, int, int]:
+    """Replay up to the requested point.
+
+    Returns the engine, a label of that point, the index of the round's start
+    and the index of the first event not applied.
+    """
     events = rec.events
     starts = [i for i, ev in enumerate(events) if isinstance(ev, RoundStart)]
     if want is not None:
@@ -152,18 +191,16 @@ def _replay_to(rec: GameRecord, want: str | None, turn: int | None) -> tuple[Eng
     assert isinstance(rs, RoundStart)
     label = round_label(rs.round_wind, rs.round_number, rs.honba)
     results = (Win, ExhaustiveDraw, AbortiveDraw, RoundStart)
+    stop = len(events)
     for i in range(first + 1, len(events)):
-        if turn is not None and engine.state.turn >= turn:
-            break
-        if isinstance(events[i], results):
+        if (turn is not None and engine.state.turn >= turn) or isinstance(events[i], results):
+            stop = i
             break
         engine.apply(events[i], i)
-    else:
-        i = len(events)
     if turn is not None and engine.state.turn < turn:
         raise click.UsageError(f"round {label} has only {engine.state.turn} moves")
     where = f"turn {engine.state.turn}" if turn is not None else "before the result"
-    return engine, f"{label}, {where}"
+    return engine, f"{label}, {where}", first, stop
 
 
 # ---------------------------------------------------------------- audit
@@ -178,8 +215,10 @@ def _replay_to(rec: GameRecord, want: str | None, turn: int | None) -> tuple[Eng
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write the report to this file instead of standard output.")
 @click.option("--all", "all_games", is_flag=True, help="List clean games too (text format).")
+@click.option("--no-wall", is_flag=True,
+              help="Do not check Tenhou records' tiles against their shuffle seed.")
 def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
-              all_games: bool) -> None:
+              all_games: bool, no_wall: bool) -> None:
     """Replay records and report every inconsistency found.
 
     INPUTS are files or folders (searched recursively; files that are not
@@ -190,9 +229,9 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
     report: dict[str, Any]
     if fmt == "text" and sys.stderr.isatty() and len(items) > 1:
         with click.progressbar(length=len(items), label="auditing", file=sys.stderr) as bar:
-            report = audit_items(items, jobs=jobs, progress=bar.update)
+            report = audit_items(items, jobs=jobs, wall=not no_wall, progress=bar.update)
     else:
-        report = audit_items(items, jobs=jobs)
+        report = audit_items(items, jobs=jobs, wall=not no_wall)
     text = (json.dumps(report, ensure_ascii=False, indent=1) + "\n" if fmt == "json"
             else format_text(report, all_games=all_games))
     if output:

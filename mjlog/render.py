@@ -8,6 +8,8 @@ River marks: ``*`` after a tile is the riichi declaration, ``'`` a tsumogiri
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mjlog.events import (
     AddedKan,
     Chi,
@@ -19,6 +21,7 @@ from mjlog.events import (
 )
 from mjlog.replay.state import TableState
 from mjlog.tiles import tile_str, tiles_str
+from mjlog.wall.tenhou_shuffle import TenhouWall
 
 WINDS = "ESWN"
 WIND_NAMES = ("East", "South", "West", "North")
@@ -72,3 +75,26 @@ def table_text(state: TableState, game: GameStart | None, *, red: bool = True,
             river.append(f"({t})" if i in ps.called_away else t)
         lines.append(f"  river: {' '.join(river) or '-'}")
     return "\n".join(lines) + "\n"
+
+
+def wall_text(wall: TenhouWall, *, draws: int, rinshan: int, doras: int, red: bool = True) -> str:
+    """The wall at a moment: what the live wall still holds (next tile first) and the dead wall.
+
+    ``draws``, ``rinshan`` and ``doras`` say how many live draws, replacement
+    draws and dora indicators the round has had so far.
+    """
+    def tiles(ts: Sequence[int]) -> str:
+        return " ".join(tile_str(t, red) for t in ts) or "-"
+
+    layout = wall.layout
+    live_total = layout.first_draw + 1 - 14 - rinshan
+    live = [wall.draw(k) for k in range(draws, max(draws, live_total))]
+    replacements = [wall.rinshan(k) for k in range(rinshan, len(layout.rinshan))]
+    return "\n".join([
+        f"wall (from the shuffle seed; dice {wall.dice[0]}+{wall.dice[1]})",
+        f"  live, {len(live)} left, next first: {tiles(live)}",
+        f"  replacement tiles to come: {tiles(replacements)}",
+        f"  dora indicators shown: {tiles([wall.dora(k) for k in range(doras)])}; "
+        f"to come: {tiles([wall.dora(k) for k in range(doras, 5)])}",
+        f"  ura indicators: {tiles([wall.ura(k) for k in range(5)])}",
+    ]) + "\n"

@@ -9,6 +9,8 @@ converted to mjlog JSON Lines (``*.jsonl``) by mjlog itself:
   40 fu 1 han, 1300); East 2 to 4 are exhaustive draws, everyone noten.
 * ``east-riichi.mjlog``: the same, but the winner declares riichi first
   (riichi tanyao, 40 fu 2 han, 2600 plus the riichi stick).
+* ``east-seeded.mjlog``: four exhaustive draws dealt from a made-up
+  ``SHUFFLE`` seed with Tenhou's shuffle, so the audit can prove every tile.
 
 Players draw and discard the tile they drew; the wall is shuffled from a fixed
 seed, so the files never change unless this script does.
@@ -112,6 +114,41 @@ def game(seed: int, riichi: bool) -> str:
     return "".join(parts) + "\n"
 
 
+def seeded_game(seed_number: int) -> str:
+    """An east-only game whose walls and dice come from a made-up Tenhou seed."""
+    import base64
+    import struct
+
+    sys.path.insert(0, str(HERE.parent))
+    from mjlog.wall.tenhou_shuffle import TenhouShuffler, parse_seed
+
+    rng = random.Random(seed_number)
+    words = [rng.getrandbits(32) for _ in range(624)]
+    seed = "mt19937ar-sha512-n288-base64," + base64.b64encode(
+        struct.pack("<624I", *words)).decode()
+    shuffler = TenhouShuffler(parse_seed(seed))
+    un = ('<UN n0="{}" n1="{}" n2="{}" n3="{}" dan="0,0,0,0" rate="1500.00,1500.00,'
+          '1500.00,1500.00" sx="F,M,F,M"/>').format(*NAMES)
+    parts = ['<mjloggm ver="2.3">', f'<SHUFFLE seed="{seed}" ref=""/>',
+             '<GO type="1" lobby="0"/>', un, '<TAIKYOKU oya="0"/>']
+    scores = [25000] * 4
+    for r in range(4):
+        wall = shuffler.next_wall(4)
+        hands = wall.hands(r)
+        hai = " ".join(f'hai{i}="{",".join(map(str, h))}"' for i, h in enumerate(hands))
+        parts.append(f'<INIT seed="{r},0,0,{wall.dice[0] - 1},{wall.dice[1] - 1},'
+                     f'{wall.dora(0)}" ten="250,250,250,250" oya="{r}" {hai}/>')
+        for k in range(70):
+            p, tile = (r + k) % 4, wall.draw(k)
+            parts.append(f"<{'TUVW'[p]}{tile}/><{'DEFG'[p]}{tile}/>")
+        end = f'<RYUUKYOKU ba="0,0" sc="{_sc(scores, [0, 0, 0, 0])}"'
+        if r == 3:
+            end += ' owari="250,-5.0,250,35.0,250,-10.0,250,-20.0"'
+        parts.append(end + "/>")
+    parts.append("</mjloggm>")
+    return "".join(parts) + "\n"
+
+
 EXAMPLES = {"east-ron": (1, False), "east-riichi": (2, True)}
 
 
@@ -122,8 +159,9 @@ def render_all() -> dict[str, str]:
     from mjlog.formats import tenhou_xml
 
     out = {}
-    for name, (seed, riichi) in EXAMPLES.items():
-        xml = game(seed, riichi)
+    games = {name: game(seed, riichi) for name, (seed, riichi) in EXAMPLES.items()}
+    games["east-seeded"] = seeded_game(2026)
+    for name, xml in games.items():
         out[f"{name}.mjlog"] = xml
         rec = tenhou_xml.read(xml.encode(), name, strict=True)
         out[f"{name}.jsonl"] = "".join(serialize.write_lines(rec.events))

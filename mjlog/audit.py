@@ -174,10 +174,15 @@ def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, wall: bool = Tr
 
 
 def format_text(report: dict[str, Any], *, all_games: bool = False) -> str:
-    """A human-readable report: each game with something to say, then the summary."""
+    """A human-readable report: each game with something to say, then the summary.
+
+    Notes (severity ``info``) are only counted, unless ``all_games`` lists everything.
+    """
     lines: list[str] = []
     for g in report["games"]:
-        items = g["diagnostics"] + g["findings"]
+        shown = [f for f in g["findings"]
+                 if all_games or f["severity"] != Severity.INFO.value]
+        items = g["diagnostics"] + shown
         if not items and not all_games:
             continue
         names = ", ".join(n or "?" for n in g["players"])
@@ -187,7 +192,7 @@ def format_text(report: dict[str, Any], *, all_games: bool = False) -> str:
             where = _where(d)[2:]
             lines.append(f"  {d['severity']}: {d['code']}{f' [{where}]' if where else ''}: "
                          f"{d['message']}")
-        for f in g["findings"]:
+        for f in shown:
             who = f", player {f['player']}" if "player" in f else ""
             turn = f", turn {f['turn']}" if f["turn"] else ""
             lines.append(f"  {f['severity']}: {f['code']} [{f['round']}{turn}{who}{_where(f)}]: "

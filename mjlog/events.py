@@ -82,7 +82,13 @@ class RoundStart:
 
     ``round_wind`` is 0..3 (east..north); ``round_number`` is 1..4;
     ``hands`` are the dealt tiles of each seat (13 each; the dealer's first
-    draw follows as a :class:`Draw`); ``dice`` and ``wall`` when known.
+    draw follows as a :class:`Draw`); ``dice`` as rolled, when known.
+
+    ``wall``, when a record states it, is the physical wall before the deal:
+    the walls by seat relative to the dealer (his own, the right player's, the
+    opposite, the left player's), each from its right end, each stack top
+    tile then bottom tile. With ``dice`` and the ruleset's ``dealing`` it
+    determines the deal (:mod:`mjlog.wall.dealing`).
     """
 
     TYPE: ClassVar[str] = "round_start"

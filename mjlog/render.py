@@ -21,7 +21,7 @@ from mjlog.events import (
 )
 from mjlog.replay.state import TableState
 from mjlog.tiles import tile_str, tiles_str
-from mjlog.wall.tenhou_shuffle import TenhouWall
+from mjlog.wall.source import WallSource
 
 WINDS = "ESWN"
 WIND_NAMES = ("East", "South", "West", "North")
@@ -77,7 +77,7 @@ def table_text(state: TableState, game: GameStart | None, *, red: bool = True,
     return "\n".join(lines) + "\n"
 
 
-def wall_text(wall: TenhouWall, *, draws: int, rinshan: int, doras: int, red: bool = True) -> str:
+def wall_text(wall: WallSource, *, draws: int, rinshan: int, doras: int, red: bool = True) -> str:
     """The wall at a moment: what the live wall still holds (next tile first) and the dead wall.
 
     ``draws``, ``rinshan`` and ``doras`` say how many live draws, replacement
@@ -86,15 +86,14 @@ def wall_text(wall: TenhouWall, *, draws: int, rinshan: int, doras: int, red: bo
     def tiles(ts: Sequence[int]) -> str:
         return " ".join(tile_str(t, red) for t in ts) or "-"
 
-    layout = wall.layout
-    live_total = layout.first_draw + 1 - 14 - rinshan
-    live = [wall.draw(k) for k in range(draws, max(draws, live_total))]
-    replacements = [wall.rinshan(k) for k in range(rinshan, len(layout.rinshan))]
+    n_rinshan, n_dora, n_ura = wall.counts
+    live = [wall.draw(k) for k in range(draws, max(draws, wall.live_count - rinshan))]
+    replacements = [wall.rinshan(k) for k in range(rinshan, n_rinshan)]
     return "\n".join([
-        f"wall (from the shuffle seed; dice {wall.dice[0]}+{wall.dice[1]})",
+        f"wall (dice {'+'.join(map(str, wall.dice))})",
         f"  live, {len(live)} left, next first: {tiles(live)}",
         f"  replacement tiles to come: {tiles(replacements)}",
-        f"  dora indicators shown: {tiles([wall.dora(k) for k in range(doras)])}; "
-        f"to come: {tiles([wall.dora(k) for k in range(doras, 5)])}",
-        f"  ura indicators: {tiles([wall.ura(k) for k in range(5)])}",
+        f"  dora indicators shown: {tiles([wall.dora(k) for k in range(min(doras, n_dora))])}; "
+        f"to come: {tiles([wall.dora(k) for k in range(doras, n_dora)])}",
+        f"  ura indicators: {tiles([wall.ura(k) for k in range(n_ura)])}",
     ]) + "\n"

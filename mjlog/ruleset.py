@@ -14,6 +14,7 @@ from typing import Literal
 
 Family = Literal["riichi", "taiwan16"]
 Length = Literal["one-round", "east", "south", "full"]
+Dealing = Literal["one-roll", "two-rolls", "pakkoro", "automatic", "digital"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -27,6 +28,7 @@ class Ruleset:
     open_tanyao: bool = True
     length: Length = "south"
     starting_score: int = 25000
+    dealing: Dealing = "digital"
 
     def with_options(self, **options: object) -> Ruleset:
         """A copy with some options changed (unknown names raise ``TypeError``)."""
@@ -42,6 +44,9 @@ OPTION_DOCS: dict[str, str] = {
     "length": "Game length: 'one-round' (a single round), 'east' (tonpuusen), "
     "'south' (hanchan), 'full' (east to north).",
     "starting_score": "Each player's score at the start of the game.",
+    "dealing": "How the wall is broken and dealt (see mjlog.wall.dealing): 'one-roll', "
+    "'two-rolls' (二度振り), 'pakkoro' (12-sided dice), 'automatic' (the table deals the "
+    "hands), or 'digital' (an online platform's own method).",
 }
 
 PRESETS: dict[str, Ruleset] = {

@@ -23,7 +23,8 @@ def run(*args: str) -> tuple[int, str]:
 def test_audit_examples_is_clean() -> None:
     code, out = run("audit", str(EXAMPLES))
     assert code == 0
-    assert "4 files, 4 games (4 complete), 16 rounds; 0 games with findings; 0 errors" in out
+    assert "6 files, 6 games (6 complete), 24 rounds; 0 games with findings; 0 errors" in out
+    assert "notes: wall-unverifiable 16" in out  # the four unseeded rounds of four games
 
 
 def test_audit_json_is_valid_and_counts(tmp_path: Path) -> None:
@@ -32,7 +33,7 @@ def test_audit_json_is_valid_and_counts(tmp_path: Path) -> None:
     report = json.loads(out)
     schema = json.loads((ROOT / "schemas" / "audit-report.schema.json").read_text("utf-8"))
     jsonschema.validate(report, schema)
-    assert report["summary"]["games"] == 4 and report["summary"]["rounds"] == 16
+    assert report["summary"]["games"] == 6 and report["summary"]["rounds"] == 24
     assert report["skipped"] == [str(EXAMPLES / "make_examples.py")]
 
 
@@ -82,6 +83,30 @@ def test_replay_prints_the_table() -> None:
     assert code == 0 and "East 4" in out
 
 
+def test_replay_shows_the_wall() -> None:
+    code, out = run("replay", str(EXAMPLES / "east-seeded.mjlog"), "--round", "E2", "--turn",
+                    "6", "--show-wall")
+    assert code == 0 and "live wall 67" in out and "live, 67 left, next first:" in out
+    code, out = run("replay", str(EXAMPLES / "east-ron.mjlog"), "--show-wall")
+    assert code == 0 and "wall: not known (the wall cannot be verified: the record has no " \
+        "shuffle seed)" in out
+
+
+def test_audit_catches_a_forged_draw_in_a_seeded_record(tmp_path: Path) -> None:
+    lines = (EXAMPLES / "east-seeded.jsonl").read_text("utf-8").splitlines()
+    events = [json.loads(line) for line in lines]
+    draws = [i for i, e in enumerate(events) if e["type"] == "draw"][20:25:4]
+    a, b = draws  # two draws of the same seat: swap their tiles (and the discards after them)
+    for i, j in ((a, b), (b, a)):
+        events[i]["tile"] = events[i + 1]["tile"] = json.loads(lines[j])["tile"]
+    bad = tmp_path / "forged.jsonl"
+    bad.write_text("".join(json.dumps(e) + "\n" for e in events), "utf-8")
+    code, out = run("audit", str(bad))
+    assert code == 1 and "findings: wall-draw-mismatch 2" in out
+    code, out = run("audit", str(bad), "--no-wall")
+    assert code == 0
+
+
 def test_replay_unknown_round_is_a_usage_error() -> None:
     code, out = run("replay", str(EXAMPLES / "east-ron.mjlog"), "--round", "S3")
     assert code == 2 and "no round S3" in out
@@ -93,5 +118,5 @@ def test_convert_to_jsonl(tmp_path: Path) -> None:
     code, _ = run("convert", str(EXAMPLES), "-t", "jsonl", "-o", str(tmp_path / "out"))
     assert code == 0
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert written == ["east-riichi.jsonl", "east-ron.jsonl"]
+    assert written == ["east-riichi.jsonl", "east-ron.jsonl", "east-seeded.jsonl"]
     assert (tmp_path / "out" / "east-ron.jsonl").read_text("utf-8") == out

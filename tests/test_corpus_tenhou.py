@@ -119,11 +119,13 @@ def test_audit_report_is_valid_and_agrees_with_an_independent_count(
     assert s["games"] == sum(go for go, _ in counts) == 2485
     assert s["rounds"] == sum(n for _, n in counts)
     assert s["files"] == 2485 and s["unreadable_files"] == 0
-    assert s["games_with_findings"] == len(KNOWN_INCONSISTENT)
-    expected: Counter[str] = Counter()
+    # the replay's five known-inconsistent records, and west.xml whose seed is another game's
+    assert s["games_with_findings"] == len(KNOWN_INCONSISTENT) + 1
+    expected: Counter[str] = Counter({"wall-dealt-mismatch": 1})
     for _, codes in KNOWN_INCONSISTENT.values():
         expected.update(codes)
     assert s["findings"] == dict(sorted(expected.items()))
+    assert s["notes"] == {"wall-unverifiable": 171}
     assert s["diagnostics"] == {"no-final-scores": 3, "truncated": 64}
 
 

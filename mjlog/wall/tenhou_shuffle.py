@@ -161,6 +161,16 @@ class TenhouWall:
     dice: tuple[int, int]
     layout: Layout
 
+    @property
+    def counts(self) -> tuple[int, int, int]:
+        """How many replacement tiles, dora and ura indicators the wall holds."""
+        return len(self.layout.rinshan), len(self.layout.dora), len(self.layout.ura)
+
+    @property
+    def live_count(self) -> int:
+        """Tiles of the live wall before any kan, the dealer's first draw included."""
+        return self.layout.first_draw + 1 - 14
+
     def hands(self, dealer: int) -> tuple[tuple[Tile, ...], ...]:
         """Each seat's 13 dealt tiles (seat order, not dealing order)."""
         y, n, top = self.yama, self.layout.players, self.layout.size - 1

@@ -28,6 +28,14 @@ TAGS = ["<T1/>", "<D1/>", "<N who=\"9\" m=\"1\"/>", "<AGARI/>", "<INIT seed=\"x\
         "<RYUUKYOKU type=\"odd\"/>", "<BYE who=\"-1\"/>", "&amp;", "<!-- c -->", "<![CDATA[x]]>"]
 
 
+def _mutate(data: bytes, edits: list[tuple[int, bytes]]) -> bytes:
+    """Overwrite bytes at each position (an empty replacement deletes one byte)."""
+    out = bytearray(data)
+    for pos, repl in edits:
+        out[pos:pos + max(1, len(repl))] = repl
+    return bytes(out)
+
+
 def _check_xml(data: bytes) -> None:
     try:
         rec = tenhou_xml.read(data)
@@ -48,10 +56,7 @@ def test_truncated_xml(cut: int) -> None:
 @given(st.lists(st.tuples(st.integers(0, len(XML) - 1), st.binary(min_size=0, max_size=4)),
                 min_size=1, max_size=6))
 def test_mutated_xml(edits: list[tuple[int, bytes]]) -> None:
-    data = bytearray(XML)
-    for pos, repl in edits:
-        data[pos:pos + len(repl) or pos + 1] = repl
-    _check_xml(bytes(data))
+    _check_xml(_mutate(XML, edits))
 
 
 @FUZZ
@@ -70,10 +75,7 @@ def test_truncated_gzip(cut: int) -> None:
 @given(st.lists(st.tuples(st.integers(0, len(JSONL) - 1), st.binary(min_size=0, max_size=3)),
                 min_size=1, max_size=6))
 def test_mutated_jsonl(edits: list[tuple[int, bytes]]) -> None:
-    data = bytearray(JSONL)
-    for pos, repl in edits:
-        data[pos:pos + len(repl) or pos + 1] = repl
-    for rec in serialize.read(bytes(data)):
+    for rec in serialize.read(_mutate(JSONL, edits)):
         assert {d.code for d in rec.diagnostics} <= serialize.DIAGNOSTIC_CODES
         replay(rec)
 

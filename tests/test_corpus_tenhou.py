@@ -125,7 +125,7 @@ def test_audit_report_is_valid_and_agrees_with_an_independent_count(
     for _, codes in KNOWN_INCONSISTENT.values():
         expected.update(codes)
     assert s["findings"] == dict(sorted(expected.items()))
-    assert s["notes"] == {"wall-unverifiable": 171}
+    assert s["notes"] == {"wall-unverifiable": 82}
     assert s["diagnostics"] == {"no-final-scores": 3, "truncated": 64}
 
 

@@ -53,7 +53,9 @@ def test_seed_forms() -> None:
     assert parse_seed("mt19937ar-sha512-n288-base64," + b64) == TenhouSeed("base64", words)
     assert parse_seed("mt19937ar-sha512-n288,0000000A,FFFFFFFF") == TenhouSeed(
         "hex", (10, 0xFFFFFFFF))
-    for bad in ("", "0.1579627393002181", "mt19937ar,9F6159D2", "mt19937ar-sha512-n288,XYZ",
+    assert parse_seed("mt19937ar,9F6159D2,00000001") == TenhouSeed(
+        "mt19937ar", (0x9F6159D2, 1))
+    for bad in ("", "0.1579627393002181", "mt19937ar,1FFFFFFFF", "mt19937ar-sha512-n288,XYZ",
                 "mt19937ar-sha512-n288-base64,@@@"):
         with pytest.raises(SeedError):
             parse_seed(bad)
@@ -166,15 +168,22 @@ def test_every_seeded_round_of_the_corpus_is_reproduced(tenhou_xml_paths: list[P
         notes.update(f.code for f in found if f.severity.value == "info")
         start = rec.events[0] if rec.events else None
         seed = (seed_text(start) or "") if isinstance(start, GameStart) else ""
-        form = ("base64" if seed.startswith("mt19937ar-sha512-n288-base64,") else
-                "hex" if seed.startswith("mt19937ar-sha512-n288,") else "other")
-        if rel not in KNOWN_FOREIGN_SEED:
-            rounds_by_form[form] += sum(isinstance(e, RoundStart) for e in rec.events)
+        if rel in KNOWN_FOREIGN_SEED:
+            continue
+        for e in rec.events:
+            if isinstance(e, RoundStart):
+                own = dict(e.extra).get("shuffle", "")
+                form = ("base64" if seed.startswith("mt19937ar-sha512-n288-base64,") else
+                        "hex" if seed.startswith("mt19937ar-sha512-n288,") else
+                        "per-round" if own.startswith("mt19937ar,") else "other")
+                rounds_by_form[form] += 1
     assert set(errors) == KNOWN_FOREIGN_SEED, errors
     # 100% of the rounds with a base64 or hex seed reproduce (hands, dice, every draw,
     # replacement draw, dora and ura indicator); west.xml's 18 rounds are the exception above
     assert rounds_by_form["base64"] == 23322 and rounds_by_form["hex"] == 45
+    assert rounds_by_form["per-round"] == 89  # early 2009: INIT shuffle="mt19937ar,…"
     assert sum(rounds_by_form.values()) + 18 == 23556  # every <INIT> of the corpus
-    # every round without a known seed form gets exactly one note, and nothing else does
-    assert rounds_by_form["other"] == 171
-    assert notes == {"wall-unverifiable": 171}
+    # every round without a known seed (empty, or a bot's random number) gets exactly
+    # one note, and nothing else does
+    assert rounds_by_form["other"] == 82
+    assert notes == {"wall-unverifiable": 82}

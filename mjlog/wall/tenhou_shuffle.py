@@ -17,8 +17,9 @@ are at the start. Seed forms:
 * ``mt19937ar-sha512-n288-base64,…``: 624 words in base64 (2010 on);
 * ``mt19937ar-sha512-n288,HEX,…``: 32 words in hex (2009–2010); the same
   shuffle, but each dora/ura and rinshan pair is the other way round;
-* the per-round ``shuffle="mt19937ar,…"`` of early 2009 logs uses another
-  method that is not established: :func:`parse_seed` rejects it.
+* ``mt19937ar,…``: the per-round ``INIT shuffle`` attribute of early 2009
+  logs, eight words seeding a new generator for that round only; no SHA-512
+  step (``rnd`` is the raw outputs), the hex form's layout.
 
 This module only computes walls; :mod:`mjlog.wall.verify` compares them with a
 record.
@@ -36,10 +37,11 @@ from typing import Literal, cast
 
 from mjlog.tiles import Tile
 
-SeedForm = Literal["base64", "hex"]
+SeedForm = Literal["base64", "hex", "mt19937ar"]
 
 BASE64_PREFIX = "mt19937ar-sha512-n288-base64,"
 HEX_PREFIX = "mt19937ar-sha512-n288,"
+ROUND_PREFIX = "mt19937ar,"
 
 _SANMA_TILES = tuple(t for t in range(136) if not 4 <= t < 32)  # no 2m..8m
 
@@ -66,14 +68,15 @@ def parse_seed(text: str) -> TenhouSeed:
         if len(raw) % 4 or not raw:
             raise SeedError(f"base64 seed of {len(raw)} bytes is not a list of 32-bit words")
         return TenhouSeed("base64", struct.unpack(f"<{len(raw) // 4}I", raw))
-    if text.startswith(HEX_PREFIX):
-        try:
-            words = tuple(int(w, 16) for w in text[len(HEX_PREFIX):].split(","))
-        except ValueError:
-            raise SeedError("bad hexadecimal word in seed") from None
-        if any(w >> 32 for w in words):
-            raise SeedError("hexadecimal seed word wider than 32 bits")
-        return TenhouSeed("hex", words)
+    for prefix, form in ((HEX_PREFIX, "hex"), (ROUND_PREFIX, "mt19937ar")):
+        if text.startswith(prefix):
+            try:
+                words = tuple(int(w, 16) for w in text[len(prefix):].split(","))
+            except ValueError:
+                raise SeedError("bad hexadecimal word in seed") from None
+            if any(w >> 32 for w in words):
+                raise SeedError("hexadecimal seed word wider than 32 bits")
+            return TenhouSeed(form, words)  # type: ignore[arg-type]
     what = repr(text[:30]) if text else "empty"
     raise SeedError(f"seed {what} is not a form whose shuffle is known")
 
@@ -134,7 +137,7 @@ def _layout(players: int, form: SeedForm) -> Layout:
     size = 136 if players == 4 else 108
     base = 4 if players == 4 else 8  # first ura (base64) / dora (hex) index
     rinshan_count = base
-    swap = 1 if form == "base64" else 0
+    swap = 1 if form == "base64" else 0  # hex and mt19937ar: each pair the other way round
     return Layout(
         size=size, players=players, first_draw=size - 13 * players - 1,
         dora=tuple(base + 2 * k + swap for k in range(5)),
@@ -144,12 +147,13 @@ def _layout(players: int, form: SeedForm) -> Layout:
 
 
 LAYOUTS: dict[tuple[int, SeedForm], Layout] = {
-    (p, f): _layout(p, f) for p in (3, 4) for f in ("base64", "hex")
+    (p, f): _layout(p, f) for p in (3, 4) for f in ("base64", "hex", "mt19937ar")
 }
 """Measured layouts. Four players, base64: dora ``yama[5,7,9,11,13]``, ura
 ``[4,6,8,10,12]``, rinshan ``[1,0,3,2]``; hex: dora ``[4,6,…]``, ura ``[5,…]``,
 rinshan ``[0,1,…]``. Three players, base64: dora ``[9,11,…]``, ura ``[8,…]``,
-rinshan ``[1,0,3,2,5,4,7,6]``. (No three-player hex-seed game is known; its
+rinshan ``[1,0,3,2,5,4,7,6]``. The early-2009 per-round form has the hex
+layout. (No three-player game with a hex or per-round seed is known; their
 layout follows the same pattern and is unverified.)"""
 
 
@@ -211,10 +215,13 @@ class TenhouShuffler:
 
     def next_wall(self, players: int = 4) -> TenhouWall:
         """The next round's wall (advances the generator by 288 outputs)."""
-        src = self._mt.getrandbits(288 * 32).to_bytes(1152, "little")
-        sha = hashlib.sha512
-        rnd = struct.unpack("<144I", b"".join(
-            sha(src[i:i + 128]).digest() for i in range(0, 1152, 128)))
+        if self.seed.form == "mt19937ar":  # early 2009: the raw outputs, no hashing
+            rnd = struct.unpack("<137I", self._mt.getrandbits(137 * 32).to_bytes(548, "little"))
+        else:
+            src = self._mt.getrandbits(288 * 32).to_bytes(1152, "little")
+            sha = hashlib.sha512
+            rnd = struct.unpack("<144I", b"".join(
+                sha(src[i:i + 128]).digest() for i in range(0, 1152, 128)))
         yama = list(range(136)) if players == 4 else list(_SANMA_TILES)
         n = len(yama)
         for i in range(n - 1):

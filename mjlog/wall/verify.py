@@ -122,7 +122,8 @@ def _stated_wall(rs: RoundStart, start: GameStart) -> DealtWall:
 def walls_for(record: GameRecord) -> tuple[list[WallSource | None], list[Finding]]:
     """The wall of each round of ``record`` (``None`` where unknown) and the notes made.
 
-    A Tenhou seed gives every round's wall; otherwise a round's stated wall does.
+    A Tenhou game seed gives every round's wall; otherwise a round's own seed
+    (early 2009) or its stated wall does.
     """
     events = record.events
     if not events or not isinstance(events[0], GameStart):
@@ -162,9 +163,13 @@ def walls_for(record: GameRecord) -> tuple[list[WallSource | None], list[Finding
         if seeded:
             continue
         per_round = dict(rs.extra).get("shuffle")
-        reason = (f"this round's shuffle {per_round[:24]!r}… uses a method that is not "
-                  "established" if per_round else why)
-        note("wall-unverifiable", f"the wall cannot be verified: {reason}", i, rs)
+        if per_round is not None:  # early 2009: each round carries its own seed
+            try:
+                walls[r] = TenhouShuffler(parse_seed(per_round)).next_wall(len(rs.hands))
+                continue
+            except SeedError as exc:
+                why = f"this round's shuffle: {exc}"
+        note("wall-unverifiable", f"the wall cannot be verified: {why}", i, rs)
     return walls, notes
 
 

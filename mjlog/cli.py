@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -244,6 +246,97 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
             click.echo("no game records found", err=True)
         sys.exit(2)
     sys.exit(1 if s["errors"] else 0)
+
+
+# ---------------------------------------------------------------- stats
+
+
+@main.command("stats")
+@click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the table to OUT.parquet, OUT.csv or OUT.json (by its extension); "
+              "without it, print it.")
+@click.option("--by", default="player", show_default=True, metavar="KEYS",
+              help="Comma-separated grouping: any of player, year, month, ruleset, room, "
+              "players; '' for one pooled row.")
+@click.option("--player", "players", multiple=True, metavar="NAME",
+              help="Only this player (repeatable).")
+@click.option("--since", type=click.DateTime(), help="Only games from this date on.")
+@click.option("--until", type=click.DateTime(), help="Only games before this date.")
+@click.option("--room", "rooms", multiple=True, help="Only this room (e.g. houou; repeatable).")
+@click.option("--ruleset", "rulesets", multiple=True, help="Only this ruleset (repeatable).")
+@click.option("--go-type", "go_types", multiple=True, type=int,
+              help="Only this Tenhou GO type (e.g. 169; repeatable).")
+@click.option("--include-incomplete", is_flag=True, help="Count games that stop early too.")
+@click.option("--keep-duplicates", is_flag=True,
+              help="Count a game found twice (same players and first deal) twice.")
+@click.option("--double-ron", type=click.Choice(["once", "twice"]), default="once",
+              show_default=True, help="How a double ron counts for the player who dealt in.")
+@click.option("--average-win", type=click.Choice(["raw", "score-change",
+                                                  "score-change-with-stick"]),
+              default="raw", show_default=True, help="What 'average win' averages.")
+@click.option("--draws", type=click.Choice(["all", "exhaustive", "exhaustive-no-nagashi"]),
+              default="all", show_default=True, help="Which draws the draw rate counts.")
+@click.option("--ura", type=click.Choice(["average", "at-least-one"]), default="average",
+              show_default=True, help="Ura dora per riichi win: count, or share with any.")
+@click.option("--facts", "facts_dir", type=click.Path(file_okay=False), default=None,
+              help="Also write the fact tables here as Parquet (one folder per table).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes.")
+def stats_cmd(inputs: tuple[str, ...], output: str | None, by: str, players: tuple[str, ...],
+              since: datetime | None, until: datetime | None, rooms: tuple[str, ...],
+              rulesets: tuple[str, ...], go_types: tuple[int, ...], include_incomplete: bool,
+              keep_duplicates: bool, double_ron: str, average_win: str, draws: str, ura: str,
+              facts_dir: str | None, jobs: int) -> None:
+    """Player statistics (win, deal-in, riichi, call rates, placements …) over records.
+
+    Every metric names its convention in its column where services differ
+    (see docs/statistics.md). Records are read as they are; audit them first.
+    """
+    from mjlog import stats  # polars is only needed here
+
+    keys = [k.strip() for k in by.split(",") if k.strip()]
+    filters = stats.Filters(players=players, since=since, until=until, rooms=rooms,
+                            rulesets=rulesets, go_types=go_types,
+                            include_incomplete=include_incomplete)
+    options = {"double_ron": double_ron, "average_win": average_win, "draws": draws, "ura": ura}
+    count = sum(1 for _ in expand(inputs))
+    skipped: list[str] = []
+    run = partial(stats.summarize, inputs, by=keys, options=options, filters=filters,
+                  facts_dir=facts_dir, jobs=jobs, dedupe=not keep_duplicates, skipped=skipped)
+    try:
+        if sys.stderr.isatty() and count > 1:
+            with click.progressbar(length=count, label="reading", file=sys.stderr) as bar:
+                table = run(progress=bar.update)
+        else:
+            table = run()
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    except InputError as exc:
+        raise click.ClickException(exc.diagnostic.message) from None
+    for message in skipped:
+        click.echo(f"warning: {message}", err=True)
+    if output is None:
+        shown = table
+        if 0 < len(table) <= 8:  # few groups: one column per group reads better
+            label = [", ".join(str(v) for v in row) for row in table.select(keys).rows()] \
+                if keys else ["all"]
+            shown = table.drop(keys).transpose(include_header=True, header_name="metric",
+                                               column_names=label)
+        with stats.pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200,
+                             tbl_hide_dataframe_shape=True, fmt_str_lengths=60):
+            click.echo(shown)
+        return
+    suffix = Path(output).suffix.lower()
+    if suffix == ".parquet":
+        table.write_parquet(output)
+    elif suffix == ".csv":
+        table.write_csv(output)
+    elif suffix == ".json":
+        table.write_json(output)
+    else:
+        raise click.UsageError("-o must end in .parquet, .csv or .json")
+    click.echo(f"wrote {len(table)} rows to {output}", err=True)
 
 
 if __name__ == "__main__":

@@ -120,3 +120,25 @@ def test_convert_to_jsonl(tmp_path: Path) -> None:
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert written == ["east-riichi.jsonl", "east-ron.jsonl", "east-seeded.jsonl"]
     assert (tmp_path / "out" / "east-ron.jsonl").read_text("utf-8") == out
+
+
+def test_stats_command_outputs(tmp_path: Path) -> None:
+    import polars as pl
+
+    code, out = run("stats", str(EXAMPLES))
+    assert code == 0 and "win_rate" in out and "Ben" in out
+    for ext in ("parquet", "csv", "json"):
+        target = tmp_path / f"s.{ext}"
+        code, _ = run("stats", str(EXAMPLES), "--by", "player,ruleset", "--double-ron",
+                      "twice", "-o", str(target))
+        assert code == 0 and target.exists()
+    df = pl.read_parquet(tmp_path / "s.parquet")
+    assert df.columns[:4] == ["player", "ruleset", "games", "rounds"]
+    assert "deal_in_rate[double-ron=twice]" in df.columns and df.height == 4
+    code, _ = run("stats", str(EXAMPLES), "--facts", str(tmp_path / "facts"), "-o",
+                  str(tmp_path / "x.csv"))
+    assert code == 0 and pl.read_parquet(tmp_path / "facts" / "wins").height == 2
+    code, out = run("stats", str(EXAMPLES), "--by", "colour")
+    assert code == 2 and "cannot group by colour" in out
+    code, out = run("stats", str(EXAMPLES), "--player", "Ben", "--by", "")
+    assert code == 0 and "all" in out

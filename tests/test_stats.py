@@ -1,0 +1,232 @@
+"""Statistics: every metric on two games written for the test, values worked out by hand.
+
+Game 1 (seats A B C D, from 25000): E1 B declares riichi, C pons from A, then A
+deals in to C (3900 + B's stick) and D (1000, dama) at once; E2 A chis and wins
+2000 on B's riichi declaration tile; E3 exhaustive draw, A and C tenpai
+(+1500 / -1500); E4 nine terminals; E4-1 D (dealer) declares riichi and wins
+by tsumo with ippatsu and one ura (12000 + the stick). Final A 19600, B 16500,
+C 27400, D 36500. Game 2 (from 5000): C wins 8000 from B, who ends at -3000.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from mjlog.events import (
+    AbortiveDraw,
+    Chi,
+    Discard,
+    Event,
+    ExhaustiveDraw,
+    GameEnd,
+    GameStart,
+    PlayerInfo,
+    Pon,
+    RiichiAccepted,
+    RoundEnd,
+    RoundStart,
+    Win,
+    YakuClaim,
+)
+from mjlog.record import GameRecord
+from mjlog.stats import SCHEMAS, Filters, facts, metrics, summarize
+from mjlog.stats.facts import Batch, add_game
+from mjlog.tiles import Tile
+
+from .conftest import CORPUS, EXAMPLES, corpus_paths
+
+NAMES = ("A", "B", "C", "D")
+HANDS = tuple(tuple(Tile(13 * p + k) for k in range(13)) for p in range(4))
+
+
+def _start() -> GameStart:
+    return GameStart(source="test", players=tuple(PlayerInfo(name=n) for n in NAMES))
+
+
+def _round(number: int, dealer: int, scores: tuple[int, ...], honba: int = 0) -> RoundStart:
+    return RoundStart(round_wind=0, round_number=number, honba=honba, kyotaku=0, dealer=dealer,
+                      scores=scores, dora_indicator=Tile(135), hands=HANDS)
+
+
+def _d(p: int, t: int, riichi: bool = False) -> Discard:
+    return Discard(player=p, tile=Tile(t), riichi=riichi)
+
+
+def _win(w: int, f: int, points: int, deltas: tuple[int, ...], *yaku: tuple[str, int]) -> Win:
+    return Win(winner=w, from_player=f, hand=(), win_tile=Tile(0), points=points,
+               yaku=tuple(YakuClaim(name=n, han=h) for n, h in yaku),
+               han=sum(h for _, h in yaku), fu=30, deltas=deltas)
+
+
+def game_one() -> GameRecord:
+    s = (25000,) * 4
+    ev: list[Event] = [
+        _start(),
+        _round(1, 0, s), _d(0, 100), _d(1, 101), _d(2, 102), _d(3, 103), _d(0, 104),
+        _d(1, 105, riichi=True), RiichiAccepted(player=1),
+        Pon(player=2, from_player=0, called=Tile(104), tiles=(Tile(104), Tile(105), Tile(106))),
+        _d(2, 107), _d(3, 108), _d(0, 109),
+        _win(2, 0, 3900, (-3900, 0, 4900, 0), ("haku", 1), ("dora", 2)),
+        _win(3, 0, 1000, (-1000, 0, 0, 1000), ("tanyao", 1)), RoundEnd(),
+        _round(2, 1, (20100, 24000, 29900, 26000)), _d(1, 110), _d(2, 111), _d(3, 112),
+        Chi(player=0, from_player=3, called=Tile(112), tiles=(Tile(112), Tile(116), Tile(120))),
+        _d(0, 113), _d(1, 114, riichi=True),
+        _win(0, 1, 2000, (2000, -2000, 0, 0), ("tanyao", 1)), RoundEnd(),
+        _round(3, 2, (22100, 22000, 29900, 26000)), _d(2, 115),
+        ExhaustiveDraw(hands=(HANDS[0], None, HANDS[2], None),
+                       deltas=(1500, -1500, 1500, -1500)), RoundEnd(),
+        _round(4, 3, (23600, 20500, 31400, 24500)),
+        AbortiveDraw(kind="nine-terminals", deltas=(0, 0, 0, 0)), RoundEnd(),
+        _round(4, 3, (23600, 20500, 31400, 24500), honba=1), _d(3, 117, riichi=True),
+        RiichiAccepted(player=3),
+        _win(3, 3, 12000, (-4000, -4000, -4000, 13000), ("riichi", 1), ("ippatsu", 1),
+             ("menzen-tsumo", 1), ("tanyao", 1), ("ura-dora", 1)), RoundEnd(),
+        GameEnd(scores=(19600, 16500, 27400, 36500), points=(-20.4, -43.5, 17.4, 46.5)),
+    ]
+    return GameRecord(path="g1", format="jsonl", events=ev)
+
+
+def game_two() -> GameRecord:
+    ev: list[Event] = [
+        _start(), _round(1, 0, (5000,) * 4), _d(0, 100), _d(1, 101),
+        _win(2, 1, 8000, (0, -8000, 8000, 0), ("chun", 1), ("dora", 3)), RoundEnd(),
+        GameEnd(scores=(5000, -3000, 13000, 5000)),
+    ]
+    return GameRecord(path="g2", format="jsonl", events=ev)
+
+
+@pytest.fixture(scope="module")
+def tables() -> dict[str, pl.DataFrame]:
+    batch = Batch()
+    add_game(batch, game_one())
+    add_game(batch, game_two())
+    return batch.frames()
+
+
+def _row(df: pl.DataFrame, player: str) -> dict[str, float | None]:
+    return df.filter(pl.col("player") == player).to_dicts()[0]
+
+
+EXPECTED = {  # metric column → A, B, C, D (by hand, see the module docstring)
+    "games": (2, 2, 2, 2),
+    "rounds": (6, 6, 6, 6),
+    "win_rate": (1 / 6, 0, 2 / 6, 2 / 6),
+    "deal_in_rate[double-ron=once]": (1 / 6, 2 / 6, 0, 0),
+    "riichi_rate": (0, 2 / 6, 0, 1 / 6),
+    "call_rate": (1 / 6, 0, 1 / 6, 0),
+    "tsumo_rate": (0, None, 0, 1 / 2),
+    "dama_rate": (0, None, 1 / 2, 1 / 2),
+    "draw_rate[draws=all]": (2 / 6,) * 4,
+    "tenpai_at_draw": (1, 0, 1, 0),
+    "average_placement": (2.5, 4, 1.5, 2),
+    "first_rate": (0, 0, 0.5, 0.5),
+    "second_rate": (0.5, 0, 0.5, 0),
+    "third_rate": (0.5, 0, 0, 0.5),
+    "fourth_rate": (0, 1, 0, 0),
+    "bust_rate": (0, 0.5, 0, 0),
+    "average_win[average-win=raw]": (2000, None, 5950, 6500),
+    "average_deal_in[double-ron=once]": (4900, 5000, None, None),
+    "riichi_win_rate": (None, 0, None, 1),
+    "riichi_deal_in_rate": (None, 0.5, None, 0),
+    "call_win_rate": (1, None, 1, None),
+    "ippatsu_rate": (None, None, None, 1),
+    "ura_rate[ura=average]": (None, None, None, 1),
+}
+
+
+@pytest.mark.parametrize("column", sorted(EXPECTED))
+def test_every_metric_by_hand(tables: dict[str, pl.DataFrame], column: str) -> None:
+    df = metrics(tables, by=["player"])
+    for player, want in zip(NAMES, EXPECTED[column], strict=True):
+        got = _row(df, player)[column]
+        if want is None:
+            assert got is None, (column, player)
+        else:
+            assert got == pytest.approx(want), (column, player)
+
+
+@pytest.mark.parametrize(("options", "column", "expected"), [
+    ({"double_ron": "twice"}, "deal_in_rate[double-ron=twice]", (2 / 6, 2 / 6, 0, 0)),
+    ({"double_ron": "twice"}, "average_deal_in[double-ron=twice]", (2450, 5000, None, None)),
+    ({"average_win": "score-change"}, "average_win[average-win=score-change]",
+     (2000, None, 6450, 6500)),
+    ({"average_win": "score-change-with-stick"},
+     "average_win[average-win=score-change-with-stick]", (2000, None, 6450, 7000)),
+    ({"draws": "exhaustive"}, "draw_rate[draws=exhaustive]", (1 / 6,) * 4),
+    ({"ura": "at-least-one"}, "ura_rate[ura=at-least-one]", (None, None, None, 1)),
+])
+def test_conventions(tables: dict[str, pl.DataFrame], options: dict[str, str], column: str,
+                     expected: tuple[float | None, ...]) -> None:
+    df = metrics(tables, by=["player"], options=options)
+    for player, want in zip(NAMES, expected, strict=True):
+        got = _row(df, player)[column]
+        assert got == (None if want is None else pytest.approx(want)), (column, player)
+
+
+def test_pooled_and_filtered(tables: dict[str, pl.DataFrame]) -> None:
+    pooled = metrics(tables, by=[]).to_dicts()[0]
+    assert pooled["rounds"] == 24 and pooled["win_rate"] == pytest.approx(5 / 24)
+    only_b = metrics(tables, by=["player"], filters=Filters(players=("B",)))
+    assert only_b["player"].to_list() == ["B"]
+    with pytest.raises(ValueError, match="cannot group by"):
+        metrics(tables, by=["colour"])
+    with pytest.raises(ValueError, match="double_ron"):
+        metrics(tables, options={"double_ron": "thrice"})
+
+
+def test_fact_tables_have_the_documented_schemas(tables: dict[str, pl.DataFrame]) -> None:
+    for name, df in tables.items():
+        assert dict(df.schema) == SCHEMAS[name], name
+    wins = tables["wins"]
+    assert wins.filter(pl.col("player") == "D")["yaku"].to_list()[1] == [
+        "riichi", "ippatsu", "menzen-tsumo", "tanyao", "ura-dora"]
+    pr = tables["player_rounds"].filter((pl.col("player") == "B") & (pl.col("round") == 1))
+    assert pr["riichi_turn"].to_list() == [2] and pr["riichi_accepted"].to_list() == [False]
+
+
+def test_facts_written_as_parquet_read_back(tmp_path: Path) -> None:
+    out = tmp_path / "facts"
+    summarize([EXAMPLES], facts_dir=out)
+    for name, schema in SCHEMAS.items():
+        df = pl.read_parquet(out / name)
+        assert dict(df.schema) == schema, name
+    # the facts written are the ones counted: each game's JSON Lines copy counts once
+    assert pl.read_parquet(out / "games").height == 3 * 4
+
+
+def test_duplicates_count_once() -> None:
+    deduped = summarize([EXAMPLES], by=[])
+    kept = summarize([EXAMPLES], by=[], dedupe=False)
+    assert deduped["games"][0] * 2 == kept["games"][0] == 24
+    assert facts([EXAMPLES])["games"].height == 24
+
+
+def test_a_game_that_does_not_fit_is_skipped_not_fatal(tmp_path: Path) -> None:
+    from mjlog import serialize
+    from mjlog.stats.facts import add_file
+
+    bad = game_two()
+    bad.events[2] = _d(7, 100)  # a seat the table does not have
+    path = tmp_path / "two.jsonl"
+    path.write_text("".join(serialize.write_lines(game_one().events + bad.events)), "utf-8")
+    batch = Batch()
+    add_file(batch, (str(path), True))
+    assert batch.games == 2 and len(batch.skipped) == 1 and "game 2" in batch.skipped[0]
+    frames = batch.frames()
+    assert frames["games"].height == 4 and frames["player_rounds"].height == 20
+
+
+def test_houou_corpus_falls_within_published_ranges() -> None:
+    """Pooled over the four-player Houou hanchan games (GO type 169) of the corpus."""
+    assert corpus_paths("tenhou-xml")  # skips with a message when the corpus is absent
+    row = summarize([CORPUS / "tenhou-xml"], by=[],
+                    filters=Filters(go_types=(169,))).to_dicts()[0]
+    assert 0.20 <= row["win_rate"] <= 0.225
+    assert 0.115 <= row["deal_in_rate[double-ron=once]"] <= 0.135
+    assert 0.155 <= row["riichi_rate"] <= 0.195
+    assert 0.32 <= row["call_rate"] <= 0.37
+    assert 5300 <= row["average_win[average-win=raw]"] <= 6000
+    assert row["average_placement"] == pytest.approx(2.5)

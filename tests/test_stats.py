@@ -230,3 +230,15 @@ def test_houou_corpus_falls_within_published_ranges() -> None:
     assert 0.32 <= row["call_rate"] <= 0.37
     assert 5300 <= row["average_win[average-win=raw]"] <= 6000
     assert row["average_placement"] == pytest.approx(2.5)
+
+
+def test_every_metric_and_option_is_documented() -> None:
+    from mjlog.stats import METRICS, OPTIONS
+
+    from .conftest import ROOT
+
+    text = (ROOT / "docs" / "statistics.md").read_text("utf-8")
+    for m in METRICS:
+        assert f"`{m.name}`" in text, m.name
+    for name, values in OPTIONS.items():
+        assert f"`{name}`" in text and all(f"`{v}`" in text for v in values), name

@@ -1,0 +1,83 @@
+"""Benchmark: statistics against import-only speed, and peak memory at 500 vs 2,000 games.
+
+Usage::
+
+    python benchmarks/bench_stats.py [FOLDER] [--jobs N]
+
+FOLDER defaults to ``../shared/corpus/tenhou-xml``. Both stages read the same
+files the same way (``mjlog.formats.read_path``); statistics add the fact
+tables and the metrics. Peak memory (max RSS) is measured in a fresh process
+for each size, on the first 500 and the first 2,000 record files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from mjlog.diagnostics import InputError  # noqa: E402
+from mjlog.formats import detect, expand, read_path  # noqa: E402
+from mjlog.stats import summarize  # noqa: E402
+
+_CHILD = """
+import json, resource, sys
+sys.path.insert(0, {root!r})
+from mjlog.stats import summarize
+files = json.load(open(sys.argv[1]))
+summarize(files, by=["player"], batch_games=250)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def peak_rss_kb(files: list[str]) -> int:
+    """Max RSS of a fresh process computing per-player statistics over ``files``."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(files, f)
+    out = subprocess.run([sys.executable, "-c", _CHILD.format(root=str(ROOT)), f.name],
+                         capture_output=True, text=True, check=True)
+    Path(f.name).unlink()
+    return int(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    """Run the benchmark and print its figures."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("folder", nargs="?", default=str(ROOT.parent / "shared/corpus/tenhou-xml"))
+    ap.add_argument("--jobs", type=int, default=1)
+    args = ap.parse_args()
+    files = [str(p) for p, _ in expand([args.folder]) if detect(p.read_bytes())]
+    if not files:
+        print(f"no records under {args.folder}")
+        return 2
+    t = time.perf_counter()
+    games = 0
+    for p in files:
+        try:
+            games += len(read_path(p))
+        except InputError:
+            pass
+    imp = time.perf_counter() - t
+    t = time.perf_counter()
+    summarize(files, by=["player"], jobs=args.jobs)
+    st = time.perf_counter() - t
+    print(f"{games} games in {len(files)} files, one run")
+    print(f"import only      {imp:6.2f} s  {games / imp:6.0f} games/s")
+    print(f"statistics       {st:6.2f} s  {games / st:6.0f} games/s  "
+          f"= {imp / st:.0%} of import-only speed (jobs={args.jobs})")
+    if len(files) >= 2000:
+        small, large = peak_rss_kb(files[:500]), peak_rss_kb(files[:2000])
+        print(f"peak memory: 500 files {small / 1024:.0f} MiB, 2000 files {large / 1024:.0f} "
+              f"MiB, ratio {large / small:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

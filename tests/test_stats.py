@@ -185,6 +185,14 @@ def test_fact_tables_have_the_documented_schemas(tables: dict[str, pl.DataFrame]
         "riichi", "ippatsu", "menzen-tsumo", "tanyao", "ura-dora"]
     pr = tables["player_rounds"].filter((pl.col("player") == "B") & (pl.col("round") == 1))
     assert pr["riichi_turn"].to_list() == [2] and pr["riichi_accepted"].to_list() == [False]
+    dama = tables["player_rounds"].filter(pl.col("dama")).select("player", "round").rows()
+    assert sorted(dama) == [("C", 0), ("D", 0)]  # game 2's C, game 1's D: closed, no riichi
+
+
+def test_process_pool_gives_the_same_table() -> None:
+    one = summarize([EXAMPLES], by=["player"])
+    two = summarize([EXAMPLES], by=["player"], jobs=2)
+    assert one.equals(two)
 
 
 def test_facts_written_as_parquet_read_back(tmp_path: Path) -> None:

@@ -71,6 +71,7 @@ SCHEMAS: dict[str, dict[str, pl.DataType]] = {
         "won": pl.Boolean(), "dealt_in": pl.Boolean(), "deal_ins": pl.Int8(),
         "deal_in_points": pl.Int32(), "riichi": pl.Boolean(), "riichi_accepted": pl.Boolean(),
         "riichi_turn": pl.Int16(), "calls": pl.Int8(), "called": pl.Boolean(),
+        "dama": pl.Boolean(),
         "exhaustive_draw": pl.Boolean(), "nagashi": pl.Boolean(), "abortive_draw": pl.Boolean(),
         "tenpai_at_draw": pl.Boolean(), "score_change": pl.Int32(), "turn_at_end": pl.Int16(),
         "riichi_win": pl.Boolean(), "riichi_deal_in": pl.Boolean(), "called_win": pl.Boolean(),
@@ -301,7 +302,8 @@ class _Rounds:
             rt = riichi_turn[p]
             add((g, self.names[p], r, p, p == rs.dealer, won[p], deal_ins[p] > 0,
                  deal_ins[p], self.deal_in_points[p], rt is not None, self.accepted[p], rt,
-                 calls[p], calls[p] > 0, exhaustive, nagashi, abortive, self.tenpai[p],
+                 calls[p], calls[p] > 0, won[p] and calls[p] == 0 and rt is None,
+                 exhaustive, nagashi, abortive, self.tenpai[p],
                  self.change[p], self.end_turn[p],
                  won[p] and rt is not None, deal_ins[p] > 0 and rt is not None,
                  won[p] and calls[p] > 0))

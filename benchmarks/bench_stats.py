@@ -13,6 +13,7 @@ for each size, on the first 500 and the first 2,000 record files.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import subprocess
 import sys
@@ -60,10 +61,8 @@ def main() -> int:
     t = time.perf_counter()
     games = 0
     for p in files:
-        try:
+        with contextlib.suppress(InputError):  # files that are not records
             games += len(read_path(p))
-        except InputError:
-            pass
     imp = time.perf_counter() - t
     t = time.perf_counter()
     summarize(files, by=["player"], jobs=args.jobs)

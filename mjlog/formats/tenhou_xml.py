@@ -181,7 +181,7 @@ def ruleset_from_go(go_type: int) -> Ruleset:
 # ---------------------------------------------------------------- melds
 
 
-def decode_meld(who: int, m: int, players: int = 4) -> Event:
+def decode_meld(who: int, m: int) -> Event:
     """Decode a Tenhou meld bit field into a call event. Raises ``ValueError`` if invalid."""
     rel = m & 3
     frm = (who + rel) % 4
@@ -524,7 +524,7 @@ class _Reader:
         if ev is None:
             who = self._who(el)
             try:
-                ev = decode_meld(who, _int(el.get("m"), "m"), self.players)
+                ev = decode_meld(who, _int(el.get("m"), "m"))
             except ValueError as exc:
                 raise _BadElement(str(exc)) from None
             if len(_MELD_CACHE) < 200_000:
@@ -588,7 +588,7 @@ class _Reader:
         melds = []
         for code in _ints(el.get("m", ""), "m"):
             try:
-                melds.append(_meld_tiles(decode_meld(who, code, self.players)))
+                melds.append(_meld_tiles(decode_meld(who, code)))
             except ValueError as exc:
                 raise _BadElement(str(exc)) from None
         machi = _tiles(el.get("machi"), "machi")

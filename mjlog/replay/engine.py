@@ -191,22 +191,18 @@ class Engine:
         s = self.state
         if len(ev.scores) != s.n or len(ev.hands) != s.n:
             s = self.state = TableState(len(ev.hands))
-        if self._end_scores is not None and list(ev.scores) != self._end_scores:
-            self.rounds += 1
-            s.round_wind, s.round_number, s.honba = ev.round_wind, ev.round_number, ev.honba
-            self.find("start-scores-mismatch",
-                      f"round starts with scores {list(ev.scores)}, the last round ended "
-                      f"with {self._end_scores}")
-            self.rounds -= 1
-        if self.rounds and self._round_ended and ev.kyotaku != s.kyotaku:
-            self.rounds += 1
-            s.round_wind, s.round_number, s.honba = ev.round_wind, ev.round_number, ev.honba
-            self.find("kyotaku-mismatch",
-                      f"round starts with {ev.kyotaku} riichi sticks, the table holds {s.kyotaku}")
-            self.rounds -= 1
+        sticks_held = s.kyotaku
         self.rounds += 1
         s.new_round()
         s.round_wind, s.round_number, s.honba = ev.round_wind, ev.round_number, ev.honba
+        if self._end_scores is not None and list(ev.scores) != self._end_scores:
+            self.find("start-scores-mismatch",
+                      f"round starts with scores {list(ev.scores)}, the last round ended "
+                      f"with {self._end_scores}")
+        if self.rounds > 1 and self._round_ended and ev.kyotaku != sticks_held:
+            self.find("kyotaku-mismatch",
+                      f"round starts with {ev.kyotaku} riichi sticks, the table holds "
+                      f"{sticks_held}")
         s.kyotaku, s.dealer, s.scores = ev.kyotaku, ev.dealer, list(ev.scores)
         s.live_wall = (108 if s.n == 3 else 136) - DEAD_WALL - sum(len(h) for h in ev.hands)
         dealt = [ev.dora_indicator]

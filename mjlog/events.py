@@ -326,6 +326,9 @@ class Unknown:
 
 
 Call = Chi | Pon | OpenKan | AddedKan | ClosedKan | Kita
+MOVES: tuple[type, ...] = (Draw, Discard, Chi, Pon, OpenKan, AddedKan, ClosedKan, Kita)
+"""Events that count as one move of a round: what a finding's ``turn`` and
+``mjlog replay --turn`` count."""
 Result = Win | ExhaustiveDraw | AbortiveDraw
 Event = (
     GameStart | RoundStart | Draw | Discard | Chi | Pon | OpenKan | AddedKan | ClosedKan

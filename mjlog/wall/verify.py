@@ -32,17 +32,11 @@ from dataclasses import dataclass
 
 from mjlog.diagnostics import Finding, Severity, Src
 from mjlog.events import (
-    AddedKan,
-    Chi,
-    ClosedKan,
-    Discard,
+    MOVES,
     DoraReveal,
     Draw,
     Event,
     GameStart,
-    Kita,
-    OpenKan,
-    Pon,
     RoundStart,
     Win,
     round_label,
@@ -55,8 +49,6 @@ from mjlog.wall.tenhou_shuffle import SeedError, TenhouSeed, TenhouShuffler, par
 
 SEARCH_DEALS = 64
 """How many deals of a seed are tried to place a record's first round."""
-
-_MOVES = (Draw, Discard, Chi, Pon, OpenKan, AddedKan, ClosedKan, Kita)
 
 
 def seed_text(start: GameStart) -> str | None:
@@ -267,7 +259,7 @@ class _Checker:
     def event(self, ev: Event, i: int) -> None:
         wall = self.wall
         assert wall is not None
-        if isinstance(ev, _MOVES):
+        if isinstance(ev, MOVES):
             self.turn += 1
         if isinstance(ev, Draw):
             if ev.rinshan:

@@ -6,9 +6,10 @@ consistent east-only game in Tenhou's mjlog XML format (``*.mjlog``), also
 converted to mjlog JSON Lines (``*.jsonl``) by mjlog itself:
 
 * ``east-ron.mjlog``: East 1 is won by ron on a 5p single wait (tanyao,
-  40 fu 1 han, 1300); East 2 to 4 are exhaustive draws, everyone noten.
-* ``east-riichi.mjlog``: the same, but the winner declares riichi first
-  (riichi tanyao, 40 fu 2 han, 2600 plus the riichi stick).
+  40 fu 1 han, 1300); East 2 to 4 are exhaustive draws, everyone noten (so the
+  deal passes on and a honba is added each time).
+* ``east-riichi.mjlog``: the same, but the winner declares riichi on its
+  second discard (riichi tanyao, 40 fu 2 han, 2600 plus the riichi stick).
 * ``east-seeded.mjlog``: four exhaustive draws dealt from a made-up
   ``SHUFFLE`` seed with Tenhou's shuffle, so the audit can prove every tile.
 
@@ -41,10 +42,10 @@ def _deal(rng: random.Random, reserved: list[int]) -> tuple[list[list[int]], lis
 
 
 def _init(round_index: int, dealer: int, scores: list[int], hands: list[list[int]],
-          kyotaku: int = 0) -> str:
+          honba: int = 0) -> str:
     ten = ",".join(str(s // 100) for s in scores)
     hai = " ".join(f'hai{i}="{",".join(map(str, h))}"' for i, h in enumerate(hands))
-    return (f'<INIT seed="{round_index},0,{kyotaku},2,3,{DORA}" ten="{ten}" oya="{dealer}" '
+    return (f'<INIT seed="{round_index},{honba},0,2,3,{DORA}" ten="{ten}" oya="{dealer}" '
             f"{hai}/>")
 
 
@@ -52,14 +53,15 @@ def _sc(scores: list[int], deltas: list[int]) -> str:
     return ",".join(f"{s // 100},{d // 100}" for s, d in zip(scores, deltas, strict=True))
 
 
-def _exhaustive_round(rng: random.Random, round_index: int, scores: list[int]) -> list[str]:
+def _exhaustive_round(rng: random.Random, round_index: int, scores: list[int],
+                      honba: int) -> list[str]:
     dealer = round_index
     hands, wall = _deal(rng, [DORA, URA])
-    out = [_init(round_index, dealer, scores, hands)]
+    out = [_init(round_index, dealer, scores, hands, honba)]
     for i, tile in enumerate(wall):
         p = (dealer + i) % 4
         out.append(f"<{'TUVW'[p]}{tile}/><{'DEFG'[p]}{tile}/>")
-    out.append(f'<RYUUKYOKU ba="0,0" sc="{_sc(scores, [0, 0, 0, 0])}"')
+    out.append(f'<RYUUKYOKU ba="{honba},0" sc="{_sc(scores, [0, 0, 0, 0])}"')
     return out
 
 
@@ -78,10 +80,10 @@ def game(seed: int, riichi: bool) -> str:
     for i, tile in enumerate(wall):
         p = i % 4
         parts.append(f"<{'TUVW'[p]}{tile}/>")
-        if p == 1 and riichi and i == 1:
+        if p == 1 and riichi and i == 5:
             parts.append('<REACH who="1" step="1"/>')
         parts.append(f"<{'DEFG'[p]}{tile}/>")
-        if p == 1 and riichi and i == 1:
+        if p == 1 and riichi and i == 5:
             scores[1] -= 1000
             parts.append(f'<REACH who="1" ten="{",".join(str(s // 100) for s in scores)}" '
                          'step="2"/>')
@@ -97,9 +99,9 @@ def game(seed: int, riichi: bool) -> str:
         f'sc="{_sc(scores, deltas)}"/>'
     )
     scores = [s + d for s, d in zip(scores, deltas, strict=True)]
-    # East 2 to 4: exhaustive draws, all noten; the deal passes on each time.
+    # East 2 to 4: exhaustive draws, all noten; the deal passes on, honba go up.
     for r in (1, 2, 3):
-        body = _exhaustive_round(rng, r, scores)
+        body = _exhaustive_round(rng, r, scores, r - 1)
         parts.extend(body[:-1])
         final = body[-1]
         if r == 3:
@@ -136,12 +138,12 @@ def seeded_game(seed_number: int) -> str:
         wall = shuffler.next_wall(4)
         hands = wall.hands(r)
         hai = " ".join(f'hai{i}="{",".join(map(str, h))}"' for i, h in enumerate(hands))
-        parts.append(f'<INIT seed="{r},0,0,{wall.dice[0] - 1},{wall.dice[1] - 1},'
+        parts.append(f'<INIT seed="{r},{r},0,{wall.dice[0] - 1},{wall.dice[1] - 1},'
                      f'{wall.dora(0)}" ten="250,250,250,250" oya="{r}" {hai}/>')
         for k in range(70):
             p, tile = (r + k) % 4, wall.draw(k)
             parts.append(f"<{'TUVW'[p]}{tile}/><{'DEFG'[p]}{tile}/>")
-        end = f'<RYUUKYOKU ba="0,0" sc="{_sc(scores, [0, 0, 0, 0])}"'
+        end = f'<RYUUKYOKU ba="{r},0" sc="{_sc(scores, [0, 0, 0, 0])}"'
         if r == 3:
             end += ' owari="250,-5.0,250,35.0,250,-10.0,250,-20.0"'
         parts.append(end + "/>")

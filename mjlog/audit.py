@@ -16,11 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from mjlog import __version__
-from mjlog.diagnostics import Diagnostic, Finding, InputError, Severity, Src
+from mjlog.diagnostics import Diagnostic, Finding, InputError, ScoreMismatch, Severity, Src
 from mjlog.events import GameStart, RoundStart
 from mjlog.formats import expand, read_path
 from mjlog.record import GameRecord
 from mjlog.replay.engine import replay
+from mjlog.scoring.verify import ScoreReport
+from mjlog.scoring.verify import verify as verify_scores
 from mjlog.wall.verify import verify as verify_wall
 
 FileResult = dict[str, Any]
@@ -57,13 +59,30 @@ def finding_dict(f: Finding) -> dict[str, Any]:
     return out
 
 
-def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True) -> dict[str, Any]:
-    """Replay one game and return its report entry (findings and diagnostics).
+def mismatch_dict(m: ScoreMismatch) -> dict[str, Any]:
+    """A score mismatch as a report entry."""
+    out: dict[str, Any] = {"code": m.code, "field": m.field, "recorded": m.recorded,
+                           "computed": m.computed, "round": m.round, "turn": m.turn}
+    if m.message:
+        out["message"] = m.message
+    if m.player is not None:
+        out["player"] = m.player
+    out.update(_src_dict(m.src))
+    return out
+
+
+def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True,
+                 scores: bool = True) -> dict[str, Any]:
+    """Replay one game and return its report entry (findings, mismatches, diagnostics).
 
     With ``wall``, a Tenhou record's tiles are also checked against its shuffle
-    seed (:mod:`mjlog.wall.verify`).
+    seed (:mod:`mjlog.wall.verify`); with ``scores``, every win and draw is
+    recomputed (:mod:`mjlog.scoring.verify`).
     """
-    engine = replay(rec)
+    if scores:
+        engine, score = verify_scores(rec)
+    else:
+        engine, score = replay(rec), ScoreReport()
     findings = engine.findings + (verify_wall(rec) if wall else [])
     start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
     return {
@@ -75,11 +94,16 @@ def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True) -> dict[
         "rounds": sum(1 for ev in rec.events if isinstance(ev, RoundStart)),
         "complete": rec.complete,
         "findings": [finding_dict(f) for f in findings],
+        "mismatches": [mismatch_dict(m) for m in score.mismatches],
+        "wins": score.wins,
+        "wins_verified": score.wins_verified,
+        "draws": score.draws,
+        "draws_verified": score.draws_verified,
         "diagnostics": [diagnostic_dict(d) for d in rec.diagnostics],
     }
 
 
-def audit_file(item: tuple[str, bool], wall: bool = True) -> FileResult:
+def audit_file(item: tuple[str, bool], wall: bool = True, scores: bool = True) -> FileResult:
     """Audit every game of one file. Never raises for bad input: it is reported.
 
     Returns ``{"path", "status", "games", "error"}`` where status is ``read``,
@@ -94,12 +118,13 @@ def audit_file(item: tuple[str, bool], wall: bool = True) -> FileResult:
             return {"path": path, "status": "skipped", "games": [], "error": None}
         return {"path": path, "status": "unreadable", "games": [],
                 "error": diagnostic_dict(d)}
-    games = [audit_record(rec, i, wall=wall) for i, rec in enumerate(records)]
+    games = [audit_record(rec, i, wall=wall, scores=scores) for i, rec in enumerate(records)]
     return {"path": path, "status": "read", "games": games, "error": None}
 
 
-def _results(items: list[tuple[str, bool]], jobs: int, wall: bool) -> Iterator[FileResult]:
-    work = partial(audit_file, wall=wall)
+def _results(items: list[tuple[str, bool]], jobs: int, wall: bool,
+             scores: bool) -> Iterator[FileResult]:
+    work = partial(audit_file, wall=wall, scores=scores)
     if jobs <= 1 or len(items) < 2:
         yield from map(work, items)
         return
@@ -113,12 +138,13 @@ def collect(inputs: Iterable[str | Path]) -> list[tuple[str, bool]]:
 
 
 def audit(inputs: Iterable[str | Path], *, jobs: int = 1, wall: bool = True,
-          progress: Callable[[int], Any] | None = None) -> dict[str, Any]:
+          scores: bool = True, progress: Callable[[int], Any] | None = None) -> dict[str, Any]:
     """Audit files and folders; return the report (see :func:`audit_items`)."""
-    return audit_items(collect(inputs), jobs=jobs, wall=wall, progress=progress)
+    return audit_items(collect(inputs), jobs=jobs, wall=wall, scores=scores, progress=progress)
 
 
 def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, wall: bool = True,
+                scores: bool = True,
                 progress: Callable[[int], Any] | None = None) -> dict[str, Any]:
     """Audit the files of :func:`collect` and return the report.
 
@@ -131,8 +157,10 @@ def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, wall: bool = Tr
     games: list[dict[str, Any]] = []
     skipped: list[str] = []
     unreadable: list[dict[str, Any]] = []
+    mismatches: Counter[str] = Counter()
     files = rounds = with_findings = errors = 0
-    for res in _results(items, jobs, wall):
+    wins = wins_verified = draws = draws_verified = 0
+    for res in _results(items, jobs, wall, scores):
         if progress is not None:
             progress(1)
         if res["status"] == "skipped":
@@ -148,6 +176,11 @@ def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, wall: bool = Tr
             findings.update(f["code"] for f in real)
             notes.update(f["code"] for f in g["findings"] if f["severity"] == Severity.INFO.value)
             diagnostics.update(d["code"] for d in g["diagnostics"])
+            mismatches.update(m["code"] for m in g["mismatches"])
+            wins += g["wins"]
+            wins_verified += g["wins_verified"]
+            draws += g["draws"]
+            draws_verified += g["draws_verified"]
             with_findings += bool(real)
             errors += sum(1 for x in g["findings"] + g["diagnostics"]
                           if x["severity"] == Severity.ERROR.value)
@@ -163,6 +196,12 @@ def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, wall: bool = Tr
             "findings": dict(sorted(findings.items())),
             "notes": dict(sorted(notes.items())),
             "diagnostics": dict(sorted(diagnostics.items())),
+            "wins": wins,
+            "wins_verified": wins_verified,
+            "draws": draws,
+            "draws_verified": draws_verified,
+            "score_mismatches": sum(mismatches.values()),
+            "mismatches": dict(sorted(mismatches.items())),
             "errors": errors,
             "skipped_files": len(skipped),
             "unreadable_files": len(unreadable),
@@ -182,7 +221,7 @@ def format_text(report: dict[str, Any], *, all_games: bool = False) -> str:
     for g in report["games"]:
         shown = [f for f in g["findings"]
                  if all_games or f["severity"] != Severity.INFO.value]
-        items = g["diagnostics"] + shown
+        items = g["diagnostics"] + shown + g["mismatches"]
         if not items and not all_games:
             continue
         names = ", ".join(n or "?" for n in g["players"])
@@ -197,6 +236,12 @@ def format_text(report: dict[str, Any], *, all_games: bool = False) -> str:
             turn = f", turn {f['turn']}" if f["turn"] else ""
             lines.append(f"  {f['severity']}: {f['code']} [{f['round']}{turn}{who}{_where(f)}]: "
                          f"{f['message']}")
+        for m in g["mismatches"]:
+            who = f", player {m['player']}" if "player" in m else ""
+            lines.append(f"  mismatch: {m['code']} [{m['round']}{who}{_where(m)}]: "
+                         f"{m['field']} recorded {_value(m['recorded'])}, computed "
+                         f"{_value(m['computed'])}"
+                         + (f" ({m['message']})" if "message" in m else ""))
         if not items:
             lines.append("  ok")
     for u in report["unreadable"]:
@@ -210,11 +255,19 @@ def format_text(report: dict[str, Any], *, all_games: bool = False) -> str:
         f"{s['errors']} errors; {s['skipped_files']} files skipped (not a record), "
         f"{s['unreadable_files']} unreadable"
     )
+    if s["wins"] or s["draws"]:
+        lines.append(f"scores: {s['wins_verified']} of {s['wins']} wins and "
+                     f"{s['draws_verified']} of {s['draws']} draws agree with the record; "
+                     f"{s['score_mismatches']} mismatches")
     for title, counts in (("findings", s["findings"]), ("notes", s["notes"]),
-                          ("diagnostics", s["diagnostics"])):
+                          ("mismatches", s["mismatches"]), ("diagnostics", s["diagnostics"])):
         if counts:
             lines.append(f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     return "\n".join(lines) + "\n"
+
+
+def _value(v: object) -> str:
+    return "nothing" if v is None else str(v)
 
 
 def _where(x: dict[str, Any]) -> str:

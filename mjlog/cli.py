@@ -219,21 +219,25 @@ def _replay_to(
 @click.option("--all", "all_games", is_flag=True, help="List clean games too (text format).")
 @click.option("--no-wall", is_flag=True,
               help="Do not check Tenhou records' tiles against their shuffle seed.")
+@click.option("--no-scores", is_flag=True,
+              help="Do not recompute wins, draws and payments.")
 def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
-              all_games: bool, no_wall: bool) -> None:
-    """Replay records and report every inconsistency found.
+              all_games: bool, no_wall: bool, no_scores: bool) -> None:
+    """Replay records and report every inconsistency and score mismatch found.
 
     INPUTS are files or folders (searched recursively; files that are not
-    records are skipped). Exit status: 0 when nothing of error severity was
-    found, 1 when something was, 2 when an input could not be read.
+    records are skipped). Exit status: 0 when nothing of error severity and
+    no score mismatch was found, 1 when something was, 2 when an input could
+    not be read.
     """
     items = collect(inputs)
     report: dict[str, Any]
     if fmt == "text" and sys.stderr.isatty() and len(items) > 1:
         with click.progressbar(length=len(items), label="auditing", file=sys.stderr) as bar:
-            report = audit_items(items, jobs=jobs, wall=not no_wall, progress=bar.update)
+            report = audit_items(items, jobs=jobs, wall=not no_wall, scores=not no_scores,
+                                 progress=bar.update)
     else:
-        report = audit_items(items, jobs=jobs, wall=not no_wall)
+        report = audit_items(items, jobs=jobs, wall=not no_wall, scores=not no_scores)
     text = (json.dumps(report, ensure_ascii=False, indent=1) + "\n" if fmt == "json"
             else format_text(report, all_games=all_games))
     if output:
@@ -245,7 +249,7 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
         if not s["games"]:
             click.echo("no game records found", err=True)
         sys.exit(2)
-    sys.exit(1 if s["errors"] else 0)
+    sys.exit(1 if s["errors"] or s["score_mismatches"] else 0)
 
 
 # ---------------------------------------------------------------- stats

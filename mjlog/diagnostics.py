@@ -9,9 +9,12 @@ Two kinds of finding live here:
   with the table: a discard not in hand, a tile used twice, deltas that do not
   balance. The engine makes them.
 
-Both carry a stable ``code``, a :class:`Severity` and a :class:`Src`, the
-place in the source's own coordinates. Rule violations and score mismatches
-(later kinds) follow the same pattern.
+* :class:`ScoreMismatch`: a value the record declares (a yaku, fu, a
+  payment, the next round's dealer) differs from the one mjlog computes.
+  :mod:`mjlog.scoring.verify` makes them.
+
+All carry a stable ``code`` and a :class:`Src`, the place in the source's own
+coordinates. Rule violations (a later kind) follow the same pattern.
 """
 
 from __future__ import annotations
@@ -94,6 +97,36 @@ class Finding:
         if self.src:
             where.append(str(self.src))
         return f"{self.severity.value}: {self.code} [{', '.join(where)}]: {self.message}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScoreMismatch:
+    """A declared result that differs from the computed one, one field at a time.
+
+    ``field`` names what differs (``fu``, ``yaku.riichi``, ``deltas[2]``,
+    ``dealer`` …); ``recorded`` is the record's value and ``computed`` mjlog's
+    (``None`` where one side has nothing, e.g. a yaku only one side finds).
+    """
+
+    code: str
+    field: str
+    recorded: bool | int | str | None
+    computed: bool | int | str | None
+    message: str = ""
+    round: str = ""
+    turn: int = 0
+    player: int | None = None
+    src: Src | None = None
+
+    def __str__(self) -> str:
+        where = [self.round] if self.round else []
+        if self.player is not None:
+            where.append(f"player {self.player}")
+        if self.src:
+            where.append(str(self.src))
+        return (f"mismatch: {self.code} [{', '.join(where)}]: {self.field} recorded "
+                f"{self.recorded!r}, computed {self.computed!r}"
+                + (f" ({self.message})" if self.message else ""))
 
 
 class InputError(Exception):

@@ -336,6 +336,9 @@ Event = (
     | GameEnd | Disconnect | Reconnect | Unknown
 )
 
+Meld = Chi | Pon | OpenKan | AddedKan | ClosedKan
+"""A set shown or kanned: the call events that stay on the table."""
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (

@@ -15,6 +15,7 @@ from typing import Literal
 Family = Literal["riichi", "taiwan16"]
 Length = Literal["one-round", "east", "south", "full"]
 Dealing = Literal["one-roll", "two-rolls", "pakkoro", "automatic", "digital"]
+Kazoe = Literal["yakuman", "sanbaiman", "none"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -29,6 +30,9 @@ class Ruleset:
     length: Length = "south"
     starting_score: int = 25000
     dealing: Dealing = "digital"
+    kiriage: bool = False
+    kazoe: Kazoe = "yakuman"
+    double_yakuman: bool = False
 
     def with_options(self, **options: object) -> Ruleset:
         """A copy with some options changed (unknown names raise ``TypeError``)."""
@@ -47,6 +51,11 @@ OPTION_DOCS: dict[str, str] = {
     "dealing": "How the wall is broken and dealt (see mjlog.wall.dealing): 'one-roll', "
     "'two-rolls' (二度振り), 'pakkoro' (12-sided dice), 'automatic' (the table deals the "
     "hands), or 'digital' (an online platform's own method).",
+    "kiriage": "Whether 4 han 30 fu and 3 han 60 fu are rounded up to mangan (切り上げ満貫).",
+    "kazoe": "What 13 han or more from ordinary yaku is worth (数え役満): 'yakuman', "
+    "'sanbaiman', or 'none' (counted on: 26 han a double yakuman).",
+    "double_yakuman": "Whether suuankou tanki, kokushi 13-wait, junsei chuuren and "
+    "daisuushii count as double yakuman.",
 }
 
 PRESETS: dict[str, Ruleset] = {

@@ -75,10 +75,10 @@ def test_audit_gzip_detected_by_content(tmp_path: Path) -> None:
 
 
 def test_replay_prints_the_table() -> None:
-    code, out = run("replay", str(EXAMPLES / "east-riichi.jsonl"), "--round", "E1", "--turn", "4")
+    code, out = run("replay", str(EXAMPLES / "east-riichi.jsonl"), "--round", "E1", "--turn", "12")
     assert code == 0
-    assert "East 1, honba 0, riichi sticks 0; dealer seat 0; turn 4; live wall 68" in out
-    assert "seat 1 S Ben  25000  [riichi]" in out and "3z*'" in out
+    assert "East 1, honba 0, riichi sticks 0; dealer seat 0; turn 12; live wall 64" in out
+    assert "seat 1 S Ben  25000  [riichi]" in out and "8m*'" in out
     code, out = run("replay", str(EXAMPLES / "east-ron.mjlog"))
     assert code == 0 and "East 4" in out
 

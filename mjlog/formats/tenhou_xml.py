@@ -71,6 +71,7 @@ from mjlog.events import (
 )
 from mjlog.record import GameRecord
 from mjlog.ruleset import Ruleset
+from mjlog.scoring.yaku import yaku_name
 from mjlog.tiles import NUM_TILES, Tile
 
 FORMAT = "tenhou-xml"
@@ -118,19 +119,6 @@ DAN_NAMES: Final = (
 LIMIT_NAMES: Final = ("", "mangan", "haneman", "baiman", "sanbaiman", "yakuman")
 """``AGARI ten`` limit codes 0..5."""
 
-YAKU_NAMES: Final = (
-    "menzen-tsumo", "riichi", "ippatsu", "chankan", "rinshan-kaihou", "haitei", "houtei",
-    "pinfu", "tanyao", "iipeikou", "seat-wind-east", "seat-wind-south", "seat-wind-west",
-    "seat-wind-north", "round-wind-east", "round-wind-south", "round-wind-west",
-    "round-wind-north", "haku", "hatsu", "chun", "double-riichi", "chiitoitsu", "chanta",
-    "ittsu", "sanshoku", "sanshoku-doukou", "sankantsu", "toitoi", "sanankou", "shousangen",
-    "honroutou", "ryanpeikou", "junchan", "honitsu", "chinitsu", "renhou", "tenhou", "chiihou",
-    "daisangen", "suuankou", "suuankou-tanki", "tsuuiisou", "ryuuiisou", "chinroutou",
-    "chuuren-poutou", "junsei-chuuren-poutou", "kokushi", "kokushi-13", "daisuushii",
-    "shousuushii", "suukantsu", "dora", "ura-dora", "aka-dora",
-)
-"""mjlog's yaku names by Tenhou yaku id (0..54); other ids read as ``tenhou-<id>``."""
-
 ABORTIVE: Final = {
     "yao9": "nine-terminals",
     "reach4": "four-riichi",
@@ -160,13 +148,12 @@ def _yaku_claim(yaku_id: int, han: int) -> YakuClaim:
     return claim
 
 
-def yaku_name(yaku_id: int) -> str:
-    """mjlog's name of a Tenhou yaku id."""
-    return YAKU_NAMES[yaku_id] if 0 <= yaku_id < len(YAKU_NAMES) else f"tenhou-{yaku_id}"
-
-
 def ruleset_from_go(go_type: int) -> Ruleset:
-    """The ruleset a Tenhou ``GO type`` suggests (players, red fives, kuitan, length)."""
+    """The ruleset a Tenhou ``GO type`` suggests (players, red fives, kuitan, length).
+
+    Bit 0x200 marks the chip (祝儀) lobbies, whose records pay 30 fu 4 han
+    as a mangan (kiriage).
+    """
     sanma = bool(go_type & 0x10)
     return Ruleset(
         name="tenhou-sanma" if sanma else "tenhou",
@@ -175,6 +162,7 @@ def ruleset_from_go(go_type: int) -> Ruleset:
         open_tanyao=not go_type & 0x04,
         length="south" if go_type & 0x08 else "east",
         starting_score=35000 if sanma else 25000,
+        kiriage=bool(go_type & 0x200),
     )
 
 

@@ -116,16 +116,21 @@ class Engine:
             # e.g. a seat or tile id outside the table in a hand-made record
             self.find("unreplayable-event", f"{ev.TYPE} cannot be applied to this table: {exc!r}")
 
-    def run(self, events: list[Event], start: int = 0) -> None:
-        """Apply ``events[start:]`` in order.
+    def run(self, events: list[Event], start: int = 0, stop: int | None = None,
+            pause: frozenset[type] = frozenset()) -> int:
+        """Apply ``events[start:stop]`` in order; return the index after the last applied.
 
-        Draws and discards that need no finding are applied inline (they are
-        nine events in ten); everything else goes through its handler.
+        With ``pause``, stops *before* the first event of one of those classes
+        and returns its index, so a caller can look at the table just before
+        it (and then :meth:`apply` it). Draws and discards that need no
+        finding are applied inline (they are nine events in ten); everything
+        else goes through its handler. Draws and discards cannot pause.
         """
         s = self.state
         players = s.players
         used = s.used
-        for i in range(start, len(events)):
+        end = len(events) if stop is None else stop
+        for i in range(start, end):
             ev = events[i]
             cls = ev.__class__
             if cls is Draw:
@@ -150,12 +155,15 @@ class Engine:
                     s.last_discard = t
                     s.last_discarder = p
                     continue
+            if cls in pause:
+                return i
             self.index = i
             self._handle(ev)
             if cls is RoundStart or cls is GameStart:  # these replace the seats or the table
                 s = self.state
                 players = s.players
                 used = s.used
+        return end
 
     def steps(self, events: list[Event]) -> Iterator[int]:
         """Apply events one by one, yielding each index after it is applied."""
@@ -265,6 +273,7 @@ class Engine:
                       f"{tiles_str(ps.concealed, self.red_fives)}", p)
         if ev.riichi:
             ps.riichi_index = len(ps.river)
+            ps.riichi_calls = s.calls
         ps.river.append(ev)
         s.to_discard = -1
         s.to_draw = (p + 1) % s.n
@@ -275,6 +284,7 @@ class Engine:
         s = self.state
         p = ev.player
         s.turn += 1
+        s.calls += 1
         if ev.called != s.last_discard or ev.from_player != s.last_discarder or p == ev.from_player:
             last = self._t(s.last_discard) if s.last_discard >= 0 else "nothing"
             self.find("call-not-last-discard",
@@ -315,6 +325,7 @@ class Engine:
     def _own_turn_call(self, p: int, what: str) -> None:
         s = self.state
         s.turn += 1
+        s.calls += 1
         if s.to_discard != p:
             self.find("out-of-turn", f"player {p} declares {what} when it is not their turn", p)
 
@@ -392,9 +403,9 @@ class Engine:
                       f"the record's winning hand is {tiles_str(ev.hand, self.red_fives)}, the "
                       f"replay holds {tiles_str(hand, self.red_fives)}", w)
         for t in ev.ura_indicators:
-            if t not in s.dora_indicators:
+            if t not in s.ura_indicators:  # a double ron shows them twice
                 self._mark(t)
-                s.dora_indicators.append(t)  # shown now; keeps a double ron from re-marking
+                s.ura_indicators.append(t)
         collected = 0 if self._sticks_collected else s.kyotaku * 1000
         self._check_payment(ev.scores_before, ev.deltas, collected)
         self._sticks_collected = True

@@ -9,7 +9,7 @@ replaying allocates almost nothing per move.
 
 from __future__ import annotations
 
-from mjlog.events import Discard, Event
+from mjlog.events import Discard, Meld
 from mjlog.tiles import Tile
 
 DEAD_WALL = 14
@@ -19,17 +19,20 @@ DEAD_WALL = 14
 class PlayerState:
     """One seat: concealed tiles, melds, river, riichi and kita."""
 
-    __slots__ = ("called_away", "concealed", "kita", "melds", "riichi_index", "river")
+    __slots__ = ("called_away", "concealed", "kita", "melds", "riichi_calls", "riichi_index",
+                 "river")
 
     def __init__(self) -> None:
         self.concealed: set[int] = set()
-        self.melds: list[Event] = []
+        self.melds: list[Meld] = []
         """The call events (chi, pon, kans) in the order made; an added kan replaces its pon."""
         self.river: list[Discard] = []
         self.called_away: set[int] = set()
         """Indices into ``river`` of discards another player called."""
         self.riichi_index = -1
         """Index into ``river`` of the riichi declaration, -1 without riichi."""
+        self.riichi_calls = -1
+        """The table's ``calls`` when the player declared riichi, -1 without riichi."""
         self.kita: list[Tile] = []
 
     @property
@@ -42,9 +45,9 @@ class TableState:
     """Everything on the table: seats, wall counts, indicators, scores, sticks and turn."""
 
     __slots__ = (
-        "dealer", "dora_indicators", "honba", "kans", "kyotaku", "last_discard",
+        "calls", "dealer", "dora_indicators", "honba", "kans", "kyotaku", "last_discard",
         "last_discarder", "live_wall", "n", "players", "round_number", "round_wind",
-        "scores", "to_discard", "to_draw", "turn", "used",
+        "scores", "to_discard", "to_draw", "turn", "ura_indicators", "used",
     )
 
     def __init__(self, n: int) -> None:
@@ -57,8 +60,12 @@ class TableState:
         self.dealer = 0
         self.scores: list[int] = [0] * n
         self.dora_indicators: list[Tile] = []
+        self.ura_indicators: list[Tile] = []
+        """Ura dora indicators, once a win has shown them."""
         self.live_wall = 0
         self.kans = 0
+        self.calls = 0
+        """Calls this round: chi, pon and every kan, and kita (what breaks ippatsu)."""
         self.used = bytearray(144)
         """1 for every physical tile seen so far this round (dealt, drawn, indicator)."""
         self.turn = 0
@@ -75,7 +82,9 @@ class TableState:
         """Clear everything that a round start resets (not scores)."""
         self.players = [PlayerState() for _ in range(self.n)]
         self.dora_indicators = []
+        self.ura_indicators = []
         self.kans = 0
+        self.calls = 0
         self.used = bytearray(144)
         self.turn = 0
         self.to_draw = self.to_discard = self.last_discard = self.last_discarder = -1

@@ -1,0 +1,130 @@
+"""Payments: who pays whom at a win or a draw, and what the next round starts with.
+
+Pure arithmetic on values already computed; no table state. Conventions are
+those of :class:`~mjlog.ruleset.Ruleset` (``honba_ron``, ``noten_pool`` …),
+with Tenhou's as defaults, each found in Tenhou's own records:
+
+* a ron pays the hand's value plus 100 per honba for each other seat (300
+  in four-player, 200 in three-player games), from the discarder alone;
+* a tsumo pays each player their share plus 100 per honba; in three-player
+  games nobody pays the absent seat's share (ツモ損);
+* in a multiple ron the honba and the riichi sticks go to one winner only,
+  the first in turn order after the discarder (頭ハネ);
+* pao (責任払い, liability for 大三元 and 大四喜): on a tsumo the liable
+  player pays everything, honba included; on a ron the liable player and the
+  discarder each pay half the value, the discarder pays the honba;
+* an exhaustive draw without nagashi mangan moves the noten pool (3000 in
+  four-player, 2000 in three-player games) from the noten players to the
+  tenpai ones, split evenly; nagashi mangan is paid like a mangan tsumo
+  without honba, and no noten payments are made;
+* an abortive draw pays nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from mjlog.scoring.riichi import Valuation
+from mjlog.scoring.situation import WinSituation
+
+
+def win_deltas(val: Valuation, sit: WinSituation, *, sticks: int, honba: bool = True,
+               pao: int | None = None, pao_value: Valuation | None = None) -> list[int]:
+    """Each seat's score change for one win.
+
+    ``sticks`` is the riichi sticks this winner collects and ``honba``
+    whether it collects the honba (both go to one winner of a multiple ron);
+    ``pao``, the liable seat, with ``pao_value`` the part of the hand it is
+    liable for (the whole hand when ``None``).
+    """
+    n = sit.players
+    deltas = [0] * n
+    w = sit.winner
+    if not honba:
+        sit = replace(sit, honba=0)
+    honba_count = sit.honba
+    if pao is not None and pao != w:
+        return _pao_deltas(val, sit, sticks=sticks, pao=pao, pao_value=pao_value or val)
+    if not sit.tsumo:
+        pay = val.main + 100 * (n - 1) * honba_count
+        deltas[sit.from_player] -= pay
+        deltas[w] += pay
+    else:
+        for p in range(n):
+            if p == w:
+                continue
+            pay = (val.main if (p == sit.dealer or w == sit.dealer) else val.additional)
+            pay += 100 * honba_count
+            deltas[p] -= pay
+            deltas[w] += pay
+    deltas[w] += 1000 * sticks
+    return deltas
+
+
+def _ron_value(val: Valuation, sit: WinSituation) -> int:
+    """What the hand is worth as a ron (for a liable player's share)."""
+    if not sit.tsumo:
+        return val.main
+    if sit.is_dealer:
+        return val.main * 3
+    return val.main + 2 * val.additional
+
+
+def _pao_deltas(val: Valuation, sit: WinSituation, *, sticks: int, pao: int,
+                pao_value: Valuation) -> list[int]:
+    n = sit.players
+    deltas = [0] * n
+    w = sit.winner
+    whole = _ron_value(pao_value, sit)
+    if sit.tsumo:
+        deltas[pao] -= whole + 100 * sit.honba * (n - 1)
+        deltas[w] += whole + 100 * sit.honba * (n - 1)
+    else:
+        half = whole // 2
+        deltas[pao] -= half
+        deltas[sit.from_player] -= whole - half + 100 * (n - 1) * sit.honba
+        deltas[w] += whole + 100 * (n - 1) * sit.honba
+    deltas[w] += 1000 * sticks
+    return deltas
+
+
+def noten_deltas(tenpai: Sequence[bool], pool: int) -> list[int]:
+    """Noten payments at an exhaustive draw: the pool moves from noten to tenpai seats."""
+    n = len(tenpai)
+    k = sum(tenpai)
+    if k == 0 or k == n:
+        return [0] * n
+    return [pool // k if t else -pool // (n - k) for t in tenpai]
+
+
+def nagashi_deltas(winners: Sequence[int], dealer: int, players: int) -> list[int]:
+    """Nagashi mangan payments: each winner is paid a mangan tsumo (no honba)."""
+    deltas = [0] * players
+    for w in winners:
+        for p in range(players):
+            if p == w:
+                continue
+            pay = 4000 if (p == dealer or w == dealer) else 2000
+            deltas[p] -= pay
+            deltas[w] += pay
+    return deltas
+
+
+def next_round(round_wind: int, round_number: int, honba: int, dealer: int, players: int,
+               *, dealer_keeps: bool, honba_up: bool) -> tuple[int, int, int, int]:
+    """``(round_wind, round_number, honba, dealer)`` of the round that follows.
+
+    ``dealer_keeps``: the dealer won or was tenpai at a draw, or the round
+    was aborted (renchan); ``honba_up``: the dealer kept the seat or the round
+    was drawn.
+    """
+    new_honba = honba + 1 if honba_up else 0
+    if dealer_keeps:
+        return round_wind, round_number, new_honba, dealer
+    number = round_number + 1
+    wind = round_wind
+    if number > players:
+        number = 1
+        wind += 1
+    return wind, number, new_honba, (dealer + 1) % players

@@ -1,0 +1,172 @@
+"""Valuing a riichi win: yaku, fu, han, limit and base payments, through the ``mahjong`` library.
+
+The ``mahjong`` library (MIT) does the hand valuation: decompositions, yaku,
+fu and the score table. This module configures it from the
+:class:`~mjlog.ruleset.Ruleset` (table rules) and a
+:class:`~mjlog.scoring.situation.WinSituation` (the facts of one win), and
+maps its answer to mjlog's yaku names (:mod:`mjlog.scoring.yaku`).
+
+Names: a kiriage mangan (30 fu 4 han or 60 fu 3 han paid as a mangan) has
+no limit name, as in Tenhou's records; a counted (kazoe) yakuman is
+``yakuman``.
+
+This module values one hand; payments between players are
+:mod:`mjlog.scoring.payments`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from mahjong.constants import EAST
+from mahjong.hand_calculating.hand import HandCalculator
+from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
+from mahjong.meld import Meld
+
+from mjlog.events import AddedKan, Chi, OpenKan, Pon, YakuClaim
+from mjlog.events import Meld as MeldEvent
+from mjlog.ruleset import Ruleset
+from mjlog.scoring.situation import WinSituation
+from mjlog.scoring.yaku import BY_LIBRARY
+
+LIMITS = ("", "mangan", "haneman", "baiman", "sanbaiman", "yakuman")
+"""Limit names, lowest first."""
+
+_LEVELS = {
+    "": "", "mangan": "mangan", "haneman": "haneman", "baiman": "baiman",
+    "sanbaiman": "sanbaiman", "yakuman": "yakuman", "kazoe yakuman": "yakuman",
+    "kazoe sanbaiman": "sanbaiman", "kiriage mangan": "", "2x yakuman": "yakuman",
+    "3x yakuman": "yakuman", "4x yakuman": "yakuman", "5x yakuman": "yakuman",
+    "6x yakuman": "yakuman",
+}
+
+_KAZOE = {
+    "yakuman": HandConstants.KAZOE_LIMITED,
+    "sanbaiman": HandConstants.KAZOE_SANBAIMAN,
+    "none": HandConstants.KAZOE_NO_LIMIT,
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Valuation:
+    """A hand's value as mjlog computes it.
+
+    ``yaku`` in the library's order, dora last; ``main`` is a ron's payment, or
+    on a tsumo what the dealer pays (each player pays, when the dealer won);
+    ``additional`` what each non-dealer pays on a non-dealer's tsumo;
+    ``points`` what the winner receives from all payers (in three-player
+    games nobody pays the absent seat's share). None of them includes honba
+    or riichi sticks. ``error`` is the library's stable code
+    (``hand_not_winning``, ``no_yaku`` …) when the hand has no value.
+    """
+
+    yaku: tuple[YakuClaim, ...] = ()
+    fu: int = 0
+    han: int = 0
+    limit: str = ""
+    main: int = 0
+    additional: int = 0
+    points: int = 0
+    error: str = ""
+
+
+@cache
+def _options(ruleset: Ruleset) -> OptionalRules:
+    return OptionalRules(
+        has_open_tanyao=ruleset.open_tanyao, has_aka_dora=ruleset.red_fives,
+        has_double_yakuman=ruleset.double_yakuman, kazoe_limit=_KAZOE[ruleset.kazoe],
+        kiriage=ruleset.kiriage, fu_for_open_pinfu=True, fu_for_pinfu_tsumo=False,
+        is_three_player=ruleset.players == 3,
+    )
+
+
+def _meld(ev: MeldEvent) -> Meld:
+    if isinstance(ev, Chi):
+        return Meld(Meld.CHI, ev.tiles, True, ev.called, ev.player, ev.from_player)
+    if isinstance(ev, Pon):
+        return Meld(Meld.PON, ev.tiles, True, ev.called, ev.player, ev.from_player)
+    if isinstance(ev, OpenKan):
+        return Meld(Meld.KAN, ev.tiles, True, ev.called, ev.player, ev.from_player)
+    if isinstance(ev, AddedKan):
+        return Meld(Meld.SHOUMINKAN, ev.tiles, True, ev.called, ev.player, ev.from_player)
+    return Meld(Meld.KAN, ev.tiles, False, None, ev.player, ev.player)
+
+
+@cache
+def _config(ruleset: Ruleset) -> HandConfig:
+    return HandConfig(options=_options(ruleset))
+
+
+CONFIG_FIELDS = frozenset({
+    "yaku", "options", "is_tsumo", "is_riichi", "is_ippatsu", "is_rinshan", "is_chankan",
+    "is_haitei", "is_houtei", "is_daburu_riichi", "is_nagashi_mangan", "is_tenhou",
+    "is_renhou", "is_chiihou", "is_open_riichi", "player_wind", "round_wind", "is_dealer",
+    "paarenchan", "kyoutaku_number", "tsumi_number", "num_nuki_dora",
+})
+"""Every attribute of the library's ``HandConfig``; :func:`config` sets them all."""
+
+
+def config(sit: WinSituation, ruleset: Ruleset) -> HandConfig:
+    """The library's configuration of one win.
+
+    One configuration object per ruleset is reused and every attribute set
+    afresh (building one costs a tenth of a valuation, most of it the yaku
+    objects). The library writes dora counts into those yaku objects, so read
+    a result before valuing the next hand.
+    """
+    cfg = _config(ruleset)
+    cfg.is_tsumo = sit.tsumo
+    cfg.is_riichi = sit.riichi
+    cfg.is_ippatsu = sit.ippatsu
+    cfg.is_rinshan = sit.rinshan
+    cfg.is_chankan = sit.chankan
+    cfg.is_haitei = sit.haitei
+    cfg.is_houtei = sit.houtei
+    cfg.is_daburu_riichi = sit.double_riichi
+    cfg.is_nagashi_mangan = False
+    cfg.is_tenhou = sit.tenhou
+    cfg.is_renhou = False
+    cfg.is_chiihou = sit.chiihou
+    cfg.is_open_riichi = False
+    cfg.player_wind = EAST + sit.seat_wind
+    cfg.round_wind = EAST + sit.round_wind
+    cfg.is_dealer = sit.seat_wind == 0
+    cfg.paarenchan = 0
+    cfg.kyoutaku_number = 0
+    cfg.tsumi_number = 0
+    cfg.num_nuki_dora = sit.kita
+    return cfg
+
+
+def value(sit: WinSituation, ruleset: Ruleset) -> Valuation:
+    """Value a winning hand. Does not check that the win was allowed (furiten, timing)."""
+    melds = [_meld(m) for m in sit.melds]
+    tiles: list[int] = list(sit.hand)
+    for m in melds:
+        tiles.extend(m.tiles)
+    result = HandCalculator.estimate_hand_value(
+        tiles, sit.win_tile, melds=melds, dora_indicators=list(sit.dora_indicators),
+        config=config(sit, ruleset), ura_dora_indicators=list(sit.ura_indicators),
+    )
+    if result.error or result.cost is None or result.yaku is None:
+        return Valuation(error=str(result.error or "no_value"))
+    is_open = result.is_open_hand
+    yaku = tuple(
+        YakuClaim(name=BY_LIBRARY[type(y).__name__].name,
+                  han=y.han_open if is_open and y.han_open else y.han_closed)
+        for y in result.yaku
+    )
+    cost = result.cost
+    main, additional = cost["main"], cost["additional"]
+    if not sit.tsumo:
+        points = main
+    elif sit.is_dealer:
+        points = main * (sit.players - 1)
+    else:
+        points = main + additional * (sit.players - 2)
+    return Valuation(
+        yaku=yaku, fu=result.fu or 0, han=result.han or 0,
+        limit=_LEVELS.get(cost["yaku_level"], cost["yaku_level"]),
+        main=main, additional=additional, points=points,
+    )

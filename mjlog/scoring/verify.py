@@ -1,0 +1,272 @@
+"""Score verification: recompute every win, draw and payment of a record and compare.
+
+:func:`verify` replays a record with the :class:`~mjlog.replay.engine.Engine`
+and stops it just before each result. There it takes the situation from the
+table (:mod:`mjlog.scoring.situation`), values the hand
+(:mod:`mjlog.scoring.riichi`), works out the payments
+(:mod:`mjlog.scoring.payments`) and compares each field with the record. At
+the next round start it compares the dealer, round and honba with what the
+result implies. Every difference is a :class:`~mjlog.diagnostics.ScoreMismatch`.
+
+Mismatch codes:
+
+==================  =========================================================
+``win-unscorable``  the hand the replay holds is no winning hand with a yaku
+``win-yaku``        a yaku (or its han) differs; one mismatch per yaku
+``win-fu``          fu differ
+``win-han``         total han differ
+``win-points``      the hand's value differs (ron payment, tsumo total)
+``win-limit``       the limit name (mangan … yakuman) differs
+``win-pao``         the liable player (pao) differs
+``win-deltas``      a seat's score change differs; one per seat
+``draw-tenpai``     a seat shown tenpai (or not) at an exhaustive draw is not
+                    (or is) tenpai on the table
+``draw-nagashi``    nagashi mangan claimed or missed
+``draw-deltas``     a seat's payment at a draw differs
+``next-round``      the next round's dealer, round or honba differ
+==================  =========================================================
+
+It checks values only: whether a win was allowed (furiten, yaku timing
+rules of a ruleset) is the business of rule checks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mjlog.diagnostics import ScoreMismatch
+from mjlog.events import (
+    AbortiveDraw,
+    AddedKan,
+    ExhaustiveDraw,
+    GameStart,
+    OpenKan,
+    Pon,
+    RoundStart,
+    Win,
+    round_label,
+)
+from mjlog.hand.shape import waits
+from mjlog.record import GameRecord
+from mjlog.replay.engine import Engine
+from mjlog.ruleset import Ruleset
+from mjlog.scoring.payments import nagashi_deltas, next_round, noten_deltas, win_deltas
+from mjlog.scoring.riichi import Valuation, value
+from mjlog.scoring.situation import WinSituation, situation
+from mjlog.tiles import KIND_OF
+
+CODES = (
+    "win-unscorable", "win-yaku", "win-fu", "win-han", "win-points", "win-limit", "win-pao",
+    "win-deltas", "draw-tenpai", "draw-nagashi", "draw-deltas", "next-round",
+)
+"""Every score-mismatch code."""
+
+_DRAGONS = frozenset({31, 32, 33})
+_WINDS = frozenset({27, 28, 29, 30})
+_TERMINALS_HONOURS = frozenset({0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33})
+
+
+@dataclass(slots=True)
+class ScoreReport:
+    """What score verification found in one game, with its counts."""
+
+    mismatches: list[ScoreMismatch] = field(default_factory=list)
+    wins: int = 0
+    wins_verified: int = 0
+    draws: int = 0
+    draws_verified: int = 0
+
+
+class _Verifier:
+    """One game's verification: the engine, the ruleset and what is expected next."""
+
+    def __init__(self, record: GameRecord, ruleset: Ruleset | None) -> None:
+        self.record = record
+        self.events = record.events
+        self.engine = Engine(record.src)
+        self.ruleset = ruleset
+        self.report = ScoreReport()
+        self.round_start = -1
+        self.index = -1
+        self.expected: tuple[int, int, int, int] | None = None
+        self.dealer_keeps = False
+        self.any_win = False
+        self.sticks_to = -1
+
+    # -- driving
+
+    def run(self) -> None:
+        events = self.events
+        engine = self.engine
+        handlers = {RoundStart: self._round_start, Win: self._win, ExhaustiveDraw: self._draw,
+                    AbortiveDraw: self._draw, GameStart: self._game_start}
+        pause = frozenset(handlers)
+        i = 0
+        while (i := engine.run(events, i, pause=pause)) < len(events):
+            self.index = i
+            ev = events[i]
+            handlers[ev.__class__](ev)  # type: ignore[operator]
+            engine.apply(ev, i)
+            i += 1
+
+    def _game_start(self, ev: GameStart) -> None:
+        if self.ruleset is None:
+            self.ruleset = ev.ruleset
+
+    def mismatch(self, code: str, fld: str, recorded: bool | int | str | None,
+                 computed: bool | int | str | None, *, player: int | None = None,
+                 message: str = "") -> None:
+        s = self.engine.state
+        self.report.mismatches.append(ScoreMismatch(
+            code=code, field=fld, recorded=recorded, computed=computed, message=message,
+            round=round_label(s.round_wind, s.round_number, s.honba) if self.engine.rounds else "",
+            turn=s.turn, player=player, src=self.record.src(self.index),
+        ))
+
+    # -- rounds
+
+    def _round_start(self, ev: RoundStart) -> None:
+        exp = self.expected
+        if exp is not None:
+            got = (ev.round_wind, ev.round_number, ev.honba, ev.dealer)
+            for name, r, c in zip(("round wind", "round number", "honba", "dealer"), got, exp,
+                                  strict=True):
+                if r != c:
+                    self.mismatch("next-round", name, r, c)
+        self.expected = None
+        self.round_start = self.index
+        self.any_win = False
+        self.sticks_to = -1
+
+    def _expect_next(self, *, dealer_keeps: bool, honba_up: bool) -> None:
+        s = self.engine.state
+        self.expected = next_round(s.round_wind, s.round_number, s.honba, s.dealer, s.n,
+                                   dealer_keeps=dealer_keeps, honba_up=honba_up)
+
+    # -- wins
+
+    def _win(self, ev: Win) -> None:
+        rep = self.report
+        rep.wins += 1
+        assert self.ruleset is not None
+        s = self.engine.state
+        if not self.any_win:
+            self.any_win = True
+            self.dealer_keeps = False
+            self.sticks_to = self._sticks_receiver(ev)
+        sit = situation(s, self.events, self.round_start, self.index, ev)
+        val = value(sit, self.ruleset)
+        before = len(rep.mismatches)
+        if val.error:
+            self.mismatch("win-unscorable", "hand", ev.points, None, player=ev.winner,
+                          message=f"the scoring library says {val.error}")
+        else:
+            self._compare_value(ev, val)
+            pao = _pao(sit)
+            if ev.pao != pao:
+                self.mismatch("win-pao", "pao", ev.pao, pao, player=ev.winner)
+            if ev.deltas:
+                first = ev.winner == self.sticks_to
+                self._compare_deltas("win-deltas", ev.deltas, win_deltas(
+                    val, sit, sticks=s.kyotaku if first else 0, honba=first, pao=pao))
+        if len(rep.mismatches) == before:
+            rep.wins_verified += 1
+        self.dealer_keeps = self.dealer_keeps or ev.winner == s.dealer
+        self._expect_next(dealer_keeps=self.dealer_keeps, honba_up=self.dealer_keeps)
+
+    def _sticks_receiver(self, first: Win) -> int:
+        """The winner who takes the riichi sticks: first in turn order after the discarder."""
+        winners = []
+        for ev in self.events[self.index:]:
+            if not isinstance(ev, Win):
+                break
+            winners.append(ev.winner)
+        n = self.engine.state.n
+        return min(winners, key=lambda w: (w - first.from_player) % n or n)
+
+    def _compare_value(self, ev: Win, val: Valuation) -> None:
+        w = ev.winner
+        recorded = {y.name: y.han for y in ev.yaku if y.han}
+        computed = {y.name: y.han for y in val.yaku if y.han}
+        for name in sorted(recorded.keys() | computed.keys()):
+            if recorded.get(name) != computed.get(name):
+                self.mismatch("win-yaku", f"yaku.{name}", recorded.get(name),
+                              computed.get(name), player=w)
+        for code, r, c in (("win-fu", ev.fu, val.fu), ("win-han", ev.han, val.han),
+                           ("win-points", ev.points, val.points)):
+            if r != c:
+                self.mismatch(code, code[4:], r, c, player=w)
+        if ev.limit != val.limit:
+            self.mismatch("win-limit", "limit", ev.limit, val.limit, player=w)
+
+    def _compare_deltas(self, code: str, recorded: tuple[int, ...], computed: list[int]) -> None:
+        for p, (r, c) in enumerate(zip(recorded, computed, strict=False)):
+            if r != c:
+                self.mismatch(code, f"deltas[{p}]", r, c, player=p)
+
+    # -- draws
+
+    def _draw(self, ev: ExhaustiveDraw | AbortiveDraw) -> None:
+        rep = self.report
+        rep.draws += 1
+        before = len(rep.mismatches)
+        s = self.engine.state
+        if isinstance(ev, AbortiveDraw):
+            if ev.deltas and any(ev.deltas):
+                self._compare_deltas("draw-deltas", ev.deltas, [0] * s.n)
+            self._expect_next(dealer_keeps=True, honba_up=True)
+        else:
+            tenpai = [self._tenpai(p) for p in range(s.n)]
+            for p, hand in enumerate(ev.hands[: s.n]):
+                if (hand is not None) != tenpai[p]:
+                    self.mismatch("draw-tenpai", f"tenpai[{p}]", hand is not None, tenpai[p],
+                                  player=p)
+            nagashi = [p for p in range(s.n) if self._nagashi(p)]
+            if ev.nagashi != bool(nagashi):
+                self.mismatch("draw-nagashi", "nagashi", ev.nagashi, bool(nagashi))
+            if ev.deltas:
+                expected = (nagashi_deltas(nagashi, s.dealer, s.n) if nagashi
+                            else noten_deltas(tenpai, 3000 if s.n == 4 else 2000))
+                self._compare_deltas("draw-deltas", ev.deltas, expected)
+            self._expect_next(dealer_keeps=tenpai[s.dealer], honba_up=True)
+        if len(rep.mismatches) == before:
+            rep.draws_verified += 1
+
+    def _tenpai(self, p: int) -> bool:
+        ps = self.engine.state.players[p]
+        counts = [0] * 34
+        for t in ps.concealed:
+            counts[KIND_OF[t]] += 1
+        return waits(counts, len(ps.melds)) != 0
+
+    def _nagashi(self, p: int) -> bool:
+        ps = self.engine.state.players[p]
+        return (bool(ps.river) and not ps.called_away
+                and all(KIND_OF[d.tile] in _TERMINALS_HONOURS for d in ps.river))
+
+
+def _pao(sit: WinSituation) -> int | None:
+    """The liable seat (pao): who fed the last set of a 大三元 or 大四喜, ``None`` if nobody.
+
+    Only a hand with all three dragon (four wind) sets called or kanned can
+    make someone liable, and only when the last of them was called from that
+    player.
+    """
+    for group, size in ((_DRAGONS, 3), (_WINDS, 4)):
+        sets = [m for m in sit.melds if KIND_OF[m.tiles[0]] in group]
+        if len(sets) == size:
+            last = sets[-1]
+            if isinstance(last, Pon | OpenKan | AddedKan) and last.from_player != sit.winner:
+                return last.from_player
+    return None
+
+
+def verify(record: GameRecord, ruleset: Ruleset | None = None) -> tuple[Engine, ScoreReport]:
+    """Replay ``record`` and verify its scores under ``ruleset`` (default: the record's own).
+
+    Returns the engine (its findings and final state, as :func:`mjlog.replay.engine.replay`
+    gives them) and the score report.
+    """
+    v = _Verifier(record, ruleset)
+    v.run()
+    return v.engine, v.report

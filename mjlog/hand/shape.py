@@ -45,14 +45,6 @@ def counts_of(kinds: Sequence[int]) -> list[int]:
     return counts
 
 
-def _key(counts: Sequence[int], start: int, size: int) -> int:
-    """A suit's counts packed three bits each, lowest kind in the lowest bits."""
-    key = 0
-    for i in range(size):
-        key |= counts[start + i] << (3 * i)
-    return key
-
-
 def _unpack(key: int, size: int) -> list[int]:
     return [(key >> (3 * i)) & 7 for i in range(size)]
 
@@ -81,55 +73,78 @@ def _sets_and_pair(key: int, honours: bool) -> bool:
     return any(n >= 2 and _sets_only(key - (2 << (3 * i)), honours) for i, n in enumerate(c))
 
 
-@cache
-def _suit_facts(key: int, honours: bool) -> tuple[int, int, bool, bool]:
-    """(size mod 3, waits, sets-only, sets-and-pair) of one suit.
+Facts = tuple[int, int, int, int]
+"""Of one suit: (size mod 3, waits as a 34-bit mask, sets-only bit, sets-and-pair bit).
 
-    *waits* is a bitmask over the suit's kinds: bit ``i`` is set when adding
-    one tile of kind ``i`` (held fewer than four times) completes the suit:
-    into sets only when its size is 2 mod 3, into sets and a pair when its
-    size is 1 mod 3.
+The two bits are ``1 << suit`` when true and 0 when not, so that or-ing the
+four suits' bits gives a 4-bit mask.
+"""
+
+_SUIT_TABLES: Final[tuple[dict[bytes, Facts], ...]] = ({}, {}, {}, {})
+"""Memoised :data:`Facts` of each suit (characters, circles, bamboo, honours) by its counts."""
+
+_SLICES: Final = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+
+def _suit_facts(suit: int, counts: bytes) -> Facts:
+    """Compute (and memoise) one suit's facts from its counts.
+
+    *waits* has bit ``k`` (a kind) set when adding one tile of kind ``k``
+    (held fewer than four times) completes the suit: into sets only when its
+    size is 2 mod 3, into sets and a pair when its size is 1 mod 3.
     """
-    size = 7 if honours else 9
-    c = _unpack(key, size)
-    n = sum(c) % 3
+    honours = suit == 3
+    key = 0
+    for i, n in enumerate(counts):
+        key |= n << (3 * i)
+    n = sum(counts) % 3
     waits = 0
     if n:
         test = _sets_and_pair if n == 1 else _sets_only
-        for i in range(size):
-            if c[i] < 4 and test(key + (1 << (3 * i)), honours):
-                waits |= 1 << i
-    return n, waits, _sets_only(key, honours), _sets_and_pair(key, honours)
+        for i, held in enumerate(counts):
+            if held < 4 and test(key + (1 << (3 * i)), honours):
+                waits |= 1 << (_SUIT_STARTS[suit] + i)
+    bit = 1 << suit
+    facts = (n, waits, bit if _sets_only(key, honours) else 0,
+             bit if _sets_and_pair(key, honours) else 0)
+    _SUIT_TABLES[suit][counts] = facts
+    return facts
 
 
-def _facts(counts: Sequence[int]) -> tuple[tuple[int, int, bool, bool], ...]:
-    c = counts
-    return (
-        _suit_facts(c[0] | c[1] << 3 | c[2] << 6 | c[3] << 9 | c[4] << 12 | c[5] << 15
-                    | c[6] << 18 | c[7] << 21 | c[8] << 24, False),
-        _suit_facts(c[9] | c[10] << 3 | c[11] << 6 | c[12] << 9 | c[13] << 12 | c[14] << 15
-                    | c[15] << 18 | c[16] << 21 | c[17] << 24, False),
-        _suit_facts(c[18] | c[19] << 3 | c[20] << 6 | c[21] << 9 | c[22] << 12 | c[23] << 15
-                    | c[24] << 18 | c[25] << 21 | c[26] << 24, False),
-        _suit_facts(c[27] | c[28] << 3 | c[29] << 6 | c[30] << 9 | c[31] << 12 | c[32] << 15
-                    | c[33] << 18, True),
-    )
+def _facts(counts: Sequence[int]) -> tuple[Facts, Facts, Facts, Facts]:
+    b = bytes(counts)
+    t0, t1, t2, t3 = _SUIT_TABLES
+    return (t0.get(k0 := b[0:9]) or _suit_facts(0, k0),
+            t1.get(k1 := b[9:18]) or _suit_facts(1, k1),
+            t2.get(k2 := b[18:27]) or _suit_facts(2, k2),
+            t3.get(k3 := b[27:34]) or _suit_facts(3, k3))
+
+
+def _cases() -> dict[int, tuple[int, ...]]:
+    """Suit sizes mod 3 (two bits per suit) of a hand one tile short, and where the tile goes.
+
+    ``(s,)``: one suit is 1 mod 3 and takes the pair; ``(a, b)``: two suits
+    are 2 mod 3, one of them holds the pair and the other takes the tile.
+    """
+    out: dict[int, tuple[int, ...]] = {}
+    for s in range(4):
+        out[1 << (2 * s)] = (s,)
+        for t in range(s + 1, 4):
+            out[(2 << (2 * s)) | (2 << (2 * t))] = (s, t)
+    return out
+
+
+_CASES: Final = _cases()
 
 
 def is_standard_complete(counts: Sequence[int]) -> bool:
     """Whether the counts are sets and one pair (any number of sets, called sets apart)."""
-    pairs = 0
-    for n, _, sets_only, sets_pair in _facts(counts):
-        if n == 0:
-            if not sets_only:
-                return False
-        elif n == 2:
-            if not sets_pair:
-                return False
-            pairs += 1
-        else:
-            return False
-    return pairs == 1
+    f = _facts(counts)
+    pair_suits = [s for s in range(4) if f[s][0] == 2]
+    if len(pair_suits) != 1 or any(f[s][0] == 1 for s in range(4)):
+        return False
+    p = pair_suits[0]
+    return bool(f[p][3]) and all(f[s][2] for s in range(4) if s != p)
 
 
 def is_seven_pairs(counts: Sequence[int]) -> bool:
@@ -159,22 +174,24 @@ def standard_waits(counts: Sequence[int]) -> int:
     the hand already holds four of is never a wait. Seven pairs and thirteen
     orphans are not considered here: see :func:`waits`.
     """
-    facts = _facts(counts)
-    ones = [s for s in range(4) if facts[s][0] == 1]
-    twos = [s for s in range(4) if facts[s][0] == 2]
-    mask = 0
-    if len(ones) == 1 and not twos:
-        s = ones[0]
-        if all(facts[o][2] for o in range(4) if o != s):
-            mask |= facts[s][1] << _SUIT_STARTS[s]
-    elif len(twos) == 2 and not ones:
-        a, b = twos
-        others_ok = all(facts[o][2] for o in range(4) if o != a and o != b)
-        if others_ok:
-            if facts[b][3]:
-                mask |= facts[a][1] << _SUIT_STARTS[a]
-            if facts[a][3]:
-                mask |= facts[b][1] << _SUIT_STARTS[b]
+    return _standard_waits(_facts(counts))
+
+
+def _standard_waits(facts: tuple[Facts, Facts, Facts, Facts]) -> int:
+    f0, f1, f2, f3 = facts
+    case = _CASES.get(f0[0] | f1[0] << 2 | f2[0] << 4 | f3[0] << 6)
+    if case is None:
+        return 0
+    sets_only = f0[2] | f1[2] | f2[2] | f3[2]
+    if len(case) == 1:
+        s = case[0]
+        return facts[s][1] if sets_only | (1 << s) == 15 else 0
+    a, b = case
+    if sets_only | (1 << a) | (1 << b) != 15:
+        return 0
+    mask = facts[a][1] if facts[b][3] else 0
+    if facts[a][3]:
+        mask |= facts[b][1]
     return mask
 
 
@@ -215,16 +232,29 @@ def thirteen_orphans_waits(counts: Sequence[int]) -> int:
     return missing if missing & (missing - 1) == 0 and pair else 0
 
 
+_NO_MIDDLES: Final = bytes(7)
+
+
 def waits(counts: Sequence[int], melds: int = 0) -> int:
     """All winning kinds (a 34-bit mask) of a tenpai hand with ``melds`` called sets.
 
-    Seven pairs and thirteen orphans count only for a closed 13-tile hand. A
-    kind held four times in hand is not a wait. Returns 0 for a hand that is
-    not tenpai (or does not have 1 mod 3 tiles).
+    ``counts`` holds 34 ints from 0 to 4. Seven pairs and thirteen orphans
+    count only for a closed 13-tile hand. A kind held four times in hand is
+    not a wait. Returns 0 for a hand that is not tenpai (or does not have 1
+    mod 3 tiles).
     """
-    mask = standard_waits(counts)
-    if melds == 0 and sum(counts) == 13:
-        mask |= seven_pairs_waits(counts) | thirteen_orphans_waits(counts)
+    b = bytes(counts)
+    t0, t1, t2, t3 = _SUIT_TABLES
+    k0, k1, k2 = b[0:9], b[9:18], b[18:27]
+    mask = _standard_waits((
+        t0.get(k0) or _suit_facts(0, k0), t1.get(k1) or _suit_facts(1, k1),
+        t2.get(k2) or _suit_facts(2, k2), t3.get(k3 := b[27:34]) or _suit_facts(3, k3),
+    ))
+    if melds == 0:
+        if b.count(2) == 6 and b.count(1) == 1 and b.count(0) == NUM_KINDS - 7:
+            mask |= 1 << b.index(1)
+        if k0[1:8] == _NO_MIDDLES and k1[1:8] == _NO_MIDDLES and k2[1:8] == _NO_MIDDLES:
+            mask |= thirteen_orphans_waits(counts)
     return mask
 
 
@@ -245,7 +275,7 @@ Frontier = tuple[tuple[int, int], ...]
 
 
 @cache
-def _blocks(key: int, honours: bool) -> tuple[Frontier, Frontier]:
+def _blocks(counts: bytes, honours: bool) -> tuple[Frontier, Frontier]:
     """Pareto-best (sets, partial sets) of a suit: without a pair, and with one pair.
 
     A partial set is two tiles one tile from a set: a pair, two neighbours or
@@ -253,7 +283,7 @@ def _blocks(key: int, honours: bool) -> tuple[Frontier, Frontier]:
     """
     no_pair: set[tuple[int, int]] = set()
     with_pair: set[tuple[int, int]] = set()
-    _walk(_unpack(key, 7 if honours else 9), 0, 0, 0, False, honours, no_pair, with_pair)
+    _walk(list(counts), 0, 0, 0, False, honours, no_pair, with_pair)
     return _frontier(no_pair), _frontier(with_pair)
 
 
@@ -311,41 +341,46 @@ def standard_shanten(counts: Sequence[int], melds: int = 0, sets: int = 4) -> in
     and partials together capped at ``sets``, best over every split of every
     suit.
     """
-    c = counts
-    keys = (
-        (_key(c, 0, 9), False), (_key(c, 9, 9), False), (_key(c, 18, 9), False),
-        (_key(c, 27, 7), True),
-    )
-    # states: (sets, partials, pair) combined over suits, kept Pareto-small
-    states: set[tuple[int, int, int]] = {(melds, 0, 0)}
+    b = bytes(counts)
+    keys = ((b[0:9], False), (b[9:18], False), (b[18:27], False), (b[27:34], True))
+    # (sets, pair) -> most partials, combined suit by suit; partials beyond
+    # what the remaining sets can use are worthless, so they are capped
+    states: dict[tuple[int, int], int] = {(melds, 0): 0}
     for key, honours in keys:
         no_pair, with_pair = _blocks(key, honours)
-        nxt: set[tuple[int, int, int]] = set()
-        for m, t, p in states:
+        nxt: dict[tuple[int, int], int] = {}
+        for (m, p), t in states.items():
             for dm, dt in no_pair:
-                nxt.add((m + dm, t + dt, p))
+                k = (m + dm, p)
+                v = min(t + dt, max(sets - m - dm, 0))
+                if nxt.get(k, -1) < v:
+                    nxt[k] = v
             if not p:
                 for dm, dt in with_pair:
-                    nxt.add((m + dm, t + dt, 1))
+                    k = (m + dm, 1)
+                    v = min(t + dt, max(sets - m - dm, 0))
+                    if nxt.get(k, -1) < v:
+                        nxt[k] = v
         states = nxt
-    best = 2 * sets
-    for m, t, p in states:
-        best = min(best, 2 * sets - 2 * m - min(t, sets - m) - p)
-    return best
+    return min(2 * sets - 2 * m - t - p for (m, p), t in states.items())
 
 
 def seven_pairs_shanten(counts: Sequence[int]) -> int:
     """Shanten towards seven distinct pairs (closed 13- or 14-tile hands)."""
-    pairs = sum(1 for n in counts if n >= 2)
-    distinct = sum(1 for n in counts if n)
+    b = bytes(counts)
+    distinct = NUM_KINDS - b.count(0)
+    pairs = distinct - b.count(1)
     return 6 - pairs + max(0, 7 - distinct)
 
 
 def thirteen_orphans_shanten(counts: Sequence[int]) -> int:
     """Shanten towards thirteen orphans (closed hands)."""
-    held = sum(1 for k in TERMINALS_AND_HONOURS if counts[k])
-    pair = any(counts[k] >= 2 for k in TERMINALS_AND_HONOURS)
-    return 13 - held - (1 if pair else 0)
+    c = counts
+    orphans = (c[0], c[8], c[9], c[17], c[18], c[26], c[27], c[28], c[29], c[30], c[31], c[32],
+               c[33])
+    held = 13 - orphans.count(0)
+    paired = held - orphans.count(1) > 0
+    return 13 - held - (1 if paired else 0)
 
 
 def shanten(counts: Sequence[int], melds: int = 0) -> int:

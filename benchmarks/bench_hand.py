@@ -47,7 +47,7 @@ def corpus_hands(root: Path) -> set[tuple[tuple[int, ...], int]]:
             for i, ev in enumerate(rec.events):
                 engine.apply(ev, i)
                 if ev.__class__ is Discard:
-                    ps = engine.state.players[ev.player]  # type: ignore[union-attr]
+                    ps = engine.state.players[ev.player]
                     counts = [0] * 34
                     for t in ps.concealed:
                         counts[KIND_OF[t]] += 1

@@ -23,7 +23,6 @@ with Tenhou's as defaults, each found in Tenhou's own records:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from mjlog.scoring.riichi import Valuation
 from mjlog.scoring.situation import WinSituation
@@ -42,7 +41,7 @@ def win_deltas(val: Valuation, sit: WinSituation, *, sticks: int, honba: bool = 
     deltas = [0] * n
     w = sit.winner
     if not honba:
-        sit = replace(sit, honba=0)
+        sit = sit._replace(honba=0)
     honba_count = sit.honba
     if pao is not None and pao != w:
         return _pao_deltas(val, sit, sticks=sticks, pao=pao, pao_value=pao_value or val)

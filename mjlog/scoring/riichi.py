@@ -6,6 +6,10 @@ fu and the score table. This module configures it from the
 :class:`~mjlog.scoring.situation.WinSituation` (the facts of one win), and
 maps its answer to mjlog's yaku names (:mod:`mjlog.scoring.yaku`).
 
+Gap wrapped here: with kiriage on, the library (2.1) names no limit for a
+real mangan below 5 han (4 han 40 fu); mjlog names it ``mangan``, as Tenhou
+does.
+
 Names: a kiriage mangan (30 fu 4 han or 60 fu 3 han paid as a mangan) has
 no limit name, as in Tenhou's records; a counted (kazoe) yakuman is
 ``yakuman``.
@@ -27,6 +31,7 @@ from mahjong.meld import Meld
 from mjlog.events import AddedKan, Chi, OpenKan, Pon, YakuClaim
 from mjlog.events import Meld as MeldEvent
 from mjlog.ruleset import Ruleset
+from mjlog.scoring.fast import fast_value
 from mjlog.scoring.situation import WinSituation
 from mjlog.scoring.yaku import BY_LIBRARY
 
@@ -69,6 +74,8 @@ class Valuation:
     additional: int = 0
     points: int = 0
     error: str = ""
+    by: str = "library"
+    """Who valued the hand: ``library`` (the reference) or ``mjlog`` (the fast path)."""
 
 
 @cache
@@ -139,8 +146,32 @@ def config(sit: WinSituation, ruleset: Ruleset) -> HandConfig:
     return cfg
 
 
-def value(sit: WinSituation, ruleset: Ruleset) -> Valuation:
-    """Value a winning hand. Does not check that the win was allowed (furiten, timing)."""
+def _points(sit: WinSituation, main: int, additional: int) -> int:
+    if not sit.tsumo:
+        return main
+    if sit.is_dealer:
+        return main * (sit.players - 1)
+    return main + additional * (sit.players - 2)
+
+
+def value(sit: WinSituation, ruleset: Ruleset, *, reference: bool = False) -> Valuation:
+    """Value a winning hand. Does not check that the win was allowed (furiten, timing).
+
+    Ordinary hands are valued by mjlog's fast path (:mod:`mjlog.scoring.fast`),
+    the rest by the library; ``reference`` asks the library in every case.
+    """
+    if not reference:
+        fast = fast_value(sit, ruleset)
+        if fast is not None:
+            fu, han, yaku, limit, main, additional = fast
+            return Valuation(yaku=yaku, fu=fu, han=han, limit=limit, main=main,
+                             additional=additional, points=_points(sit, main, additional),
+                             by="mjlog")
+    return library_value(sit, ruleset)
+
+
+def library_value(sit: WinSituation, ruleset: Ruleset) -> Valuation:
+    """Value a winning hand with the ``mahjong`` library (the reference)."""
     melds = [_meld(m) for m in sit.melds]
     tiles: list[int] = list(sit.hand)
     for m in melds:
@@ -159,14 +190,11 @@ def value(sit: WinSituation, ruleset: Ruleset) -> Valuation:
     )
     cost = result.cost
     main, additional = cost["main"], cost["additional"]
-    if not sit.tsumo:
-        points = main
-    elif sit.is_dealer:
-        points = main * (sit.players - 1)
-    else:
-        points = main + additional * (sit.players - 2)
+    han, fu = result.han or 0, result.fu or 0
+    limit = _LEVELS.get(cost["yaku_level"], cost["yaku_level"])
+    if not limit and han < 5 and fu << (han + 2) > 2000:
+        limit = "mangan"  # the library names no limit here when kiriage is on
     return Valuation(
-        yaku=yaku, fu=result.fu or 0, han=result.han or 0,
-        limit=_LEVELS.get(cost["yaku_level"], cost["yaku_level"]),
-        main=main, additional=additional, points=points,
+        yaku=yaku, fu=fu, han=han, limit=limit,
+        main=main, additional=additional, points=_points(sit, main, additional),
     )

@@ -22,7 +22,7 @@ This module states facts; it does not value the hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple, cast
 
 from mjlog.events import (
     AddedKan,
@@ -40,13 +40,13 @@ from mjlog.replay.state import TableState
 from mjlog.tiles import Tile
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class WinSituation:
+class WinSituation(NamedTuple):
     """Everything about one win that is not the shape of the hand.
 
     ``hand`` is the concealed part including ``win_tile``; ``melds`` the call
     events of the winner (an added kan replaces its pon); winds are 0..3 for
-    east..north.
+    east..north. (A named tuple: one is built for every win, and a tuple is
+    built faster than a frozen dataclass.)
     """
 
     winner: int
@@ -94,7 +94,8 @@ def situation(state: TableState, events: Sequence[Event], round_start: int, inde
     w = win.winner
     ps = state.players[w]
     tsumo = win.from_player == w
-    hand = tuple(Tile(t) for t in sorted(ps.concealed | ({win.win_tile} if not tsumo else set())))
+    hand = cast(tuple[Tile, ...], tuple(sorted(ps.concealed)) if tsumo
+                else tuple(sorted([*ps.concealed, win.win_tile])))
     last_at = _last_move(events, round_start, index)
     last = events[last_at] if last_at >= 0 else None
     rinshan = tsumo and isinstance(last, Draw) and last.rinshan

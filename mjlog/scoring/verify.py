@@ -26,6 +26,11 @@ Mismatch codes:
 ``next-round``      the next round's dealer, round or honba differ
 ==================  =========================================================
 
+Each hand is valued by :func:`mjlog.scoring.riichi.value` (mjlog's fast path
+for ordinary hands, the ``mahjong`` library for the rest); when the fast
+path's value differs from the record, the library values the hand again and
+its answer is the one compared and reported.
+
 It checks values only: whether a win was allowed (furiten, yaku timing
 rules of a ruleset) is the business of rule checks.
 """
@@ -156,6 +161,8 @@ class _Verifier:
             self.sticks_to = self._sticks_receiver(ev)
         sit = situation(s, self.events, self.round_start, self.index, ev)
         val = value(sit, self.ruleset)
+        if val.by != "library" and not _agrees(ev, val):
+            val = value(sit, self.ruleset, reference=True)  # the reference has the last word
         before = len(rep.mismatches)
         if val.error:
             self.mismatch("win-unscorable", "hand", ev.points, None, player=ev.winner,
@@ -243,6 +250,14 @@ class _Verifier:
         ps = self.engine.state.players[p]
         return (bool(ps.river) and not ps.called_away
                 and all(KIND_OF[d.tile] in _TERMINALS_HONOURS for d in ps.river))
+
+
+def _agrees(ev: Win, val: Valuation) -> bool:
+    """Whether a valuation says what the record says (yaku, fu, han, points, limit)."""
+    if (ev.fu, ev.han, ev.points, ev.limit) != (val.fu, val.han, val.points, val.limit):
+        return False
+    return ({y.name: y.han for y in ev.yaku if y.han}
+            == {y.name: y.han for y in val.yaku if y.han})
 
 
 def _pao(sit: WinSituation) -> int | None:

@@ -129,6 +129,32 @@ def _meld_sets(sit: WinSituation) -> list[Set] | None:
     return sets
 
 
+FU_BASE: Final = 20
+"""Fu every standard hand starts with (副底)."""
+FU_CLOSED_RON: Final = 10
+"""Fu for a ron with a closed hand (面前加符)."""
+FU_TSUMO: Final = 2
+"""Fu for a tsumo (not with pinfu)."""
+FU_SEVEN_PAIRS: Final = 25
+"""Fu of seven pairs, fixed and not rounded."""
+WAIT_FU: Final = {"ryanmen": 0, "shanpon": 0, "kanchan": 2, "penchan": 2, "tanki": 2}
+"""Fu of each kind of wait: two-sided, dual pon, closed, edge, single."""
+
+
+def set_fu(kind: int, *, kan: bool, concealed: bool) -> int:
+    """Fu of a triplet or kan: 2 for an open triplet of simples, doubled for terminals or
+    honours, doubled when concealed, times four for a kan. Runs give none."""
+    return (2 * (2 if kind in _TERMINALS_HONOURS else 1) * (2 if concealed else 1)
+            * (4 if kan else 1))
+
+
+def pair_fu(kind: int, seat_wind: int, round_wind: int) -> int:
+    """Fu of the pair: 2 for dragons, 2 for the seat wind and 2 for the round wind
+    (4 for a double wind); winds are kinds 27..30."""
+    return ((2 if kind in _DRAGONS else 0) + (2 if kind == seat_wind else 0)
+            + (2 if kind == round_wind else 0))
+
+
 def _base_and_limit(han: int, fu: int, ruleset: Ruleset) -> tuple[int, str]:
     if han >= 13:
         if ruleset.kazoe == "yakuman":
@@ -230,29 +256,20 @@ def _value_reading(h: _Hand, pair: int, sets: list[Set], wait: int,
     triplets = [s for s in sets if not s[1]]
     # fu
     if chiitoitsu:
-        fu = 25
+        fu = FU_SEVEN_PAIRS
     else:
-        fu = 20
+        fu = FU_BASE + pair_fu(pair, seat_wind, round_wind) + WAIT_FU[kind_of_wait]
         for k, _, conc, kan in triplets:
-            v = 2 * (2 if k in _TERMINALS_HONOURS else 1) * (2 if conc else 1) * (4 if kan else 1)
-            fu += v
-        if pair in _DRAGONS:
-            fu += 2
-        if pair == seat_wind:
-            fu += 2
-        if pair == round_wind:
-            fu += 2
-        if kind_of_wait in ("tanki", "kanchan", "penchan"):
-            fu += 2
-        pinfu = closed and fu == 20 and kind_of_wait == "ryanmen"
+            fu += set_fu(k, kan=kan, concealed=conc)
+        pinfu = closed and fu == FU_BASE and kind_of_wait == "ryanmen"
         if pinfu:
             yaku.append(("pinfu", 1))
         elif tsumo:
-            fu += 2
+            fu += FU_TSUMO
         if closed and not tsumo:
-            fu += 10
-        elif not closed and fu == 20:
-            fu = 30
+            fu += FU_CLOSED_RON
+        elif not closed and fu == FU_BASE:
+            fu = 30  # an open hand with nothing else still counts 30
         fu = (fu + 9) // 10 * 10
     # situational yaku
     if tsumo and closed:
@@ -410,6 +427,23 @@ def _claim(name: str, han: int) -> YakuClaim:
     if claim is None:
         claim = _CLAIMS[name, han] = YakuClaim(name=name, han=han)
     return claim
+
+
+def hand_value(han: int, fu: int, ruleset: Ruleset) -> tuple[int, str]:
+    """(base points, limit name) of a hand of ``han`` and ``fu`` under ``ruleset``.
+
+    The base is ``fu * 2**(han + 2)`` below the limits; a ron pays it times 4
+    (times 6 to the dealer), rounded up to 100. Limits: mangan at 5 han or a
+    base over 2000, haneman 6-7, baiman 8-10, sanbaiman 11-12, yakuman (kazoe)
+    13 and more, as :attr:`Ruleset.kazoe` says; kiriage rounds 30 fu 4 han and
+    60 fu 3 han up to a mangan without naming it one.
+    """
+    return _base_and_limit(han, fu, ruleset)
+
+
+def ron_points(han: int, fu: int, ruleset: Ruleset, *, dealer: bool) -> int:
+    """What a ron of ``han`` and ``fu`` pays, honba and sticks apart."""
+    return _up100(_base_and_limit(han, fu, ruleset)[0] * (6 if dealer else 4))
 
 
 def _payments(base: int, sit: WinSituation) -> tuple[int, int]:

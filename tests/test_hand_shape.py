@@ -1,0 +1,127 @@
+"""The hand kernel: waits, shanten and complete shapes, by hand and over the whole corpus."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from mahjong.agari import Agari
+from mahjong.shanten import Shanten
+
+from mjlog.events import Discard
+from mjlog.formats import tenhou_xml
+from mjlog.hand.shape import (
+    counts_of,
+    is_complete,
+    is_standard_complete,
+    kinds_of_mask,
+    shanten,
+    standard_shanten,
+    waits,
+)
+from mjlog.replay.engine import Engine
+from mjlog.tiles import KIND_OF, kind_str, parse_kinds
+
+
+def c(text: str) -> list[int]:
+    return counts_of([k for k, _ in parse_kinds(text)])
+
+
+def w(text: str, melds: int = 0) -> str:
+    return " ".join(kind_str(k) for k in kinds_of_mask(waits(c(text), melds)))
+
+
+@pytest.mark.parametrize(("hand", "melds", "expected"), [
+    ("1112345678999m", 0, "1m 2m 3m 4m 5m 6m 7m 8m 9m"),  # nine gates
+    ("19m19p19s1234567z", 0, "1m 9m 1p 9p 1s 9s 1z 2z 3z 4z 5z 6z 7z"),  # 13-sided
+    ("19m19p19s1234566z", 0, "7z"),
+    ("1133557799m11p2z", 0, "2z"),  # seven pairs
+    ("1133557799m1111p", 0, ""),  # a seven-pairs single held four times: no wait
+    ("123m456p789s1122z", 0, "1z 2z"),  # dual pon
+    ("23m55p", 3, "1m 4m"),
+    ("1m", 4, "1m"),
+    ("1111m", 3, ""),  # only 1m would do, and all four are in hand
+    ("2345m", 3, "2m 5m"),
+    ("13m55p", 3, "2m"),
+    ("12m55p", 3, "3m"),
+    ("1234567m111p222s", 0, "1m 4m 7m"),
+    ("123m456p789s1234z", 0, ""),
+])
+def test_waits(hand: str, melds: int, expected: str) -> None:
+    assert w(hand, melds) == expected
+
+
+@pytest.mark.parametrize(("hand", "melds", "expected"), [
+    ("123m456p789s11222z", 0, -1),
+    ("123m456p789s1122z", 0, 0),
+    ("19m19p19s1234567z", 0, 0),
+    ("1133557799m1p23z", 0, 1),  # five pairs: one from seven pairs
+    ("13579m13579p135s", 0, 4),
+    ("159m159p159s1234z", 0, 3),  # ten of the thirteen orphans
+    ("1m", 4, 0),
+])
+def test_shanten(hand: str, melds: int, expected: int) -> None:
+    assert shanten(c(hand), melds) == expected
+
+
+def test_complete_shapes() -> None:
+    assert is_complete(c("123m456p789s11222z"))
+    assert is_complete(c("1133557799m1122p"))
+    assert is_complete(c("19m19p19s12345677z"))
+    assert not is_complete(c("19m19p19s12345677z"), melds=1)
+    assert not is_complete(c("123m456p789s11223z"))
+
+
+def test_five_sets_and_a_pair_taiwanese_size() -> None:
+    """The tables take any number of sets: a 17-tile hand of five sets and a pair."""
+    hand = c("123456789m123p44455s")
+    assert is_standard_complete(hand)
+    assert standard_shanten(hand, sets=5) == -1
+    assert standard_shanten(c("123456789m123p4445s"), sets=5) == 0
+
+
+@pytest.fixture(scope="session")
+def corpus_hands(tenhou_xml_paths: list[Path]) -> list[tuple[list[int], int]]:
+    """Every distinct concealed hand (kind counts, sets called) right after a discard."""
+    seen: set[tuple[tuple[int, ...], int]] = set()
+    for path in tenhou_xml_paths:
+        rec = tenhou_xml.read(path.read_bytes(), str(path))
+        engine = Engine()
+        for i, ev in enumerate(rec.events):
+            engine.apply(ev, i)
+            if isinstance(ev, Discard):
+                ps = engine.state.players[ev.player]
+                counts = [0] * 34
+                for t in ps.concealed:
+                    counts[KIND_OF[t]] += 1
+                seen.add((tuple(counts), len(ps.melds)))
+    return [(list(h), m) for h, m in sorted(seen)]
+
+
+def test_waits_equal_brute_force_on_every_corpus_hand(
+        corpus_hands: list[tuple[list[int], int]]) -> None:
+    """Kernel waits == the library's agari check tried with each of the 34 kinds."""
+    agari = Agari()
+    tenpai = wrong = 0
+    for counts, melds in corpus_hands:
+        brute = 0
+        for k in range(34):
+            if counts[k] < 4:
+                counts[k] += 1
+                if agari.is_agari(counts):
+                    brute |= 1 << k
+                counts[k] -= 1
+        mine = waits(counts, melds)
+        tenpai += bool(brute)
+        wrong += mine != brute
+    assert len(corpus_hands) > 600_000
+    assert tenpai > 45_000
+    assert wrong == 0
+
+
+def test_shanten_equals_the_library_on_corpus_hands(
+        corpus_hands: list[tuple[list[int], int]]) -> None:
+    sample = random.Random(7).sample(corpus_hands, 20_000)
+    lib = Shanten()
+    assert [shanten(h, m) for h, m in sample] == [lib.calculate_shanten(h) for h, _ in sample]

@@ -1,0 +1,213 @@
+"""Scoring: the tables of ../shared/seeds/001 (fu, limits, quick reference), payments, mismatches.
+
+The seed is a 2001 Japanese rule text; its tables are restated here cell by
+cell. Its han counts leave out the two "bazoro" han it adds in its formula
+(fu x 4 x 2**(han + 2)), so they are today's han.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from mahjong.constants import EAST
+from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
+from mahjong.hand_calculating.scores import ScoresCalculator
+
+from mjlog import serialize
+from mjlog.events import Win
+from mjlog.ruleset import PRESETS
+from mjlog.scoring.fast import (
+    FU_BASE,
+    FU_CLOSED_RON,
+    FU_SEVEN_PAIRS,
+    FU_TSUMO,
+    WAIT_FU,
+    hand_value,
+    pair_fu,
+    ron_points,
+    set_fu,
+)
+from mjlog.scoring.payments import nagashi_deltas, next_round, noten_deltas
+from mjlog.scoring.verify import verify
+
+from .conftest import EXAMPLES, ROOT
+
+TENHOU = PRESETS["tenhou"]
+
+# 点数早見表: fu -> ron payment (non-dealer, dealer) for 1..4 han; None where the seed
+# has "-" (no such hand), "mangan" where it says 満貫.
+QUICK_TABLE: dict[int, list[tuple[int, int] | str | None]] = {
+    20: [None, (1300, 2000), (2600, 3900), (5200, 7700)],
+    25: [None, (1600, 2400), (3200, 4800), (6400, 9600)],
+    30: [(1000, 1500), (2000, 2900), (3900, 5800), (7700, 11600)],
+    40: [(1300, 2000), (2600, 3900), (5200, 7700), "mangan"],
+    50: [(1600, 2400), (3200, 4800), (6400, 9600), "mangan"],
+    60: [(2000, 2900), (3900, 5800), (7700, 11600), "mangan"],
+    70: [(2300, 3400), (4500, 6800), "mangan", "mangan"],
+}
+CELLS = [(fu, han + 1, cell) for fu, row in QUICK_TABLE.items() for han, cell in enumerate(row)
+         if cell is not None]
+
+
+def _library_ron(han: int, fu: int, dealer: bool) -> int:
+    config = HandConfig(player_wind=EAST if dealer else EAST + 1,
+                        options=OptionalRules(kiriage=False))
+    return ScoresCalculator.calculate_scores(han, fu, config)["main"]
+
+
+@pytest.mark.parametrize(("fu", "han", "cell"), CELLS)
+def test_quick_reference_table(fu: int, han: int, cell: tuple[int, int] | str) -> None:
+    non_dealer, dealer = (8000, 12000) if isinstance(cell, str) else cell
+    assert ron_points(han, fu, TENHOU, dealer=False) == non_dealer
+    assert ron_points(han, fu, TENHOU, dealer=True) == dealer
+    assert hand_value(han, fu, TENHOU)[1] == ("mangan" if cell == "mangan" else "")
+    assert _library_ron(han, fu, False) == non_dealer
+    assert _library_ron(han, fu, True) == dealer
+
+
+# 満貫 5, 跳満 6-7, 倍満 8-10, 三倍満 11-12, 役満 13+: dealer / non-dealer payments.
+LIMITS = [(5, "mangan", 12000, 8000), (6, "haneman", 18000, 12000),
+          (7, "haneman", 18000, 12000), (8, "baiman", 24000, 16000),
+          (10, "baiman", 24000, 16000), (11, "sanbaiman", 36000, 24000),
+          (12, "sanbaiman", 36000, 24000), (13, "yakuman", 48000, 32000),
+          (20, "yakuman", 48000, 32000)]
+
+
+@pytest.mark.parametrize(("han", "limit", "dealer", "non_dealer"), LIMITS)
+def test_limit_table(han: int, limit: str, dealer: int, non_dealer: int) -> None:
+    for fu in (20, 30, 110):
+        assert hand_value(han, fu, TENHOU)[1] == limit
+        assert ron_points(han, fu, TENHOU, dealer=True) == dealer
+        assert ron_points(han, fu, TENHOU, dealer=False) == non_dealer
+
+
+def test_kazoe_and_kiriage_options() -> None:
+    assert hand_value(13, 30, TENHOU.with_options(kazoe="sanbaiman")) == (6000, "sanbaiman")
+    kiriage = TENHOU.with_options(kiriage=True)
+    assert ron_points(4, 30, kiriage, dealer=False) == 8000
+    assert ron_points(3, 60, kiriage, dealer=True) == 12000
+    assert hand_value(4, 30, kiriage)[1] == ""  # paid as a mangan, not named one
+
+
+# 符: the seed's fu table, row by row.
+E, S, W = 27, 28, 29
+HAKU = 31
+
+
+@pytest.mark.parametrize(("kind", "kan", "concealed", "fu"), [
+    (4, False, False, 2),   # 明刻 中張牌
+    (0, False, False, 4),   # 明刻 幺九牌
+    (4, False, True, 4),    # 暗刻 中張牌
+    (HAKU, False, True, 8),  # 暗刻 幺九牌
+    (13, True, False, 8),   # 明槓 中張牌
+    (17, True, False, 16),  # 明槓 幺九牌
+    (22, True, True, 16),   # 暗槓 中張牌
+    (E, True, True, 32),    # 暗槓 幺九牌
+])
+def test_set_fu(kind: int, kan: bool, concealed: bool, fu: int) -> None:
+    assert set_fu(kind, kan=kan, concealed=concealed) == fu
+
+
+@pytest.mark.parametrize(("kind", "seat", "round_", "fu"), [
+    (E, E, E, 4),      # 連風牌
+    (S, S, E, 2),      # 自風
+    (E, S, E, 2),      # 場風
+    (HAKU, S, E, 2),   # 飜牌
+    (W, S, E, 0),      # その他
+    (4, S, E, 0),
+])
+def test_pair_fu(kind: int, seat: int, round_: int, fu: int) -> None:
+    assert pair_fu(kind, seat, round_) == fu
+
+
+def test_base_wait_and_win_fu() -> None:
+    assert FU_BASE == 20
+    assert WAIT_FU == {"ryanmen": 0, "kanchan": 2, "penchan": 2, "tanki": 2, "shanpon": 0}
+    assert (FU_TSUMO, FU_CLOSED_RON, FU_SEVEN_PAIRS) == (2, 10, 25)
+
+
+# ---------------------------------------------------------------- payments
+
+
+def test_noten_payments() -> None:
+    assert noten_deltas([True, False, False, False], 3000) == [3000, -1000, -1000, -1000]
+    assert noten_deltas([True, True, False, False], 3000) == [1500, 1500, -1500, -1500]
+    assert noten_deltas([True, True, True, False], 3000) == [1000, 1000, 1000, -3000]
+    assert noten_deltas([False] * 4, 3000) == [0] * 4
+    assert noten_deltas([True] * 4, 3000) == [0] * 4
+    assert noten_deltas([True, False, False], 2000) == [2000, -1000, -1000]
+    assert noten_deltas([True, True, False], 2000) == [1000, 1000, -2000]
+
+
+def test_nagashi_payments() -> None:
+    assert nagashi_deltas([1], dealer=0, players=4) == [-4000, 8000, -2000, -2000]
+    assert nagashi_deltas([0], dealer=0, players=4) == [12000, -4000, -4000, -4000]
+    assert nagashi_deltas([1], dealer=0, players=3) == [-4000, 6000, -2000]
+
+
+def test_next_round() -> None:
+    # dealer keeps the seat: same round, one more honba
+    assert next_round(0, 1, 0, 0, 4, dealer_keeps=True, honba_up=True) == (0, 1, 1, 0)
+    # a non-dealer won: the deal passes on, honba back to 0
+    assert next_round(0, 1, 2, 0, 4, dealer_keeps=False, honba_up=False) == (0, 2, 0, 1)
+    # a drawn East 4 whose dealer is noten: South 1, one more honba
+    assert next_round(0, 4, 1, 3, 4, dealer_keeps=False, honba_up=True) == (1, 1, 2, 0)
+    assert next_round(0, 3, 0, 2, 3, dealer_keeps=False, honba_up=False) == (1, 1, 0, 0)
+
+
+# ---------------------------------------------------------------- mismatches end to end
+
+
+def _tampered(tmp_path: Path, **changes: object) -> Path:
+    """east-ron.jsonl with its win's record changed."""
+    rec = serialize.read((EXAMPLES / "east-ron.jsonl").read_bytes())[0]
+    events = [ev if not isinstance(ev, Win) else _replace(ev, changes) for ev in rec.events]
+    out = tmp_path / "tampered.jsonl"
+    out.write_text("".join(serialize.write_lines(events)), encoding="utf-8")
+    return out
+
+
+def _replace(ev: Win, changes: dict[str, object]) -> Win:
+    from dataclasses import replace
+    return replace(ev, **changes)  # type: ignore[arg-type]
+
+
+def test_example_games_verify() -> None:
+    for path in sorted(EXAMPLES.glob("*.jsonl")):
+        for rec in serialize.read(path.read_bytes()):
+            _, report = verify(rec)
+            assert report.mismatches == []
+            assert report.wins_verified == report.wins
+            assert report.draws_verified == report.draws == sum(
+                1 for ev in rec.events if ev.TYPE in ("exhaustive_draw", "abortive_draw"))
+
+
+def test_a_wrong_fu_and_payment_are_reported(tmp_path: Path) -> None:
+    path = _tampered(tmp_path, fu=30, points=1000, deltas=(0, 1000, -1000, 0))
+    proc = subprocess.run([sys.executable, "-m", "mjlog.cli", "audit", str(path), "--format",
+                           "json"], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert proc.returncode == 1
+    report = json.loads(proc.stdout)
+    got = {(m["code"], m["field"], m["recorded"], m["computed"])
+           for m in report["games"][0]["mismatches"]}
+    assert got == {("win-fu", "fu", 30, 40), ("win-points", "points", 1000, 1300),
+                   ("win-deltas", "deltas[1]", 1000, 1300),
+                   ("win-deltas", "deltas[2]", -1000, -1300)}
+    s = report["summary"]
+    assert (s["wins"], s["wins_verified"], s["score_mismatches"]) == (1, 0, 4)
+    assert all("line" in m and m["round"] == "E1-0" for m in report["games"][0]["mismatches"])
+
+
+def test_a_missing_yaku_is_reported(tmp_path: Path) -> None:
+    rec = serialize.read((EXAMPLES / "east-ron.jsonl").read_bytes())[0]
+    win = next(ev for ev in rec.events if isinstance(ev, Win))
+    path = _tampered(tmp_path, yaku=(), han=0)
+    _, report = verify(serialize.read(path.read_bytes())[0])
+    fields = {(m.code, m.field, m.recorded, m.computed) for m in report.mismatches}
+    assert ("win-yaku", "yaku.tanyao", None, 1) in fields
+    assert ("win-han", "han", 0, 1) in fields
+    assert win.yaku and win.yaku[0].name == "tanyao"

@@ -33,6 +33,7 @@ from mjlog.scoring.fast import (
 )
 from mjlog.scoring.payments import nagashi_deltas, next_round, noten_deltas
 from mjlog.scoring.verify import verify
+from mjlog.tiles import Tile
 
 from .conftest import EXAMPLES, ROOT
 
@@ -211,3 +212,10 @@ def test_a_missing_yaku_is_reported(tmp_path: Path) -> None:
     assert ("win-yaku", "yaku.tanyao", None, 1) in fields
     assert ("win-han", "han", 0, 1) in fields
     assert win.yaku and win.yaku[0].name == "tanyao"
+
+
+def test_dora_indicators_other_than_the_tables_are_reported(tmp_path: Path) -> None:
+    path = _tampered(tmp_path, dora_indicators=(Tile(112),))
+    _, report = verify(serialize.read(path.read_bytes())[0])
+    assert [(m.code, m.recorded, m.computed) for m in report.mismatches] == [
+        ("win-indicators", "2z", "1z")]

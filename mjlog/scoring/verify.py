@@ -17,6 +17,7 @@ Mismatch codes:
 ``win-han``         total han differ
 ``win-points``      the hand's value differs (ron payment, tsumo total)
 ``win-limit``       the limit name (mangan … yakuman) differs
+``win-indicators``  the dora indicators the win states are not those shown
 ``win-pao``         the liable player (pao) differs
 ``win-deltas``      a seat's score change differs; one per seat
 ``draw-tenpai``     a seat shown tenpai (or not) at an exhaustive draw is not
@@ -58,10 +59,11 @@ from mjlog.ruleset import Ruleset
 from mjlog.scoring.payments import nagashi_deltas, next_round, noten_deltas, win_deltas
 from mjlog.scoring.riichi import Valuation, value
 from mjlog.scoring.situation import WinSituation, situation
-from mjlog.tiles import KIND_OF
+from mjlog.tiles import KIND_OF, tiles_str
 
 CODES = (
-    "win-unscorable", "win-yaku", "win-fu", "win-han", "win-points", "win-limit", "win-pao",
+    "win-unscorable", "win-yaku", "win-fu", "win-han", "win-points", "win-limit",
+    "win-indicators", "win-pao",
     "win-deltas", "draw-tenpai", "draw-nagashi", "draw-deltas", "next-round",
 )
 """Every score-mismatch code."""
@@ -169,6 +171,10 @@ class _Verifier:
                           message=f"the scoring library says {val.error}")
         else:
             self._compare_value(ev, val)
+            if ev.dora_indicators and list(ev.dora_indicators) != s.dora_indicators:
+                self.mismatch("win-indicators", "dora indicators",
+                              tiles_str(ev.dora_indicators, sort=False),
+                              tiles_str(s.dora_indicators, sort=False), player=ev.winner)
             pao = _pao(sit)
             if ev.pao != pao:
                 self.mismatch("win-pao", "pao", ev.pao, pao, player=ev.winner)

@@ -10,7 +10,7 @@ consumer (the replay engine, the auditor, exporters) reads them. A game is::
 where a *move* is a :class:`Draw`, :class:`Discard`, a call (:class:`Chi`,
 :class:`Pon`, :class:`OpenKan`, :class:`AddedKan`, :class:`ClosedKan`,
 :class:`Kita`), :class:`RiichiAccepted`, :class:`DoraReveal`,
-:class:`Disconnect`/:class:`Reconnect` or :class:`Unknown`, and a *result* is a
+:class:`Disconnect`/:class:`Reconnect`, :class:`Comment` or :class:`Unknown`, and a *result* is a
 :class:`Win` (several for a multiple ron), an :class:`ExhaustiveDraw` or an
 :class:`AbortiveDraw`.
 
@@ -81,8 +81,9 @@ class RoundStart:
     """A round (kyoku) is dealt.
 
     ``round_wind`` is 0..3 (east..north); ``round_number`` is 1..4;
-    ``hands`` are the dealt tiles of each seat (13 each; the dealer's first
-    draw follows as a :class:`Draw`); ``dice`` as rolled, when known.
+    ``hands`` are the dealt tiles of each seat (13 each, sorted by id: the
+    order of a hand means nothing; the dealer's first draw follows as a
+    :class:`Draw`); ``dice`` as rolled, when known.
 
     ``wall``, when a record states it, is the physical wall before the deal:
     the walls by seat relative to the dealer (his own, the right player's, the
@@ -316,6 +317,14 @@ class Reconnect:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Comment:
+    """A free comment written beside a move (notation ``#``); it changes nothing."""
+
+    TYPE: ClassVar[str] = "comment"
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Unknown:
     """Something the importer did not recognise, kept verbatim so nothing is lost."""
 
@@ -333,7 +342,7 @@ Result = Win | ExhaustiveDraw | AbortiveDraw
 Event = (
     GameStart | RoundStart | Draw | Discard | Chi | Pon | OpenKan | AddedKan | ClosedKan
     | Kita | RiichiAccepted | DoraReveal | Win | ExhaustiveDraw | AbortiveDraw | RoundEnd
-    | GameEnd | Disconnect | Reconnect | Unknown
+    | GameEnd | Disconnect | Reconnect | Comment | Unknown
 )
 
 Meld = Chi | Pon | OpenKan | AddedKan | ClosedKan
@@ -344,7 +353,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     for cls in (
         GameStart, RoundStart, Draw, Discard, Chi, Pon, OpenKan, AddedKan, ClosedKan, Kita,
         RiichiAccepted, DoraReveal, Win, ExhaustiveDraw, AbortiveDraw, RoundEnd, GameEnd,
-        Disconnect, Reconnect, Unknown,
+        Disconnect, Reconnect, Comment, Unknown,
     )
 }
 """Every event class by its ``TYPE`` tag."""

@@ -15,7 +15,7 @@ from typing import Literal
 from mjlog.diagnostics import Diagnostic, Src
 from mjlog.events import Event, GameEnd
 
-PositionKind = Literal["xml", "jsonl", "none"]
+PositionKind = Literal["xml", "jsonl", "text", "none"]
 
 
 @dataclass(slots=True)
@@ -24,7 +24,8 @@ class GameRecord:
 
     For ``xml`` sources ``positions[i]`` is the index of event ``i``'s element
     among the root's children and ``lines`` (when the document spans several
-    lines) its line; for ``jsonl`` sources it is the 1-based line number.
+    lines) its line; for ``jsonl`` sources it is the 1-based line number; for
+    ``text`` sources (notation) the line, with the column in ``columns``.
     An element that yields several events (a meld with its rinshan context,
     a round end) gives each of them the same position.
     """
@@ -36,6 +37,7 @@ class GameRecord:
     positions: array[int] = field(default_factory=lambda: array("i"))
     lines: array[int] | None = None
     position_kind: PositionKind = "none"
+    columns: array[int] | None = None
 
     def src(self, i: int) -> Src | None:
         """The source position of event ``i``, or ``None`` when unknown."""
@@ -47,6 +49,8 @@ class GameRecord:
             return Src(line=line, index=pos)
         if self.position_kind == "jsonl":
             return Src(line=pos)
+        if self.position_kind == "text":
+            return Src(line=pos, column=self.columns[i] if self.columns is not None else 0)
         return None
 
     @property

@@ -472,7 +472,7 @@ class _Reader:
         if None in texts or any(t.count(",") != 12 for t in texts):  # type: ignore[union-attr]
             raise _BadElement("a dealt hand (hai0..hai3) is missing or not 13 tiles")
         dealt = _tiles(",".join(texts), "hai0..hai3")  # type: ignore[arg-type]
-        hands = tuple(dealt[i * 13:i * 13 + 13] for i in range(n))
+        hands = tuple(tuple(sorted(dealt[i * 13:i * 13 + 13])) for i in range(n))
         dealer = _int(el.get("oya"), "oya")
         if len(scores) != n or len(dealt) != 13 * n or not 0 <= seed[5] < NUM_TILES:
             raise _BadElement("scores, hands or dora indicator do not fit the table")

@@ -48,6 +48,7 @@ from mjlog.events import (
     AddedKan,
     Chi,
     ClosedKan,
+    Comment,
     Discard,
     Disconnect,
     DoraReveal,
@@ -99,7 +100,7 @@ class Engine:
             Kita: self._kita, RiichiAccepted: self._riichi, DoraReveal: self._dora,
             Win: self._win, ExhaustiveDraw: self._draw_result, AbortiveDraw: self._draw_result,
             RoundEnd: self._round_end, GameEnd: self._game_end, Disconnect: _ignore,
-            Reconnect: _ignore, Unknown: _ignore,
+            Reconnect: _ignore, Comment: _ignore, Unknown: _ignore,
         }
 
     # -- driving

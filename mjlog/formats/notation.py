@@ -328,6 +328,13 @@ def _meld_tiles(m: Event) -> tuple[Tile, ...]:
     return m.tiles
 
 
+def _win_melds(t: _Table, seat: int) -> tuple[tuple[Tile, ...], ...]:
+    """A winner's sets as a win lists them: the latest call first (as Tenhou does)."""
+    if not 0 <= seat < t.n:
+        return ()
+    return tuple(_meld_tiles(m) for m in reversed(t.melds[seat]))
+
+
 def _ruleset_tags(rs: Ruleset) -> tuple[str, str]:
     """(preset name, overrides) that give back ``rs``."""
     base = PRESETS.get(rs.name) or Ruleset(name=rs.name)
@@ -635,7 +642,7 @@ class _Writer:
             hand_set.add(win_tile)
         if list(ev.hand) != sorted(hand_set):
             parts.append("hand=" + _ints_str(ev.hand))
-        melds = [_meld_tiles(m) for m in t.melds[ev.winner]] if 0 <= ev.winner < t.n else []
+        melds = list(_win_melds(t, ev.winner))
         if list(ev.melds) != melds:
             parts.append("melds=" + "/".join(_ints_str(m) for m in ev.melds))
         parts.append(f"{ev.fu}fu")
@@ -1329,8 +1336,7 @@ class _Reader:
             winner=w, from_player=int(vals["from"]),  # type: ignore[call-overload]
             hand=vals.get("hand", tuple(Tile(x) for x in sorted(hand_set))),  # type: ignore[arg-type]
             win_tile=Tile(win_tile),
-            melds=vals.get("melds", tuple(_meld_tiles(m) for m in t.melds[w])  # type: ignore[arg-type]
-                           if 0 <= w < t.n else ()),
+            melds=vals.get("melds", _win_melds(t, w)),  # type: ignore[arg-type]
             yaku=tuple(yaku), fu=fu, han=han, points=points,
             limit="" if limit == "-" else str(limit),
             deltas=vals.get("deltas", ()),  # type: ignore[arg-type]

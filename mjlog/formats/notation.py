@@ -27,8 +27,8 @@ import json
 import re
 from array import array
 from collections.abc import Callable, Sequence
-from dataclasses import fields
-from typing import Any, Final
+from dataclasses import fields, replace
+from typing import Any, Final, cast
 
 from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
 from mjlog.events import (
@@ -335,6 +335,64 @@ def _win_melds(t: _Table, seat: int) -> tuple[tuple[Tile, ...], ...]:
     return tuple(_meld_tiles(m) for m in reversed(t.melds[seat]))
 
 
+def _up100(x: float) -> int:
+    return int(-(-x // 100) * 100)
+
+
+def derived_deltas(t: _Table, ev: Win | ExhaustiveDraw | AbortiveDraw,
+                   first: bool) -> tuple[int, ...]:
+    """The score changes a result implies, filled in when the text states none.
+
+    A win pays its stated points (a ron from the discarder; a tsumo split as
+    Tenhou splits it, with the absent seat's share unpaid in three-player
+    games), the honba (100 per honba from each payer, 300 or 200 on a ron) and
+    the riichi sticks to the first winner only; with pao, as in
+    :mod:`mjlog.scoring.payments`. An exhaustive draw moves the noten pool
+    (3000, or 2000 with three players) from the noten to the shown (tenpai)
+    hands; nagashi mangan has no filled-in payments. An abortive draw pays
+    nothing.
+    """
+    n = t.n
+    deltas = [0] * n
+    if isinstance(ev, AbortiveDraw):
+        return tuple(deltas)
+    if isinstance(ev, ExhaustiveDraw):
+        if ev.nagashi:
+            return ()
+        tenpai = [p < len(ev.hands) and ev.hands[p] is not None for p in range(n)]
+        k = sum(tenpai)
+        pool = 3000 if n == 4 else 2000
+        if 0 < k < n:
+            deltas = [pool // k if x else -pool // (n - k) for x in tenpai]
+        return tuple(deltas)
+    w = ev.winner
+    if not 0 <= w < n or not 0 <= ev.from_player < n:
+        return ()
+    honba = ev.honba if first else 0
+    points = ev.points
+    if ev.pao is not None and 0 <= ev.pao < n and ev.pao != w:
+        if ev.from_player == w:
+            deltas[ev.pao] -= points + 100 * honba * (n - 1)
+        else:
+            deltas[ev.pao] -= points // 2
+            deltas[ev.from_player] -= points - points // 2 + 100 * (n - 1) * honba
+    elif ev.from_player != w:
+        deltas[ev.from_player] -= points + 100 * (n - 1) * honba
+    else:
+        dealer = t.dealer
+        if w == dealer:
+            shares = {p: points // (n - 1) for p in range(n) if p != w}
+        else:
+            add = _up100(points / (n if n == 3 else 4)) if n == 4 else _up100(points / 3)
+            main = points - add * (n - 2)
+            shares = {p: main if p == dealer else add for p in range(n) if p != w}
+        for p, pay in shares.items():
+            deltas[p] -= pay + 100 * honba
+    deltas[w] -= sum(deltas)
+    deltas[w] += 1000 * ev.kyotaku
+    return tuple(deltas)
+
+
 def _ruleset_tags(rs: Ruleset) -> tuple[str, str]:
     """(preset name, overrides) that give back ``rs``."""
     base = PRESETS.get(rs.name) or Ruleset(name=rs.name)
@@ -364,6 +422,7 @@ class _Writer:
         self.ids_at = -1
         self.results = False
         self.round_ended = False
+        self.first_done = False
 
     def run(self) -> str:
         i = 0
@@ -396,7 +455,7 @@ class _Writer:
             self.lines.insert(self.ids_at, "ids " + pack_ids(self.digits))
         self.out.extend(self.lines)
         self.lines, self.digits, self.canonical, self.ids_at = [], [], True, -1
-        self.results = self.round_ended = False
+        self.results = self.round_ended = self.first_done = False
 
     def tile(self, t: int, canonical: int) -> str:
         """A tile as written; its copy digit goes to the ``ids`` line."""
@@ -663,8 +722,9 @@ class _Writer:
 
     def common(self, parts: list[str], ev: Win | ExhaustiveDraw | AbortiveDraw) -> None:
         t = self.t
-        if ev.deltas:
-            parts.append("deltas=" + _deltas_str(ev.deltas))
+        if ev.deltas != derived_deltas(t, ev, not self.first_done):
+            parts.append("deltas=" + (_deltas_str(ev.deltas) or "-"))
+        self.first_done = True
         if ev.scores_before is None or list(ev.scores_before) != t.scores:
             parts.append("before=" + ("-" if ev.scores_before is None
                                       else _ints_str(ev.scores_before)))
@@ -1339,7 +1399,7 @@ class _Reader:
             melds=vals.get("melds", _win_melds(t, w)),  # type: ignore[arg-type]
             yaku=tuple(yaku), fu=fu, han=han, points=points,
             limit="" if limit == "-" else str(limit),
-            deltas=vals.get("deltas", ()),  # type: ignore[arg-type]
+            deltas=(),
             scores_before=vals.get("before", tuple(t.scores)),  # type: ignore[arg-type]
             honba=int(vals.get("honba", t.honba)),  # type: ignore[call-overload]
             kyotaku=int(vals.get("sticks", t.kyotaku)),  # type: ignore[call-overload]
@@ -1348,6 +1408,9 @@ class _Reader:
             pao=vals.get("pao"),  # type: ignore[arg-type]
             extra=tuple(extra),
         )
+        deltas = vals.get("deltas")
+        ev = replace(ev, deltas=derived_deltas(t, ev, not self.results)
+                     if deltas is None else cast(tuple[int, ...], deltas))
         self.emit(ev, line, 1)
 
     def claim(self, word: str, line: int, col: int) -> YakuClaim:
@@ -1366,7 +1429,9 @@ class _Reader:
             if not value.lstrip("-").isdigit():
                 raise NotationError("bad-result", f"{key} is a number", line, col)
             return int(value)
-        if key in ("deltas", "before"):
+        if key == "deltas":
+            return () if value == "-" else _int_list(value, line, col, key)
+        if key == "before":
             return None if value == "-" else _int_list(value, line, col, key)
         if key in ("hand", "dora") or key.startswith("hand"):
             return () if value == "-" else tuple(Tile(x) for x in
@@ -1424,7 +1489,7 @@ class _Reader:
             if key in vals:
                 hands[p] = vals[key]  # type: ignore[call-overload]
         common: dict[str, Any] = {
-            "hands": tuple(hands), "deltas": vals.get("deltas", ()),
+            "hands": tuple(hands), "deltas": (),
             "scores_before": vals.get("before", tuple(t.scores)),
             "honba": vals.get("honba", t.honba), "kyotaku": vals.get("sticks", t.kyotaku),
             "extra": tuple(extra),
@@ -1434,6 +1499,9 @@ class _Reader:
             ev = ExhaustiveDraw(nagashi=nagashi, **common)
         else:
             ev = AbortiveDraw(kind=abort_kind, **common)
+        deltas = vals.get("deltas")
+        ev = replace(ev, deltas=derived_deltas(t, ev, not self.results)
+                     if deltas is None else cast(tuple[int, ...], deltas))
         self.emit(ev, line, 1)
 
     def game_end(self, raw: str, line: int) -> None:

@@ -79,6 +79,8 @@ WINDS: Final = "ESWN"
 HONOUR_LETTERS: Final = {"E": 27, "S": 28, "W": 29, "N": 30, "H": 31, "G": 32, "R": 33}
 """Honours may be written as letters: winds E S W N, dragons H (白), G (發), R (中)."""
 
+MACHINE_META: Final = frozenset({"shuffle.seed", "shuffle.ref", "shuffle"})
+"""Metadata that :func:`write` leaves out when not ``exact``."""
 _B64: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _ABORTS: Final = ("nine-terminals", "four-riichi", "triple-ron", "four-kans", "four-winds")
 _TILE_RE: Final = re.compile(r"[0-9][mpsz]|[ESWNHGR]")
@@ -135,6 +137,7 @@ class _Table:
         self.kan_tile = -1
         self.kan_player = -1
         self.after_kan = False
+        self.ura_shown: list[int] = []
 
     def dealer_of(self, round_number: int) -> int:
         """The dealer a round has unless the record says otherwise."""
@@ -153,6 +156,14 @@ class _Table:
             return kind * 4
         order = _copies(kind, self.red)
         return next((t for t in order if t not in self.used), order[0])
+
+    def ura(self, kind: int, red: bool, avoid: Sequence[int]) -> int:
+        """The canonical copy of an ura indicator: the one a win already showed, if any."""
+        for t in self.ura_shown:
+            if KIND_OF[t] == kind and (t in RED_FIVE_IDS and self.red) == red \
+                    and t not in avoid:
+                return t
+        return self.fresh(kind, red)
 
     def held(self, seat: int, kind: int, red: bool, avoid: Sequence[int] = ()) -> int:
         """The canonical copy of a tile a player gives from hand."""
@@ -214,6 +225,7 @@ class _Table:
             else:
                 self.hands[p].discard(ev.tile)
                 self.melds[p].append(ev)
+                self.kan_tile = ev.tile  # a kita can be robbed (thirteen orphans)
         self.kan_player = p
         self.to_draw = p
         self.after_kan = True
@@ -239,6 +251,7 @@ class _Table:
         self.last_draw = self.last_discard = self.last_discarder = -1
         self.kan_tile = self.kan_player = -1
         self.after_kan = False
+        self.ura_shown = []
 
     def _result(self, ev: Win | ExhaustiveDraw | AbortiveDraw) -> None:
         for p, d in enumerate(ev.deltas[: self.n]):
@@ -246,6 +259,7 @@ class _Table:
         if isinstance(ev, Win):
             self.kyotaku = 0
             self.used.update(ev.ura_indicators)
+            self.ura_shown.extend(t for t in ev.ura_indicators if t not in self.ura_shown)
         self.to_draw = self.to_discard = -1
 
     def _round_end(self, ev: RoundEnd) -> None:
@@ -410,8 +424,9 @@ def _ruleset_tags(rs: Ruleset) -> tuple[str, str]:
 class _Writer:
     """Writes one game; see the module docstring for what is left out and why."""
 
-    def __init__(self, events: Sequence[Event]) -> None:
+    def __init__(self, events: Sequence[Event], exact: bool = True) -> None:
         self.events = events
+        self.exact = exact
         self.out: list[str] = [MAGIC]
         self.t = _Table(4, 0, Ruleset())
         self.started = False
@@ -451,7 +466,7 @@ class _Writer:
         if self.results and not self.round_ended:
             self.put("noend")
         self.newline()
-        if self.ids_at >= 0 and not self.canonical:
+        if self.ids_at >= 0 and not self.canonical and self.exact:
             self.lines.insert(self.ids_at, "ids " + pack_ids(self.digits))
         self.out.extend(self.lines)
         self.lines, self.digits, self.canonical, self.ids_at = [], [], True, -1
@@ -566,7 +581,8 @@ class _Writer:
         if rules:
             out.append(f"[Rules {_q(rules)}]")
         for k, v in ev.meta:
-            out.append(f"[Meta {_q(k)} {_q(v)}]")
+            if self.exact or k not in MACHINE_META:
+                out.append(f"[Meta {_q(k)} {_q(v)}]")
         self.t = _Table(len(ev.players), ev.first_dealer, ev.ruleset)
         self.started = True
 
@@ -593,7 +609,8 @@ class _Writer:
         t.used = set()
         t.dealer = ev.dealer
         head.append("dora=" + self.fresh_tiles([ev.dora_indicator]))
-        head.extend(f"@{k}={_pct(v)}" for k, v in ev.extra)
+        head.extend(f"@{k}={_pct(v)}" for k, v in ev.extra
+                    if self.exact or k not in MACHINE_META)
         self.lines.append(" ".join(head))
         n = len(ev.hands)
         self.lines.append("hands " + " ".join(
@@ -712,7 +729,9 @@ class _Writer:
             parts.append(f"limit={ev.limit or '-'}")
         parts.extend(_claim_str(y) for y in ev.yaku)
         if ev.ura_indicators:
-            parts.append("ura=" + self.fresh_tiles(ev.ura_indicators, sort=False))
+            t_ = self.t
+            parts.append("ura=" + self.tiles(ev.ura_indicators, lambda x, taken: t_.ura(
+                KIND_OF[x], t_.red and x in RED_FIVE_IDS, taken), sort=False))
         if ev.pao is not None:
             parts.append(f"pao={t.wind(ev.pao)}")
         if list(ev.dora_indicators) != t.dora:
@@ -759,12 +778,17 @@ class _Writer:
             self.put("after " + ("-" if ev.scores is None else _ints_str(ev.scores)))
 
 
-def write(events: Sequence[Event]) -> str:
+def write(events: Sequence[Event], *, exact: bool = True) -> str:
     """One game's events as notation text, in the canonical formatting.
 
-    Raises ``ValueError`` for events before a game start.
+    With ``exact`` (the default) reading the text back gives the very same
+    events. Without it, what only a machine needs is left out: the ``ids``
+    lines (which physical copy each tile is) and Tenhou's shuffle seed. The
+    game is the same move for move and tile for tile, but copies are
+    renumbered and the wall can no longer be proven. Raises ``ValueError``
+    for events before a game start.
     """
-    return _Writer(events).run()
+    return _Writer(events, exact).run()
 
 
 # ---------------------------------------------------------------- reader
@@ -1440,7 +1464,10 @@ class _Reader:
             return tuple(tuple(Tile(x) for x in _int_list(g, line, col, key))
                          for g in value.split("/")) if value else ()
         if key == "ura":
-            return tuple(self.fresh(value, line, col))
+            out: list[Tile] = []
+            for kind, red in _kinds(value, line, col):
+                out.append(self.tile(kind, red, self.t.ura(kind, red, out), line, col))
+            return tuple(out)
         if key == "pao":
             if value not in WINDS:
                 raise NotationError("bad-result", "pao is a wind letter", line, col)

@@ -30,7 +30,7 @@ from mjlog.events import (
     Win,
     round_label,
 )
-from mjlog.formats import expand, read_path
+from mjlog.formats import expand, notation, read_path
 from mjlog.record import GameRecord
 from mjlog.render import table_text, wall_text
 from mjlog.replay.engine import Engine
@@ -42,8 +42,8 @@ from mjlog.wall.verify import walls_for
 def main() -> None:
     """Read, replay, audit and convert mahjong game records.
 
-    Records may be Tenhou mjlog XML (plain or gzip) or mjlog JSON Lines; the
-    format is detected from the content, not the file name.
+    Records may be Tenhou mjlog XML (plain or gzip), mjlog JSON Lines or mjlog
+    notation; the format is detected from the content, not the file name.
     """
 
 
@@ -59,12 +59,17 @@ def _read_or_exit(path: str) -> list[GameRecord]:
 
 @main.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("-t", "--to", "target", type=click.Choice(["jsonl"]), default="jsonl",
-              show_default=True, help="Output format.")
+@click.option("-t", "--to", "target", type=click.Choice(["jsonl", "notation"]),
+              default="jsonl", show_default=True,
+              help="Output format: mjlog JSON Lines, or mjlog notation (*.mjn).")
+@click.option("--plain", is_flag=True,
+              help="Notation only: leave out what only a machine needs (which physical copy "
+              "each tile is, Tenhou's shuffle seed). Smaller and easier to read; the game is "
+              "the same move for move, but its wall can no longer be proven.")
 @click.option("-o", "--output", type=click.Path(), default="-", show_default=True,
               help="Output file ('-' for standard output), or a folder when converting "
               "several files or a folder.")
-def convert(inputs: tuple[str, ...], target: str, output: str) -> None:
+def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool) -> None:
     """Convert records to another format.
 
     With one input file the output is one file (or standard output). With
@@ -88,14 +93,19 @@ def convert(inputs: tuple[str, ...], target: str, output: str) -> None:
         for rec in records:
             for d in rec.diagnostics:
                 click.echo(f"{path}: {d}", err=True)
-        lines = "".join(line for rec in records for line in serialize.write_lines(rec.events))
+        if target == "notation":
+            lines = "\n".join(notation.write(rec.events, exact=not plain) for rec in records)
+        else:
+            lines = "".join(line for rec in records
+                            for line in serialize.write_lines(rec.events))
         if not many:
             if output == "-":
                 click.echo(lines, nl=False)
             else:
                 Path(output).write_text(lines, encoding="utf-8")
         else:
-            out = Path(output) / _relative(path, inputs).with_suffix(".jsonl")
+            suffix = notation.EXTENSION if target == "notation" else ".jsonl"
+            out = Path(output) / _relative(path, inputs).with_suffix(suffix)
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(lines, encoding="utf-8")
         converted += 1

@@ -8,6 +8,8 @@ name          what                                                detected by
 tenhou-xml    Tenhou mjlog XML, plain or gzip                     ``<mjloggm`` near the start
 jsonl         mjlog's own JSON Lines (:mod:`mjlog.serialize`)     a first line that is an
                                                                   mjlog event object
+notation      mjlog notation, written by hand or by mjlog         a first line
+              (:mod:`mjlog.formats.notation`, ``*.mjn``)          ``mjlog-notation 1``
 ============  ==================================================  ===================
 
 The file name does not matter. This module is the only place that opens
@@ -23,10 +25,10 @@ from pathlib import Path
 from mjlog import serialize
 from mjlog.diagnostics import Diagnostic, InputError
 from mjlog.events import EVENT_TYPES
-from mjlog.formats import tenhou_xml
+from mjlog.formats import notation, tenhou_xml
 from mjlog.record import GameRecord
 
-FORMATS = ("tenhou-xml", "jsonl")
+FORMATS = ("tenhou-xml", "jsonl", "notation")
 
 
 def detect(data: bytes) -> str | None:
@@ -36,6 +38,8 @@ def detect(data: bytes) -> str | None:
     except InputError:
         return None
     head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if notation.looks_like(head):
+        return "notation"
     if head.startswith(b"<"):
         return "tenhou-xml" if tenhou_xml.looks_like(head) else None
     if head.startswith(b"{"):
@@ -57,6 +61,8 @@ def read_bytes(data: bytes, path: str = "", *, fmt: str | None = None,
         return [tenhou_xml.read(data, path, strict=strict)]
     if fmt == "jsonl":
         return serialize.read(tenhou_xml.decompress(data), path, strict=strict)
+    if fmt == "notation":
+        return notation.read(tenhou_xml.decompress(data), path, strict=strict)
     raise InputError(Diagnostic(
         code="unknown-format",
         message=f"not a record format mjlog reads ({', '.join(FORMATS)})",

@@ -852,8 +852,8 @@ def _int_list(text: str, line: int, col: int, what: str) -> tuple[int, ...]:
 class _Reader:
     """Reads one notation text; collects diagnostics, keeps what it read before a problem."""
 
-    def __init__(self, text: str, path: str, strict: bool) -> None:
-        self.lines = text.split("\n")
+    def __init__(self, lines: list[str], path: str, strict: bool) -> None:
+        self.lines = lines
         self.path = path
         self.strict = strict
         self.events: list[Event] = []
@@ -1552,9 +1552,13 @@ class _Reader:
         self.emit(GameEnd(scores=scores, points=points), line, 1)
 
 
-def read(data: bytes, path: str = "", *, strict: bool = False) -> GameRecord:
-    """Read one game of notation. Problems become diagnostics (line, column) and the
-    rest of the line is skipped; with ``strict`` the first raises :class:`InputError`."""
+def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecord]:
+    """Read notation: one game, or several, each starting with its own first line.
+
+    Problems become diagnostics with line and column, and reading goes on at
+    the next token or line; with ``strict`` the first raises
+    :class:`InputError`.
+    """
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -1562,8 +1566,16 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> GameRecord:
                        src=Src(index=exc.start))
         if strict:
             raise InputError(d) from None
-        return GameRecord(path=path, format=FORMAT, diagnostics=[d], position_kind="text")
-    return _Reader(text.replace("\r\n", "\n"), path, strict).run()
+        return [GameRecord(path=path, format=FORMAT, diagnostics=[d], position_kind="text")]
+    lines = text.replace("\r\n", "\n").split("\n")
+    starts = [i for i, line in enumerate(lines) if line.strip() == MAGIC] or [0]
+    starts[0] = 0
+    records = []
+    for k, start in enumerate(starts):
+        stop = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        own = [""] * start + lines[start:stop]  # keeps line numbers those of the file
+        records.append(_Reader(own, path, strict).run())
+    return records
 
 
 def looks_like(head: bytes) -> bool:

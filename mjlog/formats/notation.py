@@ -972,12 +972,14 @@ class _Reader:
         preset_name = "tenhou"
         rules = ""
         meta: list[tuple[str, str]] = []
+        players_line = rules_line = tags[-1][2] if tags else 2
         for key, values, line in tags:
             one = values[0] if values else ""
             if key == "Source":
                 source = one
             elif key == "Players":
                 names = values
+                players_line = line
             elif key == "Ranks":
                 ranks = values
             elif key == "Ratings":
@@ -996,13 +998,15 @@ class _Reader:
                 preset_name = one
             elif key == "Rules":
                 rules = one
+                rules_line = line
             elif key == "Meta" and len(values) == 2:
                 meta.append((values[0], values[1]))
             else:
                 meta.append((key, " ".join(values)))
         if len(names) not in (3, 4):
-            raise NotationError("bad-header", "[Players ...] must name 3 or 4 players", 1, 1)
-        ruleset = self.ruleset(preset_name, rules)
+            raise NotationError("bad-header", "[Players ...] must name 3 or 4 players",
+                                players_line, 1)
+        ruleset = self.ruleset(preset_name, rules, rules_line)
         n = len(names)
         players = tuple(PlayerInfo(
             name=names[k], rank=ranks[k] if k < len(ranks) else "",
@@ -1012,20 +1016,25 @@ class _Reader:
         return GameStart(source=source, players=players, first_dealer=first, ruleset=ruleset,
                          meta=tuple(meta))
 
-    def ruleset(self, name: str, rules: str) -> Ruleset:
+    def ruleset(self, name: str, rules: str, line: int) -> Ruleset:
         base = PRESETS.get(name) or Ruleset(name=name)
         changes: dict[str, object] = {}
-        kinds = {f.name: f.type for f in fields(Ruleset)}
-        for item in rules.split():
-            key, _, value = item.partition("=")
+        kinds = {f.name: str(f.type) for f in fields(Ruleset)}
+        col = self.lines[line - 1].find(rules) + 1 if rules else 1
+        for m in re.finditer(r"\S+", rules):
+            key, _, value = m.group().partition("=")
+            where = col + m.start()
             if key not in OPTION_DOCS or key == "name":
-                raise NotationError("bad-header", f"unknown rule {key!r}", 1, 1)
-            typ = str(kinds[key])
-            if "bool" in typ:
+                raise NotationError("bad-header", f"unknown rule {key!r} (known: "
+                                    f"{', '.join(k for k in OPTION_DOCS if k != 'name')})",
+                                    line, where)
+            if "bool" in kinds[key]:
                 if value not in ("true", "false"):
-                    raise NotationError("bad-header", f"{key} is true or false", 1, 1)
+                    raise NotationError("bad-header", f"{key} is true or false", line, where)
                 changes[key] = value == "true"
-            elif "int" in typ:
+            elif "int" in kinds[key]:
+                if not value.isdigit():
+                    raise NotationError("bad-header", f"{key} is a number", line, where)
                 changes[key] = int(value)
             else:
                 changes[key] = value
@@ -1059,6 +1068,10 @@ class _Reader:
             except NotationError as exc:
                 self.problem(exc)
             return j
+        if re.match(r"^[ESWN]\d+-\d+$", first):
+            self.problem(NotationError("bad-round", f"{first!r}: rounds are E1..E4, S1..S4, "
+                                       "W1..W4 or N1..N4, then -honba", i + 1, 1))
+            return i + 1
         if self.in_round or any(ev.__class__ is RoundStart for ev in self.events):
             self.problem(NotationError("bad-round", "expected a round header such as 'E1-0'",
                                        i + 1, 1))

@@ -1,0 +1,224 @@
+"""mjlog notation: round trips over the corpus, malformed records, fuzzing, and the examples."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mjlog.audit import audit_record
+from mjlog.diagnostics import InputError
+from mjlog.events import Comment, Discard, Draw, Event, Win
+from mjlog.formats import detect, read_path, tenhou_xml
+from mjlog.formats.notation import DIAGNOSTIC_CODES, pack_ids, read, unpack_ids, write
+from mjlog.replay.engine import replay
+from mjlog.tiles import KIND_OF
+
+from .conftest import EXAMPLES
+
+HEAD = """mjlog-notation 1
+[Players "Aoi" "Ben" "Chiyo" "Dai"]
+[Ruleset "tenhou"]
+"""
+ROUND = """E1-0 dice=3,4 dora=9p
+hands 123m456p789s1122z 234m567p234s5566z 456m789p345s3344z 789m123p678s7777z
+"""
+
+
+def one(text: str) -> list[Event]:
+    recs = read(text.encode())
+    assert len(recs) == 1
+    assert recs[0].diagnostics == [], recs[0].diagnostics
+    return recs[0].events
+
+
+# ---------------------------------------------------------------- by hand
+
+
+def test_a_short_round_reads_and_fills_in() -> None:
+    events = one(HEAD + ROUND + "9m' 1z'\nron E 40fu 3900 seat-wind-east round-wind-east\n")
+    win = next(ev for ev in events if isinstance(ev, Win))
+    assert (win.winner, win.from_player, KIND_OF[win.win_tile]) == (0, 1, 27)
+    assert win.deltas == (3900, -3900, 0, 0)
+    assert win.scores_before == (25000,) * 4
+    assert [ev.TYPE for ev in events][-3:] == ["discard", "win", "round_end"]
+    assert replay_findings(events) == []
+
+
+def replay_findings(events: list[Event]) -> list[str]:
+    from mjlog.record import GameRecord
+    return [f.code for f in replay(GameRecord(path="", format="notation",
+                                              events=events)).findings]
+
+
+def test_honour_letters_and_japanese_yaku() -> None:
+    a = one(HEAD + ROUND + "9m' 1z'\nron E 40fu 3900 seat-wind-east round-wind-east\n")
+    b = one(HEAD + ROUND.replace("1122z", "EESS") + "9m' E'\nron E 40fu 3900 自風東 場風東\n")
+    assert a == b
+
+
+def test_comments_are_kept_with_their_move() -> None:
+    events = one(HEAD + ROUND + "9m' 1z' # Ben lets the east go\n"
+                 "ron E 40fu 3900 seat-wind-east round-wind-east\n")
+    i = next(i for i, ev in enumerate(events) if isinstance(ev, Comment))
+    assert events[i] == Comment(text="Ben lets the east go")
+    assert isinstance(events[i - 1], Discard)
+
+
+def test_ids_pack_and_unpack() -> None:
+    digits = [0, 1, 2, 3, 3, 2, 1]
+    assert unpack_ids(pack_ids(digits)) == digits
+    with pytest.raises(ValueError):
+        unpack_ids("9:AB")
+
+
+# ---------------------------------------------------------------- malformed
+
+MALFORMED = [
+    # (text, code, line, column)
+    ("mjlog notation 1\n", "not-notation", 1, 1),
+    (HEAD.replace('[Ruleset "tenhou"]', "[Ruleset tenhou]"), "bad-header", 3, 1),
+    (HEAD.replace(' "Chiyo" "Dai"]', ']'), "bad-header", 2, 1),
+    (HEAD.replace('"tenhou"]', '"tenhou"]\n[Rules "tsumo_loss=true"]'), "bad-header", 4, 9),
+    (HEAD + "E5-0 dora=1m\n", "bad-round", 4, 1),
+    (HEAD + "E1-0 dice=3,4\nhands 1m 1m 1m 1m\n", "bad-round", 4, 1),
+    (HEAD + "E1-0 dora=9p\n9m'\n", "bad-round", 5, 1),
+    (HEAD + "E1-0 dora=9p\nhands 123m456p 234m\n", "bad-round", 5, 1),
+    (HEAD + ROUND.replace("dora=9p", "dora=9x"), "bad-tile", 4, 21),
+    (HEAD + ROUND + "9m' 8z'\n", "bad-tile", 6, 5),
+    (HEAD + ROUND + "9m' 1z' ?4m\n", "bad-token", 6, 9),
+    (HEAD + ROUND + "E:pon11z\n", "bad-token", 6, 1),
+    (HEAD + ROUND + "9m' 1z'\nron 40fu 3900\n", "bad-result", 7, 1),
+    (HEAD + ROUND + "9m' 1z'\nron E 3900 seat-wind-east\n", "bad-result", 7, 1),
+    (HEAD + ROUND + "9m' 1z'\nron E 40fu 3900 pao=X\n", "bad-result", 7, 21),
+    (HEAD + ROUND + "9m' 1z'\nabort sudden-rain\n", "bad-result", 7, 7),
+    (HEAD + ROUND + "ids 5:AB\n9m'\n", "bad-ids", 5, 7),
+    (HEAD + ROUND + "ids 53:A?\n9m'\n", "bad-ids", 6, 5),
+    (HEAD + ROUND + "9m' 1z'\nron E 40fu 3900 honba=x\n", "bad-result", 7, 23),
+]
+
+
+@pytest.mark.parametrize(("text", "code", "line", "column"), MALFORMED)
+def test_malformed_records_say_where(text: str, code: str, line: int, column: int) -> None:
+    recs = read(text.encode())
+    diags = [d for r in recs for d in r.diagnostics]
+    assert diags, "expected a diagnostic"
+    d = diags[0]
+    assert (d.code, d.src.line if d.src else 0, d.src.column if d.src else 0) == (
+        code, line, column), str(d)
+    assert d.code in DIAGNOSTIC_CODES
+    with pytest.raises(InputError):
+        read(text.encode(), strict=True)
+
+
+def test_reading_goes_on_after_a_bad_token() -> None:
+    rec = read((HEAD + ROUND + "9m' ?? 1z'\nron E 40fu 3900 seat-wind-east "
+                "round-wind-east\n").encode())[0]
+    assert [d.code for d in rec.diagnostics] == ["bad-token"]
+    assert any(isinstance(ev, Win) for ev in rec.events)
+
+
+def test_bad_encoding() -> None:
+    rec = read(b"mjlog-notation 1\n\xff\xfe")[0]
+    assert rec.diagnostics[0].code == "bad-encoding"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ESWNHGR0123456789mpsz'*~<>:=-_,.#![]\"\n abcdehiklnoprtuy",
+               max_size=300))
+def test_fuzzed_text_gives_only_documented_errors(body: str) -> None:
+    for rec in read((HEAD + ROUND + body).encode()):
+        assert {d.code for d in rec.diagnostics} <= DIAGNOSTIC_CODES
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(max_size=400))
+def test_fuzzed_bytes_give_only_documented_errors(data: bytes) -> None:
+    for rec in read(b"mjlog-notation 1\n" + data):
+        assert {d.code for d in rec.diagnostics} <= DIAGNOSTIC_CODES
+
+
+# ---------------------------------------------------------------- corpus
+
+
+def test_every_corpus_record_survives_the_round_trip(tenhou_xml_paths: list[Path]) -> None:
+    """Tenhou XML -> notation -> events equals Tenhou XML -> events, for every record."""
+    same = 0
+    for path in tenhou_xml_paths:
+        rec = tenhou_xml.read(path.read_bytes(), str(path))
+        text = write(rec.events)
+        assert detect(text.encode()) == "notation"
+        (back,) = read(text.encode(), str(path))
+        assert back.diagnostics == [], (path, back.diagnostics[:3])
+        assert back.events == rec.events, path
+        same += 1
+    assert same == 2485
+
+
+def _kinds_only(events: list[Event]) -> list[object]:
+    """Events with every tile reduced to its kind (what plain notation keeps)."""
+    out: list[object] = []
+    for ev in events:
+        if isinstance(ev, Draw | Discard):
+            out.append((ev.TYPE, ev.player, KIND_OF[ev.tile]))
+        else:
+            out.append(ev.TYPE)
+    return out
+
+
+def test_plain_notation_is_smaller_and_the_same_game(tenhou_xml_paths: list[Path]) -> None:
+    ratios = []
+    for path in tenhou_xml_paths:
+        data = path.read_bytes()
+        rec = tenhou_xml.read(data, str(path))
+        plain = write(rec.events, exact=False)
+        (back,) = read(plain.encode())
+        assert _kinds_only(back.events) == _kinds_only(rec.events), path
+        assert Counter(f.code for f in replay(back).findings) == Counter(
+            f.code for f in replay(rec).findings), path
+        if rec.complete and rec.events[0].ruleset.length == "south" and data[:2] != b"\x1f\x8b":
+            ratios.append(len(plain.encode()) / len(data))
+    ratios.sort()
+    assert len(ratios) > 2000
+    assert sum(ratios) / len(ratios) < 0.30
+    assert ratios[len(ratios) // 2] < 0.30
+
+
+# ---------------------------------------------------------------- examples
+
+EXPECT = re.compile(r"^#\s*expect:\s*(.*)$", re.MULTILINE)
+
+
+def _announced(text: str) -> Counter[str]:
+    codes: Counter[str] = Counter()
+    for m in EXPECT.finditer(text):
+        for item in m.group(1).split(","):
+            item = item.strip()
+            if not item or item == "nothing":
+                continue
+            code, _, times = item.partition(" x")
+            codes[code] += int(times) if times else 1
+    return codes
+
+
+EXAMPLE_FILES = sorted(EXAMPLES.glob("*.mjn"))
+
+
+def test_there_are_ten_hand_written_examples() -> None:
+    assert len(EXAMPLE_FILES) >= 10
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.name)
+def test_examples_give_exactly_the_findings_they_announce(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert EXPECT.search(text), "each example announces what the audit finds (# expect: ...)"
+    (rec,) = read_path(path)
+    assert rec.diagnostics == []
+    entry = audit_record(rec, wall=True, scores=True)
+    found = Counter(f["code"] for f in entry["findings"] if f["severity"] != "info")
+    found.update(m["code"] for m in entry["mismatches"])
+    assert found == _announced(text)

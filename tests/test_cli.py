@@ -20,20 +20,32 @@ def run(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def test_audit_examples_is_clean() -> None:
-    code, out = run("audit", str(EXAMPLES))
+GENERATED = sorted(str(p) for p in EXAMPLES.glob("east-*"))
+
+
+def test_audit_generated_examples_is_clean() -> None:
+    code, out = run("audit", *GENERATED)
     assert code == 0
     assert "6 files, 6 games (6 complete), 24 rounds; 0 games with findings; 0 errors" in out
     assert "notes: wall-unverifiable 16" in out  # the four unseeded rounds of four games
 
 
+def test_audit_examples_finds_the_disputes() -> None:
+    """The quick start: the hand-written disputes in examples/ are caught (exit 1)."""
+    code, out = run("audit", str(EXAMPLES))
+    assert code == 1
+    assert "16 files, 16 games (6 complete), 35 rounds; 2 games with findings" in out
+    assert "discard-not-in-hand 1, out-of-turn 1" in out
+    assert "mismatches: win-deltas 6, win-fu 1, win-han 1, win-points 3, win-yaku 1" in out
+
+
 def test_audit_json_is_valid_and_counts(tmp_path: Path) -> None:
     code, out = run("audit", str(EXAMPLES), "--format", "json")
-    assert code == 0
+    assert code == 1
     report = json.loads(out)
     schema = json.loads((ROOT / "schemas" / "audit-report.schema.json").read_text("utf-8"))
     jsonschema.validate(report, schema)
-    assert report["summary"]["games"] == 6 and report["summary"]["rounds"] == 24
+    assert report["summary"]["games"] == 16 and report["summary"]["rounds"] == 35
     assert report["skipped"] == [str(EXAMPLES / "make_examples.py")]
 
 
@@ -118,7 +130,8 @@ def test_convert_to_jsonl(tmp_path: Path) -> None:
     code, _ = run("convert", str(EXAMPLES), "-t", "jsonl", "-o", str(tmp_path / "out"))
     assert code == 0
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert written == ["east-riichi.jsonl", "east-ron.jsonl", "east-seeded.jsonl"]
+    assert written[:10] == [f"{p.stem}.jsonl" for p in sorted(EXAMPLES.glob("*.mjn"))]
+    assert written[10:] == ["east-riichi.jsonl", "east-ron.jsonl", "east-seeded.jsonl"]
     assert (tmp_path / "out" / "east-ron.jsonl").read_text("utf-8") == out
 
 
@@ -135,7 +148,7 @@ def test_stats_command_outputs(tmp_path: Path) -> None:
     df = pl.read_parquet(tmp_path / "s.parquet")
     assert df.columns[:4] == ["player", "ruleset", "games", "rounds"]
     assert "deal_in_rate[double-ron=twice]" in df.columns and df.height == 4
-    code, _ = run("stats", str(EXAMPLES), "--facts", str(tmp_path / "facts"), "-o",
+    code, _ = run("stats", *GENERATED, "--facts", str(tmp_path / "facts"), "-o",
                   str(tmp_path / "x.csv"))
     assert code == 0 and pl.read_parquet(tmp_path / "facts" / "wins").height == 2
     code, out = run("stats", str(EXAMPLES), "--by", "colour")

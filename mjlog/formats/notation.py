@@ -61,7 +61,7 @@ from mjlog.events import (
 from mjlog.record import GameRecord
 from mjlog.ruleset import OPTION_DOCS, PRESETS, Ruleset
 from mjlog.scoring.fast import hand_value
-from mjlog.scoring.yaku import BY_NAME, YAKU
+from mjlog.scoring.yaku import YAKU, default_han
 from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Tile, tile_str
 
 FORMAT: Final = "notation"
@@ -329,10 +329,13 @@ def _deltas_str(values: Sequence[int]) -> str:
     return ",".join(f"{d:+d}" if d else "0" for d in values)
 
 
-def _claim_str(y: YakuClaim) -> str:
-    info = BY_NAME.get(y.name)
-    default = 13 if info is not None and info.yakuman else 1
-    return y.name if y.han == default else f"{y.name}:{y.han}"
+def _claim_str(y: YakuClaim, open_hand: bool) -> str:
+    return y.name if y.han == default_han(y.name, open_hand) else f"{y.name}:{y.han}"
+
+
+def _is_open(t: _Table, seat: int) -> bool:
+    return 0 <= seat < t.n and any(
+        isinstance(m, Chi | Pon | OpenKan | AddedKan) for m in t.melds[seat])
 
 
 def _meld_tiles(m: Event) -> tuple[Tile, ...]:
@@ -727,7 +730,8 @@ class _Writer:
             parts.append(f"han={ev.han}")
         if ev.limit != hand_value(ev.han, ev.fu, t.ruleset)[1]:
             parts.append(f"limit={ev.limit or '-'}")
-        parts.extend(_claim_str(y) for y in ev.yaku)
+        open_hand = _is_open(t, ev.winner)
+        parts.extend(_claim_str(y, open_hand) for y in ev.yaku)
         if ev.ura_indicators:
             t_ = self.t
             parts.append("ura=" + self.tiles(ev.ura_indicators, lambda x, taken: t_.ura(
@@ -1417,7 +1421,7 @@ class _Reader:
                 elif word.lstrip("-").isdigit():
                     points = int(word)
                 else:
-                    yaku.append(self.claim(word, line, c))
+                    yaku.append(self.claim(word, line, c, _is_open(t, w)))
                 continue
             vals[key] = self.field(key, value, line, c + len(key) + 1)
         if fu < 0 or points < 0:
@@ -1450,7 +1454,7 @@ class _Reader:
                      if deltas is None else cast(tuple[int, ...], deltas))
         self.emit(ev, line, 1)
 
-    def claim(self, word: str, line: int, col: int) -> YakuClaim:
+    def claim(self, word: str, line: int, col: int, open_hand: bool) -> YakuClaim:
         name, colon, han = word.partition(":")
         name = _JAPANESE.get(name, name)
         if colon:
@@ -1458,8 +1462,7 @@ class _Reader:
                 raise NotationError("bad-result", f"{word!r}: han after ':' is a number", line,
                                     col)
             return YakuClaim(name=name, han=int(han))
-        info = BY_NAME.get(name)
-        return YakuClaim(name=name, han=13 if info is not None and info.yakuman else 1)
+        return YakuClaim(name=name, han=default_han(name, open_hand))
 
     def field(self, key: str, value: str, line: int, col: int) -> object:
         if key in ("from", "honba", "sticks", "han", "tile", "seats"):

@@ -25,24 +25,31 @@ class YakuInfo:
     japanese: str
     library: str
     yakuman: bool = False
+    han: int = 1
+    """Han with a closed hand (13 for a yakuman; for dora rows, one dora)."""
+    han_open: int = 1
+    """Han with an open hand (0: closed hands only)."""
 
 
-def _row(tenhou_id: int, name: str, japanese: str, library: str, yakuman: bool = False) -> YakuInfo:
+def _row(tenhou_id: int, name: str, japanese: str, library: str, yakuman: bool = False,
+         han: int = 1, han_open: int | None = None) -> YakuInfo:
+    if yakuman:
+        han = 13
     return YakuInfo(tenhou_id=tenhou_id, name=name, japanese=japanese, library=library,
-                    yakuman=yakuman)
+                    yakuman=yakuman, han=han, han_open=han if han_open is None else han_open)
 
 
 YAKU: Final = (
-    _row(0, "menzen-tsumo", "門前清自摸和", "Tsumo"),
-    _row(1, "riichi", "立直", "Riichi"),
-    _row(2, "ippatsu", "一発", "Ippatsu"),
+    _row(0, "menzen-tsumo", "門前清自摸和", "Tsumo", han_open=0),
+    _row(1, "riichi", "立直", "Riichi", han_open=0),
+    _row(2, "ippatsu", "一発", "Ippatsu", han_open=0),
     _row(3, "chankan", "槍槓", "Chankan"),
     _row(4, "rinshan-kaihou", "嶺上開花", "Rinshan"),
     _row(5, "haitei", "海底摸月", "Haitei"),
     _row(6, "houtei", "河底撈魚", "Houtei"),
-    _row(7, "pinfu", "平和", "Pinfu"),
+    _row(7, "pinfu", "平和", "Pinfu", han_open=0),
     _row(8, "tanyao", "断幺九", "Tanyao"),
-    _row(9, "iipeikou", "一盃口", "Iipeiko"),
+    _row(9, "iipeikou", "一盃口", "Iipeiko", han_open=0),
     _row(10, "seat-wind-east", "自風東", "SeatWindEast"),
     _row(11, "seat-wind-south", "自風南", "SeatWindSouth"),
     _row(12, "seat-wind-west", "自風西", "SeatWindWest"),
@@ -54,22 +61,22 @@ YAKU: Final = (
     _row(18, "haku", "役牌白", "Haku"),
     _row(19, "hatsu", "役牌發", "Hatsu"),
     _row(20, "chun", "役牌中", "Chun"),
-    _row(21, "double-riichi", "両立直", "DaburuRiichi"),
-    _row(22, "chiitoitsu", "七対子", "Chiitoitsu"),
-    _row(23, "chanta", "混全帯幺九", "Chantai"),
-    _row(24, "ittsu", "一気通貫", "Ittsu"),
-    _row(25, "sanshoku", "三色同順", "Sanshoku"),
-    _row(26, "sanshoku-doukou", "三色同刻", "SanshokuDoukou"),
-    _row(27, "sankantsu", "三槓子", "SanKantsu"),
-    _row(28, "toitoi", "対々和", "Toitoi"),
-    _row(29, "sanankou", "三暗刻", "Sanankou"),
-    _row(30, "shousangen", "小三元", "Shosangen"),
-    _row(31, "honroutou", "混老頭", "Honroto"),
-    _row(32, "ryanpeikou", "二盃口", "Ryanpeikou"),
-    _row(33, "junchan", "純全帯幺九", "Junchan"),
-    _row(34, "honitsu", "混一色", "Honitsu"),
-    _row(35, "chinitsu", "清一色", "Chinitsu"),
-    _row(36, "renhou", "人和", "Renhou"),
+    _row(21, "double-riichi", "両立直", "DaburuRiichi", han=2, han_open=0),
+    _row(22, "chiitoitsu", "七対子", "Chiitoitsu", han=2, han_open=0),
+    _row(23, "chanta", "混全帯幺九", "Chantai", han=2, han_open=1),
+    _row(24, "ittsu", "一気通貫", "Ittsu", han=2, han_open=1),
+    _row(25, "sanshoku", "三色同順", "Sanshoku", han=2, han_open=1),
+    _row(26, "sanshoku-doukou", "三色同刻", "SanshokuDoukou", han=2),
+    _row(27, "sankantsu", "三槓子", "SanKantsu", han=2),
+    _row(28, "toitoi", "対々和", "Toitoi", han=2),
+    _row(29, "sanankou", "三暗刻", "Sanankou", han=2),
+    _row(30, "shousangen", "小三元", "Shosangen", han=2),
+    _row(31, "honroutou", "混老頭", "Honroto", han=2),
+    _row(32, "ryanpeikou", "二盃口", "Ryanpeikou", han=3, han_open=0),
+    _row(33, "junchan", "純全帯幺九", "Junchan", han=3, han_open=2),
+    _row(34, "honitsu", "混一色", "Honitsu", han=3, han_open=2),
+    _row(35, "chinitsu", "清一色", "Chinitsu", han=6, han_open=5),
+    _row(36, "renhou", "人和", "Renhou", han=5, han_open=0),
     _row(37, "tenhou", "天和", "Tenhou", True),
     _row(38, "chiihou", "地和", "Chiihou", True),
     _row(39, "daisangen", "大三元", "Daisangen", True),
@@ -101,6 +108,14 @@ YAKU_NAMES: Final = tuple(y.name for y in YAKU)
 
 PAO_YAKU: Final = frozenset({"daisangen", "daisuushii"})
 """Yakuman for which a player who fed the last set is liable (pao)."""
+
+
+def default_han(name: str, open_hand: bool) -> int:
+    """The han a yaku is usually worth (what a claim written without ``:han`` means)."""
+    info = BY_NAME.get(name)
+    if info is None:
+        return 1
+    return info.han_open if open_hand and info.han_open else info.han
 
 
 def yaku_name(tenhou_id: int) -> str:

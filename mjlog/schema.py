@@ -70,8 +70,9 @@ def events_schema() -> dict[str, Any]:
     defs: dict[str, Any] = {
         "Tile": {
             "description": "A physical tile id: 0..135 in Tenhou's numbering (kind = id // 4; "
-            "16, 52 and 88 are the red fives in games with red fives), 136..143 the flowers.",
-            "type": "integer", "minimum": 0, "maximum": 143,
+            "16, 52 and 88 are the red fives in games with red fives), 136..143 the flowers, "
+            "144 a tile nobody wrote down (partial records).",
+            "type": "integer", "minimum": 0, "maximum": 144,
         },
     }
     variants = []

@@ -64,8 +64,13 @@ HONOR_NAMES: tuple[str, ...] = ("東", "南", "西", "北", "白", "發", "中")
 FLOWER_NAMES: tuple[str, ...] = ("春", "夏", "秋", "冬", "梅", "蘭", "菊", "竹")
 """Names of the flowers 1f..8f."""
 
-KIND_OF: bytes = bytes([t >> 2 for t in range(NUM_TILES)] + list(range(34, 42)))
-"""Precomputed kind of every tile id (index with the id)."""
+UNKNOWN: Tile = Tile(144)
+"""A tile nobody wrote down (a partial record): some tile, which one is not known."""
+UNKNOWN_KIND: Kind = 255
+"""The kind of :data:`UNKNOWN`."""
+
+KIND_OF: bytes = bytes([t >> 2 for t in range(NUM_TILES)] + list(range(34, 42)) + [UNKNOWN_KIND])
+"""Precomputed kind of every tile id (index with the id), :data:`UNKNOWN` included."""
 
 
 class TileError(ValueError):
@@ -91,7 +96,9 @@ def kind_str(kind: Kind) -> str:
 
 
 def tile_str(tile: int, red_fives: bool = True) -> str:
-    """mpsz string of one tile: ``0m`` for a red five when the game has them."""
+    """mpsz string of one tile: ``0m`` for a red five when the game has them, ``?`` unknown."""
+    if tile == UNKNOWN:
+        return "?"
     if not 0 <= tile < NUM_TILES_ALL:
         raise TileError(f"no tile id {tile}")
     if red_fives and tile in RED_FIVE_IDS:
@@ -113,6 +120,12 @@ def tiles_str(tiles: Iterable[int], red_fives: bool = True, sort: bool = True) -
     suit = ""
     for t in items:
         s = tile_str(t, red_fives)
+        if s == "?":  # an unknown tile stands alone
+            if suit:
+                out.append(suit)
+                suit = ""
+            out.append(s)
+            continue
         if suit and s[1] != suit:
             out.append(suit)
         out.append(s[0])

@@ -34,7 +34,7 @@ def test_audit_examples_finds_the_disputes() -> None:
     """The quick start: the hand-written disputes in examples/ are caught (exit 1)."""
     code, out = run("audit", str(EXAMPLES))
     assert code == 1
-    assert "16 files, 16 games (6 complete), 35 rounds; 2 games with findings" in out
+    assert "17 files, 17 games (6 complete), 36 rounds; 2 games with findings" in out
     assert "discard-not-in-hand 1, out-of-turn 1" in out
     assert "mismatches: win-deltas 6, win-fu 1, win-han 1, win-points 3, win-yaku 1" in out
 
@@ -45,7 +45,7 @@ def test_audit_json_is_valid_and_counts(tmp_path: Path) -> None:
     report = json.loads(out)
     schema = json.loads((ROOT / "schemas" / "audit-report.schema.json").read_text("utf-8"))
     jsonschema.validate(report, schema)
-    assert report["summary"]["games"] == 16 and report["summary"]["rounds"] == 35
+    assert report["summary"]["games"] == 17 and report["summary"]["rounds"] == 36
     assert report["skipped"] == [str(EXAMPLES / "make_examples.py")]
 
 
@@ -130,8 +130,9 @@ def test_convert_to_jsonl(tmp_path: Path) -> None:
     code, _ = run("convert", str(EXAMPLES), "-t", "jsonl", "-o", str(tmp_path / "out"))
     assert code == 0
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert written[:10] == [f"{p.stem}.jsonl" for p in sorted(EXAMPLES.glob("*.mjn"))]
-    assert written[10:] == ["east-riichi.jsonl", "east-ron.jsonl", "east-seeded.jsonl"]
+    mjn = [f"{p.stem}.jsonl" for p in sorted(EXAMPLES.glob("*.mjn"))]
+    assert written[:len(mjn)] == mjn
+    assert written[len(mjn):] == ["east-riichi.jsonl", "east-ron.jsonl", "east-seeded.jsonl"]
     assert (tmp_path / "out" / "east-ron.jsonl").read_text("utf-8") == out
 
 

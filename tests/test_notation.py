@@ -224,3 +224,30 @@ def test_examples_give_exactly_the_findings_they_announce(path: Path) -> None:
     found = Counter(f["code"] for f in entry["findings"] if f["severity"] != "info")
     found.update(m["code"] for m in entry["mismatches"])
     assert found == _announced(text)
+
+
+# ---------------------------------------------------------------- partial records
+
+
+def test_a_partial_record_replays_what_it_can() -> None:
+    text = (HEAD + "E1-0 dice=3,4 dora=9p\nhands 123m456p789s1122z ? ? ?\n9m' ?1z\n"
+            "ron E 40fu 3900 seat-wind-east round-wind-east\n")
+    (rec,) = read(text.encode())
+    assert rec.diagnostics == []
+    engine = replay(rec)
+    assert [f.code for f in engine.findings] == ["partial-record"] * 4
+    assert all(f.severity == "info" for f in engine.findings)
+    assert read(write(rec.events).encode())[0].events == rec.events
+    # a hand that is written down whole still gets every check: Aoi holds no 1p
+    bad = text.replace("9m' ?1z", "9m1p ?1z")
+    findings = [f.code for f in replay(read(bad.encode())[0]).findings]
+    assert "discard-not-in-hand" in findings
+
+
+def test_unknown_tiles_are_used_up_one_by_one() -> None:
+    text = (HEAD + "E1-0 dice=3,4 dora=9p\nhands 123m456p789s1122z 234m567p234s556z? ? ?\n"
+            "9m' ?1z 8p' 9s' 3m'\n")
+    engine = replay(read(text.encode())[0])
+    assert [f.code for f in engine.findings if f.severity == "error"] == []
+    # Ben: one unknown tile dealt, one unknown draw, then a 1z thrown from them
+    assert engine.state.players[1].unknown == 1

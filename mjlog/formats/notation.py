@@ -62,7 +62,7 @@ from mjlog.record import GameRecord
 from mjlog.ruleset import OPTION_DOCS, PRESETS, Ruleset
 from mjlog.scoring.fast import hand_value
 from mjlog.scoring.yaku import YAKU, default_han
-from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Tile, tile_str
+from mjlog.tiles import KIND_OF, RED_FIVE_IDS, UNKNOWN, UNKNOWN_KIND, Tile, tile_str
 
 FORMAT: Final = "notation"
 MAGIC: Final = "mjlog-notation 1"
@@ -126,6 +126,7 @@ class _Table:
         self.honba = 0
         self.dealer = first_dealer
         self.hands: list[set[int]] = [set() for _ in range(n)]
+        self.unknown = [0] * n
         self.melds: list[list[Event]] = [[] for _ in range(n)]
         self.used: set[int] = set()
         self.dora: list[int] = []
@@ -152,6 +153,8 @@ class _Table:
 
     def fresh(self, kind: int, red: bool) -> int:
         """The canonical copy of a tile entering play (dealt, drawn, shown)."""
+        if kind == UNKNOWN_KIND:
+            return UNKNOWN
         if red:
             return kind * 4
         order = _copies(kind, self.red)
@@ -166,12 +169,17 @@ class _Table:
         return self.fresh(kind, red)
 
     def held(self, seat: int, kind: int, red: bool, avoid: Sequence[int] = ()) -> int:
-        """The canonical copy of a tile a player gives from hand."""
+        """The canonical copy of a tile a player gives from hand (a fresh one when the
+        hand does not hold it: it was among the tiles nobody wrote down)."""
+        if kind == UNKNOWN_KIND:
+            return UNKNOWN
         if red:
             return kind * 4
         hand = self.hands[seat] if 0 <= seat < self.n else set()
         order = _copies(kind, self.red)
-        return next((t for t in order if t in hand and t not in avoid), order[0])
+        return next((t for t in order if t in hand and t not in avoid),
+                    next((t for t in order if t not in self.used and t not in avoid),
+                         order[0]))
 
     def apply(self, ev: Event) -> None:
         """Follow one event (never judges it)."""
@@ -181,7 +189,10 @@ class _Table:
 
     def _draw(self, ev: Draw) -> None:
         if 0 <= ev.player < self.n:
-            self.hands[ev.player].add(ev.tile)
+            if ev.tile == UNKNOWN:
+                self.unknown[ev.player] += 1
+            else:
+                self.hands[ev.player].add(ev.tile)
         self.used.add(ev.tile)
         self.last_draw = ev.tile
         self.to_discard, self.to_draw = ev.player, -1
@@ -190,16 +201,25 @@ class _Table:
 
     def _discard(self, ev: Discard) -> None:
         if 0 <= ev.player < self.n:
-            self.hands[ev.player].discard(ev.tile)
+            self._give(ev.player, ev.tile)
         self.last_discard, self.last_discarder = ev.tile, ev.player
         self.to_draw, self.to_discard = (ev.player + 1) % self.n, -1
         self.kan_tile = -1
+
+    def _give(self, seat: int, tile: int) -> None:
+        """A tile leaves a hand: a named one, or one of the unknown ones."""
+        hand = self.hands[seat]
+        if tile in hand:
+            hand.discard(tile)
+        elif self.unknown[seat] > 0:
+            self.unknown[seat] -= 1
+        self.used.add(tile)
 
     def _call(self, ev: Chi | Pon | OpenKan) -> None:
         if 0 <= ev.player < self.n:
             for t in ev.tiles:
                 if t != ev.called:
-                    self.hands[ev.player].discard(t)
+                    self._give(ev.player, t)
             self.melds[ev.player].append(ev)
         kan = isinstance(ev, OpenKan)
         self.to_discard, self.to_draw = ev.player, ev.player if kan else -1
@@ -209,11 +229,12 @@ class _Table:
         p = ev.player
         if 0 <= p < self.n:
             if isinstance(ev, ClosedKan):
-                self.hands[p].difference_update(ev.tiles)
+                for t in ev.tiles:
+                    self._give(p, t)
                 self.melds[p].append(ev)
                 self.kan_tile = ev.tiles[0]
             elif isinstance(ev, AddedKan):
-                self.hands[p].discard(ev.added)
+                self._give(p, ev.added)
                 ms = self.melds[p]
                 i = next((i for i, m in enumerate(ms) if isinstance(m, Pon)
                           and KIND_OF[m.called] == KIND_OF[ev.added]), -1)
@@ -223,7 +244,7 @@ class _Table:
                     ms.append(ev)
                 self.kan_tile = ev.added
             else:
-                self.hands[p].discard(ev.tile)
+                self._give(p, ev.tile)
                 self.melds[p].append(ev)
                 self.kan_tile = ev.tile  # a kita can be robbed (thirteen orphans)
         self.kan_player = p
@@ -243,9 +264,10 @@ class _Table:
         self.n = len(ev.hands)
         self.honba, self.kyotaku, self.dealer = ev.honba, ev.kyotaku, ev.dealer
         self.scores = list(ev.scores)
-        self.hands = [set(h) for h in ev.hands]
+        self.hands = [{t for t in h if t != UNKNOWN} for h in ev.hands]
+        self.unknown = [sum(1 for t in h if t == UNKNOWN) for h in ev.hands]
         self.melds = [[] for _ in range(self.n)]
-        self.used = {t for h in ev.hands for t in h} | {ev.dora_indicator}
+        self.used = {t for h in ev.hands for t in h if t != UNKNOWN} | {ev.dora_indicator}
         self.dora = [ev.dora_indicator]
         self.to_draw, self.to_discard = ev.dealer, -1
         self.last_draw = self.last_discard = self.last_discarder = -1
@@ -477,6 +499,8 @@ class _Writer:
 
     def tile(self, t: int, canonical: int) -> str:
         """A tile as written; its copy digit goes to the ``ids`` line."""
+        if t == UNKNOWN:
+            return "?"
         self.digits.append(t % 4)
         self.canonical = self.canonical and t == canonical
         return tile_str(t, self.t.red)
@@ -492,6 +516,12 @@ class _Writer:
         for x in items:
             s = self.tile(x, canon(x, taken))  # type: ignore[operator]
             taken.append(x)
+            if s == "?":
+                if suit:
+                    out.append(suit)
+                    suit = ""
+                out.append(s)
+                continue
             if suit and s[1] != suit:
                 out.append(suit)
             out.append(s[0])
@@ -617,7 +647,8 @@ class _Writer:
         self.lines.append(" ".join(head))
         n = len(ev.hands)
         self.lines.append("hands " + " ".join(
-            self.fresh_tiles(ev.hands[(ev.dealer + k) % n]) for k in range(n)))
+            "?" if ev.hands[(ev.dealer + k) % n] == (UNKNOWN,) * 13
+            else self.fresh_tiles(ev.hands[(ev.dealer + k) % n]) for k in range(n)))
         if ev.wall is not None:
             self.lines.append("wall " + self.fresh_tiles(ev.wall, sort=False))
         self.ids_at = len(self.lines)
@@ -797,7 +828,7 @@ def write(events: Sequence[Event], *, exact: bool = True) -> str:
 
 # ---------------------------------------------------------------- reader
 
-_TILE: Final = r"(?:[0-9][mpsz]|[ESWNHGR])"
+_TILE: Final = r"(?:[0-9][mpsz]|[ESWNHGR]|\?)"
 _MOVE_RE: Final = re.compile(
     rf"^(?:(?P<seat>[ESWN])(?P<dir>[<>]))?(?P<rinshan>~)?(?P<a>{_TILE})(?P<b>{_TILE})?"
     r"(?P<giri>')?(?P<riichi>\*)?$")
@@ -837,6 +868,8 @@ def _kinds(text: str, line: int, col: int) -> list[tuple[int, bool]]:
             digits = []
         elif ch in HONOUR_LETTERS and not digits:
             out.append((HONOUR_LETTERS[ch], False))
+        elif ch == "?" and not digits:
+            out.append((UNKNOWN_KIND, False))
         else:
             raise NotationError("bad-tile", f"{ch!r} is not part of a tile", line, col + i)
     if digits:
@@ -873,6 +906,7 @@ class _Reader:
         self.round_closed = False
         self.in_round = False
         self.line_no = 0
+        self.win_seat = 0
 
     # -- plumbing
 
@@ -891,6 +925,8 @@ class _Reader:
 
     def tile(self, kind: int, red: bool, canonical: int, line: int, col: int) -> Tile:
         """The physical tile for a tile named in the text (from ``ids`` when given)."""
+        if kind == UNKNOWN_KIND:
+            return UNKNOWN
         if self.ids is None:
             return Tile(canonical)
         if self.id_pos >= len(self.ids):
@@ -1146,7 +1182,11 @@ class _Reader:
         hands: list[tuple[Tile, ...]] = [()] * n
         for k, g in enumerate(groups):
             c = lines[hands_line].find(g) + 1
-            tiles = () if g == "-" else tuple(self.fresh(g, hands_line + 1, c))
+            tiles: tuple[Tile, ...]
+            if g == "?":  # nobody wrote this hand down
+                tiles = (UNKNOWN,) * 13
+            else:
+                tiles = () if g == "-" else tuple(self.fresh(g, hands_line + 1, c))
             hands[(dealer + k) % n] = tuple(sorted(tiles))
         wall = None
         body = hands_line + 1
@@ -1402,6 +1442,7 @@ class _Reader:
             raise NotationError("bad-result", "ron/tsumo is followed by the winner's wind",
                                 line, 1)
         w = self.seat(words[1][0])
+        self.win_seat = w
         chankan = not tsumo and t.kan_tile >= 0
         vals: dict[str, object] = {
             "from": w if tsumo else (t.kan_player if chankan else t.last_discarder),
@@ -1474,8 +1515,17 @@ class _Reader:
         if key == "before":
             return None if value == "-" else _int_list(value, line, col, key)
         if key in ("hand", "dora") or key.startswith("hand"):
-            return () if value == "-" else tuple(Tile(x) for x in
-                                                 _int_list(value, line, col, key))
+            if value == "-":
+                return ()
+            if key != "dora" and re.search(r"[mpszESWNHGR?]", value):
+                # tiles by name: the table picks the copies
+                seat = self.win_seat if key == "hand" else self.t.seat(key[4:] or "E")
+                named: list[Tile] = []
+                for kind, red in _kinds(value, line, col):
+                    named.append(self.tile(kind, red, self.t.held(seat, kind, red, named),
+                                           line, col))
+                return tuple(sorted(named))
+            return tuple(Tile(x) for x in _int_list(value, line, col, key))
         if key == "melds":
             return tuple(tuple(Tile(x) for x in _int_list(g, line, col, key))
                          for g in value.split("/")) if value else ()

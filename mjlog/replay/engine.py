@@ -70,7 +70,7 @@ from mjlog.events import (
 )
 from mjlog.record import GameRecord
 from mjlog.replay.state import DEAD_WALL, TableState
-from mjlog.tiles import KIND_OF, tile_str, tiles_str
+from mjlog.tiles import KIND_OF, UNKNOWN, tile_str, tiles_str
 
 Handler = Callable[[Any], None]
 
@@ -93,6 +93,7 @@ class Engine:
         self._sticks_collected = False
         self._round_ended = True
         self._end_scores: list[int] | None = None
+        self._partial_draws: set[int] = set()
         self._handlers: dict[type, Handler] = {
             GameStart: self._game_start, RoundStart: self._round_start, Draw: self._draw,
             Discard: self._discard, Chi: self._chi_pon, Pon: self._chi_pon,
@@ -178,13 +179,18 @@ class Engine:
         s = self.state
         return round_label(s.round_wind, s.round_number, s.honba) if self.rounds else ""
 
-    def find(self, code: str, message: str, player: int | None = None) -> None:
+    def find(self, code: str, message: str, player: int | None = None,
+             severity: Severity = Severity.ERROR) -> None:
         """Record a finding at the current event."""
         self.findings.append(Finding(
-            code=code, message=message, severity=Severity.ERROR, round=self.round,
+            code=code, message=message, severity=severity, round=self.round,
             turn=self.state.turn, player=player,
             src=self._src_of(self.index) if self._src_of else None,
         ))
+
+    def note(self, code: str, message: str, player: int | None = None) -> None:
+        """Record a note (severity info): something the replay could not check."""
+        self.find(code, message, player, Severity.INFO)
 
     def _t(self, tile: int) -> str:
         return tile_str(tile, self.red_fives)
@@ -216,8 +222,14 @@ class Engine:
         s.live_wall = (108 if s.n == 3 else 136) - DEAD_WALL - sum(len(h) for h in ev.hands)
         dealt = [ev.dora_indicator]
         for p, hand in enumerate(ev.hands):
-            s.players[p].concealed = set(hand)
-            dealt.extend(hand)
+            known = [t for t in hand if t != UNKNOWN]
+            ps = s.players[p]
+            ps.concealed = set(known)
+            ps.unknown = len(hand) - len(known)
+            if ps.unknown:
+                self.note("partial-record", f"{ps.unknown} of player {p}'s dealt tiles are not "
+                          "written down: tile checks cover the tiles named", p)
+            dealt.extend(known)
         if len(set(dealt)) == len(dealt):
             used = s.used
             for t in dealt:
@@ -230,6 +242,7 @@ class Engine:
         self._sticks_collected = False
         self._round_ended = False
         self._end_scores = None
+        self._partial_draws = set()
 
     def _mark(self, tile: int, player: int | None = None) -> None:
         used = self.state.used
@@ -247,13 +260,20 @@ class Engine:
         if s.to_draw != p:
             self.find("out-of-turn", f"player {p} draws, but it is not their draw", p)
         t = ev.tile
-        if s.used[t]:
-            self._mark(t, p)
-        s.used[t] = 1
         s.live_wall -= 1
         if s.live_wall < 0:
             self.find("wall-exhausted", "a draw from an empty live wall", p)
-        s.players[p].concealed.add(t)
+        if t == UNKNOWN:  # a draw nobody wrote down
+            s.players[p].unknown += 1
+            if p not in self._partial_draws:
+                self._partial_draws.add(p)
+                self.note("partial-record", f"player {p}'s draws are not all written down: "
+                          "tile checks cover the tiles named", p)
+        else:
+            if s.used[t]:
+                self._mark(t, p)
+            s.used[t] = 1
+            s.players[p].concealed.add(t)
         s.to_draw = -1
         s.to_discard = p
         s.last_discard = -1
@@ -269,9 +289,13 @@ class Engine:
         try:
             ps.concealed.remove(t)
         except KeyError:
-            self.find("discard-not-in-hand",
-                      f"discards {self._t(t)} (id {t}), which is not in hand "
-                      f"{tiles_str(ps.concealed, self.red_fives)}", p)
+            if ps.unknown > 0 and t != UNKNOWN:  # one of the tiles not written down
+                ps.unknown -= 1
+                self._mark(t, p)
+            else:
+                self.find("discard-not-in-hand",
+                          f"discards {self._t(t)} (id {t}), which is not in hand "
+                          f"{tiles_str(ps.concealed, self.red_fives)}", p)
         if ev.riichi:
             ps.riichi_index = len(ps.river)
             ps.riichi_calls = s.calls
@@ -300,8 +324,14 @@ class Engine:
         s.to_draw = -1
 
     def _take_from_hand(self, p: int, tiles: list[int], what: str) -> None:
-        hand = self.state.players[p].concealed
+        ps = self.state.players[p]
+        hand = ps.concealed
         missing = [t for t in tiles if t not in hand]
+        if missing and len(missing) <= ps.unknown and UNKNOWN not in missing:
+            ps.unknown -= len(missing)  # tiles the record did not name
+            for t in missing:
+                self._mark(t, p)
+            missing = []
         if missing:
             self.find("call-not-in-hand",
                       f"{what} uses {tiles_str(missing, self.red_fives)} (ids "
@@ -396,10 +426,19 @@ class Engine:
     def _win(self, ev: Win) -> None:
         s = self.state
         w = ev.winner
-        hand = set(s.players[w].concealed)
+        ps = s.players[w]
+        hand = set(ps.concealed)
         if ev.from_player != w:
             hand.add(ev.win_tile)
-        if hand != set(ev.hand):
+        if ps.unknown:  # the record's hand must hold the known tiles and name the rest
+            named = set(ev.hand) - hand
+            ok = hand <= set(ev.hand) and len(named) == ps.unknown and UNKNOWN not in named
+            if ok:
+                for t in named:
+                    self._mark(t, w)
+        else:
+            ok = hand == set(ev.hand)
+        if not ok:
             self.find("win-hand-mismatch",
                       f"the record's winning hand is {tiles_str(ev.hand, self.red_fives)}, the "
                       f"replay holds {tiles_str(hand, self.red_fives)}", w)

@@ -10,17 +10,23 @@ replaying allocates almost nothing per move.
 from __future__ import annotations
 
 from mjlog.events import Discard, Meld
-from mjlog.tiles import Tile
+from mjlog.tiles import UNKNOWN, Tile
 
 DEAD_WALL = 14
 """Tiles in the riichi dead wall (rinshan tiles and indicators)."""
+
+
+def _fresh_used() -> bytearray:
+    used = bytearray(UNKNOWN + 1)
+    used[UNKNOWN] = 1
+    return used
 
 
 class PlayerState:
     """One seat: concealed tiles, melds, river, riichi and kita."""
 
     __slots__ = ("called_away", "concealed", "kita", "melds", "riichi_calls", "riichi_index",
-                 "river")
+                 "river", "unknown")
 
     def __init__(self) -> None:
         self.concealed: set[int] = set()
@@ -34,6 +40,8 @@ class PlayerState:
         self.riichi_calls = -1
         """The table's ``calls`` when the player declared riichi, -1 without riichi."""
         self.kita: list[Tile] = []
+        self.unknown = 0
+        """Tiles in hand that the record does not name (partial records)."""
 
     @property
     def riichi(self) -> bool:
@@ -66,8 +74,9 @@ class TableState:
         self.kans = 0
         self.calls = 0
         """Calls this round: chi, pon and every kan, and kita (what breaks ippatsu)."""
-        self.used = bytearray(144)
-        """1 for every physical tile seen so far this round (dealt, drawn, indicator)."""
+        self.used = _fresh_used()
+        """1 for every physical tile seen so far this round (dealt, drawn, indicator);
+        the unknown tile's slot is always 1, so that drawing one never takes the fast path."""
         self.turn = 0
         """Moves made this round (draws, discards and calls)."""
         self.to_draw = -1
@@ -85,6 +94,6 @@ class TableState:
         self.ura_indicators = []
         self.kans = 0
         self.calls = 0
-        self.used = bytearray(144)
+        self.used = _fresh_used()
         self.turn = 0
         self.to_draw = self.to_discard = self.last_discard = self.last_discarder = -1

@@ -94,8 +94,11 @@ def situation(state: TableState, events: Sequence[Event], round_start: int, inde
     w = win.winner
     ps = state.players[w]
     tsumo = win.from_player == w
-    hand = cast(tuple[Tile, ...], tuple(sorted(ps.concealed)) if tsumo
-                else tuple(sorted([*ps.concealed, win.win_tile])))
+    if ps.unknown:  # a partial record: only the record names the whole hand
+        hand = win.hand
+    else:
+        hand = cast(tuple[Tile, ...], tuple(sorted(ps.concealed)) if tsumo
+                    else tuple(sorted([*ps.concealed, win.win_tile])))
     last_at = _last_move(events, round_start, index)
     last = events[last_at] if last_at >= 0 else None
     rinshan = tsumo and isinstance(last, Draw) and last.rinshan

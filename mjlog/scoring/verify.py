@@ -231,7 +231,9 @@ class _Verifier:
         else:
             tenpai = [self._tenpai(p) for p in range(s.n)]
             for p, hand in enumerate(ev.hands[: s.n]):
-                if (hand is not None) != tenpai[p]:
+                if s.players[p].unknown:  # not all of the hand is known: trust the record
+                    tenpai[p] = hand is not None
+                elif (hand is not None) != tenpai[p]:
                     self.mismatch("draw-tenpai", f"tenpai[{p}]", hand is not None, tenpai[p],
                                   player=p)
             nagashi = [p for p in range(s.n) if self._nagashi(p)]

@@ -90,7 +90,7 @@ MALFORMED = [
     (HEAD + "E1-0 dora=9p\nhands 123m456p 234m\n", "bad-round", 5, 1),
     (HEAD + ROUND.replace("dora=9p", "dora=9x"), "bad-tile", 4, 21),
     (HEAD + ROUND + "9m' 8z'\n", "bad-tile", 6, 5),
-    (HEAD + ROUND + "9m' 1z' ?4m\n", "bad-token", 6, 9),
+    (HEAD + ROUND + "9m' 1z' 4m&\n", "bad-token", 6, 9),
     (HEAD + ROUND + "E:pon11z\n", "bad-token", 6, 1),
     (HEAD + ROUND + "9m' 1z'\nron 40fu 3900\n", "bad-result", 7, 1),
     (HEAD + ROUND + "9m' 1z'\nron E 3900 seat-wind-east\n", "bad-result", 7, 1),
@@ -116,7 +116,7 @@ def test_malformed_records_say_where(text: str, code: str, line: int, column: in
 
 
 def test_reading_goes_on_after_a_bad_token() -> None:
-    rec = read((HEAD + ROUND + "9m' ?? 1z'\nron E 40fu 3900 seat-wind-east "
+    rec = read((HEAD + ROUND + "9m' && 1z'\nron E 40fu 3900 seat-wind-east "
                 "round-wind-east\n").encode())[0]
     assert [d.code for d in rec.diagnostics] == ["bad-token"]
     assert any(isinstance(ev, Win) for ev in rec.events)

@@ -251,3 +251,19 @@ def test_unknown_tiles_are_used_up_one_by_one() -> None:
     assert [f.code for f in engine.findings if f.severity == "error"] == []
     # Ben: one unknown tile dealt, one unknown draw, then a 1z thrown from them
     assert engine.state.players[1].unknown == 1
+
+
+_TOKENS = ["1m'", "9p", "5z7s", "?3m", "0p'*", "S:pon55z", "W:chi46m", "N:kan111p", "ankan7z",
+           "kakan5z", "kita", "dora:3s", "E>2s'", "W<4p", "S:paid", "N:bye", "E:back=x",
+           "\nron E 40fu 3900 riichi\n", "\ntsumo S 30fu 1000 menzen-tsumo\n",
+           "\ndraw shown=EW\n", "\nabort four-winds\n", "\nron N 20fu 8000 hand=1133557799m1122p "
+           "chiitoitsu\n", "\nafter -\n", "\nnoend\n", "# note\n", "\nE2-0 dora=1z\n"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_TOKENS), max_size=40))
+def test_any_sequence_of_moves_audits_without_crashing(tokens: list[str]) -> None:
+    """Whatever a person writes, the audit reports it; it never stops with a traceback."""
+    for rec in read((HEAD + ROUND + " ".join(tokens) + "\n").encode()):
+        entry = audit_record(rec)
+        assert {d["code"] for d in entry["diagnostics"]} <= DIAGNOSTIC_CODES

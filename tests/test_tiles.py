@@ -6,6 +6,8 @@ import pytest
 
 from mjlog.tiles import (
     KIND_OF,
+    UNKNOWN,
+    UNKNOWN_KIND,
     TileError,
     assign_ids,
     is_red,
@@ -33,8 +35,9 @@ def test_red_fives_depend_on_the_game() -> None:
 
 def test_kinds() -> None:
     assert kind_of(16) == 4 and kind_of(135) == 33 and kind_of(140) == 38
-    assert len(KIND_OF) == 144
+    assert len(KIND_OF) == 145 and KIND_OF[UNKNOWN] == UNKNOWN_KIND  # 144: a tile not written
     assert kind_str(31) == "5z"
+    assert tile_str(UNKNOWN) == "?" and tiles_str([UNKNOWN, 0, 4]) == "12m?"
     with pytest.raises(TileError):
         kind_str(42)
 

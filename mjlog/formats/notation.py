@@ -1230,12 +1230,24 @@ class _Reader:
         if "#" in raw:
             raw, comment = raw.split("#", 1)
         if first in _RESULTS:
-            self.result(raw, line)
+            self.guarded(self.result, raw, line, 1, raw, line)
         else:
             for m in re.finditer(r"\S+", raw):
-                self.token(m.group(), line, m.start() + 1)
+                self.guarded(self.token, m.group(), line, m.start() + 1, m.group(), line,
+                             m.start() + 1)
         if comment:
             self.emit(Comment(text=comment.strip()), line, len(raw) + 1)
+
+    def guarded(self, fn: Callable[..., None], what: str, line: int, col: int,
+                *args: Any) -> None:
+        """Run one token's or result's reader; an unexpected shape is a ``bad-token``."""
+        try:
+            fn(*args)
+        except NotationError as exc:
+            self.problem(exc)
+        except (IndexError, KeyError, ValueError) as exc:
+            self.problem(NotationError("bad-token", f"{what!r} cannot be read ({exc})", line,
+                                       col))
 
     def unknown(self, text: str, line: int) -> None:
         try:
@@ -1396,6 +1408,8 @@ class _Reader:
                                              else range(kind * 4, kind * 4 + 4)))
             self.emit(ClosedKan(player=p, tiles=tiles), line, col)
         elif op == "kakan":
+            if not m.group("tiles"):
+                raise NotationError("bad-token", "kakan names its tile, e.g. kakan5z", line, col)
             added = self.held(p, m.group("tiles"), line, tcol)[0]
             if raw is not None:
                 tiles, called, frm = self.raw_call(raw, line, col)

@@ -20,6 +20,7 @@ This module values one hand; payments between players are
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 
@@ -34,6 +35,7 @@ from mjlog.ruleset import Ruleset
 from mjlog.scoring.fast import fast_value
 from mjlog.scoring.situation import WinSituation
 from mjlog.scoring.yaku import BY_LIBRARY
+from mjlog.tiles import KIND_OF, NUM_TILES
 
 LIMITS = ("", "mangan", "haneman", "baiman", "sanbaiman", "yakuman")
 """Limit names, lowest first."""
@@ -160,6 +162,11 @@ def value(sit: WinSituation, ruleset: Ruleset, *, reference: bool = False) -> Va
     Ordinary hands are valued by mjlog's fast path (:mod:`mjlog.scoring.fast`),
     the rest by the library; ``reference`` asks the library in every case.
     """
+    tiles = [*sit.hand, *(t for m in sit.melds for t in m.tiles)]
+    if any(t >= NUM_TILES for t in tiles) or len(tiles) < 14:
+        return Valuation(error="hand_not_known")  # unknown tiles, flowers, or too few
+    if max(Counter(KIND_OF[t] for t in tiles).values()) > 4 or len(set(tiles)) < len(tiles):
+        return Valuation(error="impossible_hand")
     if not reference:
         fast = fast_value(sit, ruleset)
         if fast is not None:

@@ -25,6 +25,8 @@ Mismatch codes:
 ``draw-nagashi``    nagashi mangan claimed or missed
 ``draw-deltas``     a seat's payment at a draw differs
 ``next-round``      the next round's dealer, round or honba differ
+``unverifiable``    a result that does not fit the table at all (a seat or
+                    tile that is not there), so nothing could be computed
 ==================  =========================================================
 
 Each hand is valued by :func:`mjlog.scoring.riichi.value` (mjlog's fast path
@@ -64,7 +66,7 @@ from mjlog.tiles import KIND_OF, tiles_str
 CODES = (
     "win-unscorable", "win-yaku", "win-fu", "win-han", "win-points", "win-limit",
     "win-indicators", "win-pao",
-    "win-deltas", "draw-tenpai", "draw-nagashi", "draw-deltas", "next-round",
+    "win-deltas", "draw-tenpai", "draw-nagashi", "draw-deltas", "next-round", "unverifiable",
 )
 """Every score-mismatch code."""
 
@@ -112,7 +114,12 @@ class _Verifier:
         while (i := engine.run(events, i, pause=pause)) < len(events):
             self.index = i
             ev = events[i]
-            handlers[ev.__class__](ev)  # type: ignore[operator]
+            try:
+                handlers[ev.__class__](ev)  # type: ignore[operator]
+            except (IndexError, KeyError, ValueError, TypeError, ZeroDivisionError) as exc:
+                # a result that does not fit the table at all (a hand-made record)
+                self.mismatch("unverifiable", ev.TYPE, None, None,
+                              message=f"cannot be verified on this table: {exc!r}")
             engine.apply(ev, i)
             i += 1
 

@@ -20,7 +20,6 @@ This module values one hand; payments between players are
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 
@@ -35,7 +34,7 @@ from mjlog.ruleset import Ruleset
 from mjlog.scoring.fast import fast_value
 from mjlog.scoring.situation import WinSituation
 from mjlog.scoring.yaku import BY_LIBRARY
-from mjlog.tiles import KIND_OF, NUM_TILES
+from mjlog.tiles import NUM_TILES
 
 LIMITS = ("", "mangan", "haneman", "baiman", "sanbaiman", "yakuman")
 """Limit names, lowest first."""
@@ -162,11 +161,10 @@ def value(sit: WinSituation, ruleset: Ruleset, *, reference: bool = False) -> Va
     Ordinary hands are valued by mjlog's fast path (:mod:`mjlog.scoring.fast`),
     the rest by the library; ``reference`` asks the library in every case.
     """
-    tiles = [*sit.hand, *(t for m in sit.melds for t in m.tiles)]
-    if any(t >= NUM_TILES for t in tiles) or len(tiles) < 14:
+    hand = sit.hand
+    if (len(hand) + 3 * len(sit.melds) < 14 or max(hand) >= NUM_TILES
+            or any(max(m.tiles) >= NUM_TILES for m in sit.melds)):
         return Valuation(error="hand_not_known")  # unknown tiles, flowers, or too few
-    if max(Counter(KIND_OF[t] for t in tiles).values()) > 4 or len(set(tiles)) < len(tiles):
-        return Valuation(error="impossible_hand")
     if not reference:
         fast = fast_value(sit, ruleset)
         if fast is not None:
@@ -183,10 +181,13 @@ def library_value(sit: WinSituation, ruleset: Ruleset) -> Valuation:
     tiles: list[int] = list(sit.hand)
     for m in melds:
         tiles.extend(m.tiles)
-    result = HandCalculator.estimate_hand_value(
-        tiles, sit.win_tile, melds=melds, dora_indicators=list(sit.dora_indicators),
-        config=config(sit, ruleset), ura_dora_indicators=list(sit.ura_indicators),
-    )
+    try:
+        result = HandCalculator.estimate_hand_value(
+            tiles, sit.win_tile, melds=melds, dora_indicators=list(sit.dora_indicators),
+            config=config(sit, ruleset), ura_dora_indicators=list(sit.ura_indicators),
+        )
+    except (IndexError, KeyError, ValueError, TypeError) as exc:  # e.g. five of one tile
+        return Valuation(error=f"impossible_hand ({exc.__class__.__name__})")
     if result.error or result.cost is None or result.yaku is None:
         return Valuation(error=str(result.error or "no_value"))
     is_open = result.is_open_hand

@@ -847,6 +847,20 @@ _RESULTS: Final = ("ron", "tsumo", "draw", "abort", "after", "noend", "unknown")
 
 def _kinds(text: str, line: int, col: int) -> list[tuple[int, bool]]:
     """mpsz (honour letters allowed) to (kind, red) pairs; raises NotationError."""
+    known = _KINDS_CACHE.get(text)
+    if known is not None:
+        return known
+    out = _parse_kinds(text, line, col)
+    if len(_KINDS_CACHE) < 100_000:
+        _KINDS_CACHE[text] = out
+    return out
+
+
+_KINDS_CACHE: dict[str, list[tuple[int, bool]]] = {}
+"""Tile strings already parsed (callers never change the lists)."""
+
+
+def _parse_kinds(text: str, line: int, col: int) -> list[tuple[int, bool]]:
     out: list[tuple[int, bool]] = []
     digits: list[tuple[int, int]] = []
     for i, ch in enumerate(text):
@@ -884,6 +898,11 @@ def _int_list(text: str, line: int, col: int, what: str) -> tuple[int, ...]:
     except ValueError:
         raise NotationError("bad-result", f"{what} must be numbers separated by commas",
                             line, col) from None
+
+
+_DRAWS: dict[tuple[int, int, bool], Draw] = {}
+_DISCARDS: dict[tuple[int, int, bool, bool], Discard] = {}
+"""Draws and discards are immutable values, shared between every place they occur."""
 
 
 class _Reader:
@@ -1277,6 +1296,12 @@ class _Reader:
 
     def token(self, tok: str, line: int, col: int) -> None:
         t = self.t
+        m = _MOVE_RE.match(tok)  # nine tokens in ten are a draw and a discard
+        if m is not None:
+            if self.pending >= 0:
+                self.settle_riichi(line, col)
+            self.move(m, line, col)
+            return
         m = _SEAT_OP_RE.match(tok)
         if m is not None:
             p = self.seat(m.group("seat"))
@@ -1311,13 +1336,9 @@ class _Reader:
             self.call(m, line, col)
             return
         m = _OWN_RE.match(tok)
-        if m is not None:
-            self.own_call(m, line, col)
-            return
-        m = _MOVE_RE.match(tok)
         if m is None:
             raise NotationError("bad-token", f"{tok!r} is not a move", line, col)
-        self.move(m, line, col)
+        self.own_call(m, line, col)
 
     def move(self, m: re.Match[str], line: int, col: int) -> None:
         t = self.t
@@ -1338,7 +1359,11 @@ class _Reader:
         rinshan = t.after_kan != bool(m.group("rinshan"))
         a_col = col + (2 if seat else 0) + (1 if m.group("rinshan") else 0)
         tiles = self.fresh(m.group("a"), line, a_col)
-        self.emit(Draw(player=p, tile=tiles[0], rinshan=rinshan), line, col)
+        key = (p, tiles[0], rinshan)
+        draw = _DRAWS.get(key)
+        if draw is None:
+            draw = _DRAWS[key] = Draw(player=p, tile=tiles[0], rinshan=rinshan)
+        self.emit(draw, line, col)
         b = m.group("b")
         if b:
             self.discard(p, b, bool(m.group("giri")), bool(m.group("riichi")), line,
@@ -1356,7 +1381,11 @@ class _Reader:
 
     def emit_discard(self, p: int, tile: Tile, giri: bool, riichi: bool, line: int,
                      col: int) -> None:
-        self.emit(Discard(player=p, tile=tile, tsumogiri=giri, riichi=riichi), line, col)
+        key = (p, tile, giri, riichi)
+        ev = _DISCARDS.get(key)
+        if ev is None:
+            ev = _DISCARDS[key] = Discard(player=p, tile=tile, tsumogiri=giri, riichi=riichi)
+        self.emit(ev, line, col)
         if riichi:
             self.pending = p
 

@@ -63,7 +63,8 @@ def table_text(state: TableState, game: GameStart | None, *, red: bool = True,
             flags.append("to draw")
         lines.append(f"seat {p} {wind} {name or '-'}  {s.scores[p]}"
                      + (f"  [{', '.join(flags)}]" if flags else ""))
-        lines.append(f"  hand:  {tiles_str(ps.concealed, red) or '-'}")
+        unknown = f" and {ps.unknown} not written down" if ps.unknown else ""
+        lines.append(f"  hand:  {tiles_str(ps.concealed, red) or '-'}{unknown}")
         if ps.melds or ps.kita:
             melds = [meld_str(m, p, s.n, red) for m in ps.melds]
             if ps.kita:

@@ -267,3 +267,12 @@ def test_any_sequence_of_moves_audits_without_crashing(tokens: list[str]) -> Non
     for rec in read((HEAD + ROUND + " ".join(tokens) + "\n").encode()):
         entry = audit_record(rec)
         assert {d["code"] for d in entry["diagnostics"]} <= DIAGNOSTIC_CODES
+
+
+def test_replay_shows_tiles_not_written_down() -> None:
+    from click.testing import CliRunner
+
+    from mjlog.cli import main
+    out = CliRunner().invoke(main, ["replay", str(EXAMPLES / "11-discards-only.mjn"), "--round",
+                                    "E1", "--turn", "3"]).output
+    assert "hand:  - and 14 not written down" in out  # Ben: 13 dealt and one draw

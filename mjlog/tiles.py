@@ -116,10 +116,15 @@ def tiles_str(tiles: Iterable[int], red_fives: bool = True, sort: bool = True) -
     items = list(tiles)
     if sort:
         items.sort(key=lambda t: (KIND_OF[t], t not in RED_FIVE_IDS))
+    return join_mpsz(tile_str(t, red_fives) for t in items)
+
+
+def join_mpsz(names: Iterable[str]) -> str:
+    """Join single-tile mpsz strings (``"1m"``, ``"2m"``, ``"?"``) in the given order,
+    writing each suit letter once per run: ``"12m?"``."""
     out: list[str] = []
     suit = ""
-    for t in items:
-        s = tile_str(t, red_fives)
+    for s in names:
         if s == "?":  # an unknown tile stands alone
             if suit:
                 out.append(suit)

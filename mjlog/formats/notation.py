@@ -60,9 +60,10 @@ from mjlog.events import (
 )
 from mjlog.record import GameRecord
 from mjlog.ruleset import OPTION_DOCS, PRESETS, Ruleset
-from mjlog.scoring.fast import hand_value
+from mjlog.scoring.fast import hand_value, up100
+from mjlog.scoring.payments import noten_deltas
 from mjlog.scoring.yaku import YAKU, default_han
-from mjlog.tiles import KIND_OF, RED_FIVE_IDS, UNKNOWN, UNKNOWN_KIND, Tile, tile_str
+from mjlog.tiles import KIND_OF, RED_FIVE_IDS, UNKNOWN, UNKNOWN_KIND, Tile, join_mpsz, tile_str
 
 FORMAT: Final = "notation"
 MAGIC: Final = "mjlog-notation 1"
@@ -374,10 +375,6 @@ def _win_melds(t: _Table, seat: int) -> tuple[tuple[Tile, ...], ...]:
     return tuple(_meld_tiles(m) for m in reversed(t.melds[seat]))
 
 
-def _up100(x: float) -> int:
-    return int(-(-x // 100) * 100)
-
-
 def derived_deltas(t: _Table, ev: Win | ExhaustiveDraw | AbortiveDraw,
                    first: bool) -> tuple[int, ...]:
     """The score changes a result implies, filled in when the text states none.
@@ -399,11 +396,7 @@ def derived_deltas(t: _Table, ev: Win | ExhaustiveDraw | AbortiveDraw,
         if ev.nagashi:
             return ()
         tenpai = [p < len(ev.hands) and ev.hands[p] is not None for p in range(n)]
-        k = sum(tenpai)
-        pool = 3000 if n == 4 else 2000
-        if 0 < k < n:
-            deltas = [pool // k if x else -pool // (n - k) for x in tenpai]
-        return tuple(deltas)
+        return tuple(noten_deltas(tenpai, 3000 if n == 4 else 2000))
     w = ev.winner
     if not 0 <= w < n or not 0 <= ev.from_player < n:
         return ()
@@ -422,7 +415,7 @@ def derived_deltas(t: _Table, ev: Win | ExhaustiveDraw | AbortiveDraw,
         if w == dealer:
             shares = {p: points // (n - 1) for p in range(n) if p != w}
         else:
-            add = _up100(points / (n if n == 3 else 4)) if n == 4 else _up100(points / 3)
+            add = up100(-(-points // (4 if n == 4 else 3)))
             main = points - add * (n - 2)
             shares = {p: main if p == dealer else add for p in range(n) if p != w}
         for p, pay in shares.items():
@@ -505,30 +498,19 @@ class _Writer:
         self.canonical = self.canonical and t == canonical
         return tile_str(t, self.t.red)
 
-    def tiles(self, tiles: Sequence[int], canon: object, sort: bool = True) -> str:
-        """Several tiles in mpsz (sorted by kind when ``sort``)."""
+    def tiles(self, tiles: Sequence[int], canon: Callable[[int, list[int]], int],
+              sort: bool = True) -> str:
+        """Several tiles in mpsz (sorted by kind when ``sort``); ``canon`` gives the copy
+        the reader would pick for each, given the ones already written."""
         red = self.t.red
         items = sorted(tiles, key=lambda x: (KIND_OF[x], not (red and x in RED_FIVE_IDS), x)) \
             if sort else list(tiles)
-        out: list[str] = []
-        suit = ""
         taken: list[int] = []
+        names = []
         for x in items:
-            s = self.tile(x, canon(x, taken))  # type: ignore[operator]
+            names.append(self.tile(x, canon(x, taken)))
             taken.append(x)
-            if s == "?":
-                if suit:
-                    out.append(suit)
-                    suit = ""
-                out.append(s)
-                continue
-            if suit and s[1] != suit:
-                out.append(suit)
-            out.append(s[0])
-            suit = s[1]
-        if suit:
-            out.append(suit)
-        return "".join(out) or "-"
+        return join_mpsz(names) or "-"
 
     def fresh_tiles(self, tiles: Sequence[int], sort: bool = True) -> str:
         t = self.t
@@ -924,7 +906,6 @@ class _Reader:
         self.results = False
         self.round_closed = False
         self.in_round = False
-        self.line_no = 0
         self.win_seat = 0
 
     # -- plumbing
@@ -1168,7 +1149,6 @@ class _Reader:
                 raise NotationError("bad-ids", str(exc), ids_line + 1, 5) from None
         opts: dict[str, str] = {}
         extra: list[tuple[str, str]] = []
-        col = len(head[0]) + 2
         cols: dict[str, int] = {}
         for word in head[1:]:
             key, eq, value = word.partition("=")
@@ -1180,7 +1160,6 @@ class _Reader:
             else:
                 opts[key] = value
                 cols[key] = lines[start].find(word) + len(key) + 2
-        del col
         if "dora" not in opts:
             raise NotationError("bad-round", "the round header needs dora=<tile>", start + 1, 1)
         line_no = start + 1
@@ -1353,7 +1332,7 @@ class _Reader:
             if p < 0:
                 raise NotationError("bad-token", "nobody is to discard here", line, col)
             self.discard(p, m.group("a"), bool(m.group("giri")), bool(m.group("riichi")),
-                         line, col + (2 if seat else 0), after_draw=False)
+                         line, col + (2 if seat else 0))
             return
         p = self.seat(seat) if seat else t.to_draw
         rinshan = t.after_kan != bool(m.group("rinshan"))
@@ -1367,15 +1346,14 @@ class _Reader:
         b = m.group("b")
         if b:
             self.discard(p, b, bool(m.group("giri")), bool(m.group("riichi")), line,
-                         a_col + len(m.group("a")), after_draw=True)
+                         a_col + len(m.group("a")))
         elif m.group("giri"):
             self.emit_discard(p, tiles[0], True, bool(m.group("riichi")), line, col)
         elif m.group("riichi"):
             raise NotationError("bad-token", "riichi (*) needs a discard", line, col)
 
-    def discard(self, p: int, text: str, giri: bool, riichi: bool, line: int, col: int,
-                *, after_draw: bool) -> None:
-        del after_draw
+    def discard(self, p: int, text: str, giri: bool, riichi: bool, line: int,
+                col: int) -> None:
         tiles = self.held(p, text, line, col)
         self.emit_discard(p, tiles[0], giri, riichi, line, col)
 

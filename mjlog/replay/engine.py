@@ -222,7 +222,7 @@ class Engine:
         s.live_wall = (108 if s.n == 3 else 136) - DEAD_WALL - sum(len(h) for h in ev.hands)
         dealt = [ev.dora_indicator]
         for p, hand in enumerate(ev.hands):
-            known = [t for t in hand if t != UNKNOWN]
+            known = [t for t in hand if t != UNKNOWN] if UNKNOWN in hand else hand
             ps = s.players[p]
             ps.concealed = set(known)
             ps.unknown = len(hand) - len(known)

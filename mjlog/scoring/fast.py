@@ -178,7 +178,8 @@ def _base_and_limit(han: int, fu: int, ruleset: Ruleset) -> tuple[int, str]:
     return base, ""
 
 
-def _up100(x: int) -> int:
+def up100(x: int) -> int:
+    """``x`` rounded up to a multiple of 100 (how payments round)."""
     return (x + 99) // 100 * 100
 
 
@@ -443,15 +444,15 @@ def hand_value(han: int, fu: int, ruleset: Ruleset) -> tuple[int, str]:
 
 def ron_points(han: int, fu: int, ruleset: Ruleset, *, dealer: bool) -> int:
     """What a ron of ``han`` and ``fu`` pays, honba and sticks apart."""
-    return _up100(_base_and_limit(han, fu, ruleset)[0] * (6 if dealer else 4))
+    return up100(_base_and_limit(han, fu, ruleset)[0] * (6 if dealer else 4))
 
 
 def _payments(base: int, sit: WinSituation) -> tuple[int, int]:
     if not sit.tsumo:
-        return _up100(base * (6 if sit.is_dealer else 4)), 0
+        return up100(base * (6 if sit.is_dealer else 4)), 0
     if sit.is_dealer:
-        return _up100(base * 2), _up100(base * 2)
-    return _up100(base * 2), _up100(base)
+        return up100(base * 2), up100(base * 2)
+    return up100(base * 2), up100(base)
 
 
 def _best(found: list[Reading], sit: WinSituation, ruleset: Ruleset) -> Reading:

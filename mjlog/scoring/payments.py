@@ -23,9 +23,11 @@ with Tenhou's as defaults, each found in Tenhou's own records:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from mjlog.scoring.riichi import Valuation
-from mjlog.scoring.situation import WinSituation
+if TYPE_CHECKING:  # only named in annotations: no scoring library needed to use the rest
+    from mjlog.scoring.riichi import Valuation
+    from mjlog.scoring.situation import WinSituation
 
 
 def win_deltas(val: Valuation, sit: WinSituation, *, sticks: int, honba: bool = True,

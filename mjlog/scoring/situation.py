@@ -25,15 +25,12 @@ from collections.abc import Sequence
 from typing import NamedTuple, cast
 
 from mjlog.events import (
+    MOVES,
     AddedKan,
-    Chi,
     ClosedKan,
-    Discard,
     Draw,
     Event,
     Meld,
-    OpenKan,
-    Pon,
     Win,
 )
 from mjlog.replay.state import TableState
@@ -124,11 +121,8 @@ def situation(state: TableState, events: Sequence[Event], round_start: int, inde
     )
 
 
-_MOVES = (Draw, Discard, AddedKan, ClosedKan, Chi, Pon, OpenKan)
-
-
 def _last_move(events: Sequence[Event], start: int, index: int) -> int:
     for i in range(index - 1, start - 1, -1):
-        if isinstance(events[i], _MOVES):
+        if isinstance(events[i], MOVES):
             return i
     return -1

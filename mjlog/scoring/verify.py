@@ -196,11 +196,12 @@ class _Verifier:
 
     def _sticks_receiver(self, first: Win) -> int:
         """The winner who takes the riichi sticks: first in turn order after the discarder."""
+        events = self.events
         winners = []
-        for ev in self.events[self.index:]:
-            if not isinstance(ev, Win):
-                break
+        i = self.index
+        while i < len(events) and isinstance(ev := events[i], Win):  # no copy of the rest
             winners.append(ev.winner)
+            i += 1
         n = self.engine.state.n
         return min(winners, key=lambda w: (w - first.from_player) % n or n)
 

@@ -15,7 +15,7 @@ from typing import Literal
 from mjlog.diagnostics import Diagnostic, Src
 from mjlog.events import Event, GameEnd
 
-PositionKind = Literal["xml", "jsonl", "text", "none"]
+PositionKind = Literal["xml", "jsonl", "text", "json", "none"]
 
 
 @dataclass(slots=True)
@@ -25,7 +25,9 @@ class GameRecord:
     For ``xml`` sources ``positions[i]`` is the index of event ``i``'s element
     among the root's children and ``lines`` (when the document spans several
     lines) its line; for ``jsonl`` sources it is the 1-based line number; for
-    ``text`` sources (notation) the line, with the column in ``columns``.
+    ``text`` sources (notation) the line, with the column in ``columns``; for
+    ``json`` sources (tenhou.net/6) the line (0 for a one-object file), with
+    the event's JSON path in ``paths``.
     An element that yields several events (a meld with its rinshan context,
     a round end) gives each of them the same position.
     """
@@ -38,6 +40,7 @@ class GameRecord:
     lines: array[int] | None = None
     position_kind: PositionKind = "none"
     columns: array[int] | None = None
+    paths: list[str] | None = None
 
     def src(self, i: int) -> Src | None:
         """The source position of event ``i``, or ``None`` when unknown."""
@@ -49,6 +52,8 @@ class GameRecord:
             return Src(line=line, index=pos)
         if self.position_kind == "jsonl":
             return Src(line=pos)
+        if self.position_kind == "json":
+            return Src(line=pos, path=self.paths[i] if self.paths is not None else "")
         if self.position_kind == "text":
             return Src(line=pos, column=self.columns[i] if self.columns is not None else 0)
         return None

@@ -10,6 +10,11 @@ jsonl         mjlog's own JSON Lines (:mod:`mjlog.serialize`)     a first line t
                                                                   mjlog event object
 notation      mjlog notation, written by hand or by mjlog         a first line
               (:mod:`mjlog.formats.notation`, ``*.mjn``)          ``mjlog-notation 1``
+tenhou6       tenhou.net/6 JSON, incl. Mahjong Soul games          a JSON object with a
+              converted to it (:mod:`mjlog.formats.tenhou6`)      ``log`` list
+mjai          mjai JSON Lines, any dialect                        a first line
+              (:mod:`mjlog.formats.mjai`)                         ``start_game`` or
+                                                                  ``start_kyoku``
 ============  ==================================================  ===================
 
 The file name does not matter. This module is the only place that opens
@@ -25,10 +30,10 @@ from pathlib import Path
 from mjlog import serialize
 from mjlog.diagnostics import Diagnostic, InputError
 from mjlog.events import EVENT_TYPES
-from mjlog.formats import notation, tenhou_xml
+from mjlog.formats import mjai, notation, tenhou6, tenhou_xml
 from mjlog.record import GameRecord
 
-FORMATS = ("tenhou-xml", "jsonl", "notation")
+FORMATS = ("tenhou-xml", "jsonl", "notation", "tenhou6", "mjai")
 
 
 def detect(data: bytes) -> str | None:
@@ -50,6 +55,12 @@ def detect(data: bytes) -> str | None:
             return None
         if isinstance(obj, dict) and obj.get("type") in EVENT_TYPES:
             return "jsonl"
+        if isinstance(obj, dict) and isinstance(obj.get("log"), list):
+            return "tenhou6"
+        if isinstance(obj, dict) and mjai.looks_like(obj):
+            return "mjai"
+        if tenhou6.looks_like(head):
+            return "tenhou6"  # one object over several lines
     return None
 
 
@@ -63,6 +74,10 @@ def read_bytes(data: bytes, path: str = "", *, fmt: str | None = None,
         return serialize.read(tenhou_xml.decompress(data), path, strict=strict)
     if fmt == "notation":
         return notation.read(tenhou_xml.decompress(data), path, strict=strict)
+    if fmt == "tenhou6":
+        return tenhou6.read(tenhou_xml.decompress(data), path, strict=strict)
+    if fmt == "mjai":
+        return mjai.read(tenhou_xml.decompress(data), path, strict=strict)
     raise InputError(Diagnostic(
         code="unknown-format",
         message=f"not a record format mjlog reads ({', '.join(FORMATS)})",

@@ -25,6 +25,8 @@ Mismatch codes:
 ``draw-nagashi``    nagashi mangan claimed or missed
 ``draw-deltas``     a seat's payment at a draw differs
 ``next-round``      the next round's dealer, round or honba differ
+``game-end``        the game ends where the rules play on (after an abortive
+                    draw the round is always played again)
 ``unverifiable``    a result that does not fit the table at all (a seat or
                     tile that is not there), so nothing could be computed
 ==================  =========================================================
@@ -47,6 +49,7 @@ from mjlog.events import (
     AbortiveDraw,
     AddedKan,
     ExhaustiveDraw,
+    GameEnd,
     GameStart,
     OpenKan,
     Pon,
@@ -66,7 +69,8 @@ from mjlog.tiles import KIND_OF, tiles_str
 CODES = (
     "win-unscorable", "win-yaku", "win-fu", "win-han", "win-points", "win-limit",
     "win-indicators", "win-pao",
-    "win-deltas", "draw-tenpai", "draw-nagashi", "draw-deltas", "next-round", "unverifiable",
+    "win-deltas", "draw-tenpai", "draw-nagashi", "draw-deltas", "next-round", "game-end",
+    "unverifiable",
 )
 """Every score-mismatch code."""
 
@@ -101,6 +105,7 @@ class _Verifier:
         self.dealer_keeps = False
         self.any_win = False
         self.sticks_to = -1
+        self.last_abortive = False
 
     # -- driving
 
@@ -108,7 +113,8 @@ class _Verifier:
         events = self.events
         engine = self.engine
         handlers = {RoundStart: self._round_start, Win: self._win, ExhaustiveDraw: self._draw,
-                    AbortiveDraw: self._draw, GameStart: self._game_start}
+                    AbortiveDraw: self._draw, GameStart: self._game_start,
+                    GameEnd: self._game_end}
         pause = frozenset(handlers)
         i = 0
         while (i := engine.run(events, i, pause=pause)) < len(events):
@@ -126,6 +132,12 @@ class _Verifier:
     def _game_start(self, ev: GameStart) -> None:
         if self.ruleset is None:
             self.ruleset = ev.ruleset
+
+    def _game_end(self, ev: GameEnd) -> None:
+        s = self.engine.state
+        if self.last_abortive and min(s.scores, default=0) >= 0:
+            self.mismatch("game-end", "game end", "ended", "round played again",
+                          message="the game ends after an abortive draw, which replays the round")
 
     def mismatch(self, code: str, fld: str, recorded: bool | int | str | None,
                  computed: bool | int | str | None, *, player: int | None = None,
@@ -160,6 +172,7 @@ class _Verifier:
     # -- wins
 
     def _win(self, ev: Win) -> None:
+        self.last_abortive = False
         rep = self.report
         rep.wins += 1
         assert self.ruleset is not None
@@ -177,7 +190,8 @@ class _Verifier:
             self.mismatch("win-unscorable", "hand", ev.points, None, player=ev.winner,
                           message=f"the scoring library says {val.error}")
         else:
-            self._compare_value(ev, val)
+            if ev.yaku or ev.han or ev.points:  # mjai's Mortal dialect claims no value
+                self._compare_value(ev, val)
             if ev.dora_indicators and list(ev.dora_indicators) != s.dora_indicators:
                 self.mismatch("win-indicators", "dora indicators",
                               tiles_str(ev.dora_indicators, sort=False),
@@ -215,7 +229,7 @@ class _Verifier:
                               computed.get(name), player=w)
         for code, r, c in (("win-fu", ev.fu, val.fu), ("win-han", ev.han, val.han),
                            ("win-points", ev.points, val.points)):
-            if r != c:
+            if r != c and not (code == "win-fu" and r == 0):
                 self.mismatch(code, code[4:], r, c, player=w)
         if ev.limit != val.limit:
             self.mismatch("win-limit", "limit", ev.limit, val.limit, player=w)
@@ -228,6 +242,7 @@ class _Verifier:
     # -- draws
 
     def _draw(self, ev: ExhaustiveDraw | AbortiveDraw) -> None:
+        self.last_abortive = isinstance(ev, AbortiveDraw)
         rep = self.report
         rep.draws += 1
         before = len(rep.mismatches)
@@ -269,8 +284,13 @@ class _Verifier:
 
 
 def _agrees(ev: Win, val: Valuation) -> bool:
-    """Whether a valuation says what the record says (yaku, fu, han, points, limit)."""
-    if (ev.fu, ev.han, ev.points, ev.limit) != (val.fu, val.han, val.points, val.limit):
+    """Whether a valuation says what the record says (yaku, fu, han, points, limit).
+
+    A fu of 0 means the record does not say (tenhou.net/6 and mjai write no fu
+    for limit hands) and agrees with any.
+    """
+    if (ev.han, ev.points, ev.limit) != (val.han, val.points, val.limit) \
+            or ev.fu not in (0, val.fu):
         return False
     return ({y.name: y.han for y in ev.yaku if y.han}
             == {y.name: y.han for y in val.yaku if y.han})

@@ -1,0 +1,868 @@
+"""mjai: the JSON Lines event protocol of mahjong bots and AI reviewers.
+
+One JSON object per line, tagged by ``type``: ``start_game``, ``start_kyoku``
+(with the dealt ``tehais``), ``tsumo``, ``dahai``, ``chi``/``pon``/
+``daiminkan``/``kakan``/``ankan``/``nukidora`` (with ``consumed`` tiles),
+``reach``/``reach_accepted``, ``dora``, ``hora``, ``ryukyoku``,
+``end_kyoku``, ``end_game``. Tiles are ``1m``..``9s``, ``5mr`` for a red
+five, ``E S W N P F C`` for the honours, ``?`` when hidden.
+
+Dialects differ in what a result carries; :data:`DIALECTS` lists those
+mjlog writes, and :func:`detect_dialect` tells them apart when reading:
+
+``mortal``
+    Mortal / libriichi: ``hora`` and ``ryukyoku`` with ``deltas``,
+    ``ura_markers``.
+``mjai``
+    the original mjai (gimite): ``hora`` with ``hora_tehais``,
+    ``uradora_markers``, ``fu``, ``fan``, ``yakus``, ``hora_points``,
+    ``deltas`` and ``scores``; ``ryukyoku`` with ``reason``, ``tehais``,
+    ``tenpais``; ``reach_accepted`` with ``deltas`` and ``scores``.
+``mjai.app``
+    arena logs: like ``mortal``, ``start_game`` carries the wall's ``seed``;
+    a game a bot broke ends with an ``error`` event.
+``mjai-legacy``
+    the archive dump of early mjai (its ``test.mjlog.golden.log``):
+    ``start_kyoku`` with only ``oya`` and ``dora_marker``, the hands in
+    ``haipai`` events, no ``tsumogiri``, results without values. Written
+    only: it holds no scores, so it cannot be read back into a game.
+
+Reading gives every tile a physical id (see :mod:`mjlog.formats.kinds`);
+an ``error`` event and unknown event types are kept as
+:class:`~mjlog.events.Unknown` events. Per-event bot annotations (``logs``,
+``meta``) are not kept: a diagnostic says how many events carried them.
+This module does no file I/O.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any, Final
+
+from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
+from mjlog.events import (
+    AbortiveDraw,
+    AddedKan,
+    Chi,
+    ClosedKan,
+    Discard,
+    DoraReveal,
+    Draw,
+    Event,
+    ExhaustiveDraw,
+    GameEnd,
+    GameStart,
+    Kita,
+    OpenKan,
+    PlayerInfo,
+    Pon,
+    RiichiAccepted,
+    RoundEnd,
+    RoundStart,
+    Unknown,
+    Win,
+    YakuClaim,
+)
+from mjlog.formats.kinds import Hands, Meld, meld_tiles, yaku_from_text
+from mjlog.hand.shape import waits
+from mjlog.record import GameRecord
+from mjlog.ruleset import PRESETS, Ruleset
+from mjlog.scoring.fast import hand_value
+from mjlog.scoring.yaku import BY_NAME
+from mjlog.tiles import KIND_OF, NUM_KINDS, RED_FIVE_IDS, UNKNOWN, Kind, Tile, TileError
+
+FORMAT = "mjai"
+DIALECTS: Final = ("mortal", "mjai", "mjai.app", "mjai-legacy")
+DIAGNOSTIC_CODES: Final = frozenset({
+    "bad-encoding", "json-syntax", "bad-event", "no-game-start", "unsupported-dialect",
+    "annotations-dropped", "error-event",
+})
+"""Codes of the diagnostics :func:`read` gives."""
+
+_HONOURS: Final = ("E", "S", "W", "N", "P", "F", "C")
+_WINDS: Final = {"E": 0, "S": 1, "W": 2, "N": 3}
+
+# ---------------------------------------------------------------- tiles
+
+
+def tile_name(tile: int, red_fives: bool = True) -> str:
+    """mjai's name of a physical tile: ``5mr`` for a red five, ``E`` .. ``C`` for honours."""
+    if tile == UNKNOWN:
+        return "?"
+    kind = KIND_OF[tile]
+    if kind >= 27:
+        return _HONOURS[kind - 27]
+    name = f"{kind % 9 + 1}{'mps'[kind // 9]}"
+    return name + "r" if red_fives and tile in RED_FIVE_IDS else name
+
+
+def parse_tile(name: Any) -> tuple[Kind, bool]:
+    """``(kind, red)`` of an mjai tile name. Raises ``ValueError`` if it names none."""
+    if not isinstance(name, str):
+        raise ValueError(f"expected a tile name, got {name!r}")
+    if name in _HONOURS:
+        return 27 + _HONOURS.index(name), False
+    if len(name) in (2, 3) and name[0] in "123456789" and name[1] in "mps" and (
+            len(name) == 2 or (name[2] == "r" and name[0] == "5")):
+        return "mps".index(name[1]) * 9 + int(name[0]) - 1, len(name) == 3
+    raise ValueError(f"{name!r} is not an mjai tile")
+
+
+# ---------------------------------------------------------------- yaku names
+
+MJAI_YAKU: Final[dict[str, str]] = {
+    "menzenchin_tsumoho": "menzen-tsumo", "reach": "riichi", "ippatsu": "ippatsu",
+    "chankan": "chankan", "rinshankaiho": "rinshan-kaihou", "haiteiraoyue": "haitei",
+    "hoteiraoyui": "houtei", "pinfu": "pinfu", "tanyaochu": "tanyao", "ipeko": "iipeikou",
+    "double_reach": "double-riichi", "chitoitsu": "chiitoitsu", "honchantaiyao": "chanta",
+    "ikkitsukan": "ittsu", "sanshokudojun": "sanshoku", "sanshokudoko": "sanshoku-doukou",
+    "sankantsu": "sankantsu", "toitoiho": "toitoi", "sananko": "sanankou",
+    "shosangen": "shousangen", "honroto": "honroutou", "ryanpeko": "ryanpeikou",
+    "junchantaiyao": "junchan", "honiso": "honitsu", "chiniso": "chinitsu",
+    "renho": "renhou", "tenho": "tenhou", "chiho": "chiihou", "daisangen": "daisangen",
+    "suanko": "suuankou", "suanko_tanki": "suuankou-tanki", "tsuiso": "tsuuiisou",
+    "ryuiso": "ryuuiisou", "chinroto": "chinroutou", "churenpoton": "chuuren-poutou",
+    "junsei_churenpoton": "junsei-chuuren-poutou", "kokushimuso": "kokushi",
+    "kokushimuso_jusanmen": "kokushi-13", "daisushi": "daisuushii", "shosushi": "shousuushii",
+    "sukantsu": "suukantsu", "dora": "dora", "uradora": "ura-dora", "akadora": "aka-dora",
+    "haku": "haku", "hatsu": "hatsu", "chun": "chun",
+}
+"""The original mjai's yaku names to mjlog's (winds are ``jikaze`` and ``bakaze``)."""
+_TO_MJAI: Final = {v: k for k, v in MJAI_YAKU.items()}
+
+_REASONS: Final[dict[str, str]] = {
+    "fanpai": "exhaustive", "ryukyoku": "exhaustive", "exhaustive": "exhaustive",
+    "nagashimangan": "nagashi", "nagashi_mangan": "nagashi",
+    "kyushukyuhai": "nine-terminals", "kyushu_kyuhai": "nine-terminals",
+    "kyuushukyuuhai": "nine-terminals",
+    "suchareach": "four-riichi", "suucha_riichi": "four-riichi", "sucha_reach": "four-riichi",
+    "sanchaho": "triple-ron", "sancha_ho": "triple-ron", "sanchahou": "triple-ron",
+    "sukaikan": "four-kans", "suukaikan": "four-kans", "su_kaikan": "four-kans",
+    "sufonrenta": "four-winds", "suufonrenda": "four-winds", "sufon_renta": "four-winds",
+}
+_REASON_OF: Final = {"exhaustive": "fanpai", "nagashi": "nagashimangan",
+                     "nine-terminals": "kyushukyuhai", "four-riichi": "suchareach",
+                     "triple-ron": "sanchaho", "four-kans": "sukaikan",
+                     "four-winds": "sufonrenta"}
+
+
+def detect_dialect(objs: Iterable[dict[str, Any]]) -> str:
+    """The dialect of an mjai game's events (see the module's documentation)."""
+    seen = "mortal"
+    for o in objs:
+        t = o.get("type")
+        if t == "haipai":
+            return "mjai-legacy"
+        if t == "start_game" and "seed" in o:
+            seen = "mjai.app"
+        if t == "hora":
+            if "uradora_markers" in o or "hora_tehais" in o or "yakus" in o:
+                return "mjai"
+            if "ura_markers" in o:
+                return seen
+        if t == "error":
+            seen = "mjai.app"
+    return seen
+
+
+# ---------------------------------------------------------------- reading
+
+
+class _Bad(Exception):
+    """An event that cannot be read."""
+
+
+class _Reader:
+    """Builds games from mjai events."""
+
+    def __init__(self, path: str, strict: bool) -> None:
+        self.path = path
+        self.strict = strict
+        self.records: list[GameRecord] = []
+        self.rec: GameRecord | None = None
+        self.line = 0
+        self.n = 4
+        self.red = True
+        self.hands = Hands(4, True)
+        self.annotated = 0
+        self.round_open = False
+        self.scores: list[int] = []
+        self.ruleset = Ruleset()
+
+    # -- output
+
+    def emit(self, ev: Event) -> None:
+        if self.rec is None:
+            self.rec = GameRecord(path=self.path, format=FORMAT, position_kind="jsonl")
+            self.records.append(self.rec)
+            self.rec.diagnostics.append(Diagnostic(
+                code="no-game-start", message="events before any start_game",
+                severity=Severity.WARNING, src=Src(line=self.line)))
+            self.start_game({})
+        self.rec.events.append(ev)
+        self.rec.positions.append(self.line)
+
+    def diag(self, code: str, message: str, severity: Severity = Severity.ERROR,
+             path: str = "") -> None:
+        d = Diagnostic(code=code, message=message, severity=severity,
+                       src=Src(line=self.line, path=path))
+        if self.strict and severity is Severity.ERROR:
+            raise InputError(d)
+        if self.rec is None:
+            self.rec = GameRecord(path=self.path, format=FORMAT, position_kind="jsonl")
+            self.records.append(self.rec)
+        self.rec.diagnostics.append(d)
+
+    # -- helpers
+
+    def tile(self, name: Any, key: str) -> tuple[Kind, bool]:
+        try:
+            return parse_tile(name)
+        except ValueError as exc:
+            raise _Bad(f"$.{key}: {exc}") from None
+
+    def player(self, o: dict[str, Any], key: str) -> int:
+        v = o.get(key)
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < self.n:
+            raise _Bad(f"$.{key}: expected a seat 0..{self.n - 1}, got {v!r}")
+        return v
+
+    def remove(self, p: int, code: tuple[Kind, bool], prefer: int = -1) -> Tile:
+        try:
+            return self.hands.take(p, code[0], code[1], prefer)
+        except TileError as exc:
+            if UNKNOWN in self.hands.hands[p]:  # a hidden hand: the tile was one of the unknown
+                self.hands.hands[p].remove(UNKNOWN)
+                return self.hands.new(*code)
+            raise _Bad(str(exc)) from None
+
+    def new(self, code: tuple[Kind, bool]) -> Tile:
+        try:
+            return self.hands.new(*code)
+        except TileError as exc:
+            raise _Bad(str(exc)) from None
+
+    # -- events
+
+    def event(self, o: dict[str, Any]) -> None:
+        t = o.get("type")
+        if "logs" in o or "meta" in o:
+            self.annotated += 1
+        handler = _HANDLERS.get(t) if isinstance(t, str) else None
+        if handler is not None and t not in _OUTSIDE and not self.round_open:
+            raise _Bad(f"{t} outside a round (no start_kyoku before it)")
+        if handler is None:
+            if t == "error":
+                self.diag("error-event", f"the game stops with an error event: "
+                          f"{json.dumps(o, ensure_ascii=False)[:200]}", Severity.WARNING)
+            self.emit(Unknown(tag=f"mjai:{t}", attrs=tuple(
+                (k, json.dumps(v, ensure_ascii=False)) for k, v in o.items() if k != "type")))
+            return
+        handler(self, o)
+
+    def start_game(self, o: dict[str, Any]) -> None:
+        self.finish_game()
+        self.rec = GameRecord(path=self.path, format=FORMAT, position_kind="jsonl")
+        self.records.append(self.rec)
+        names = o.get("names") if isinstance(o.get("names"), list) else []
+        assert isinstance(names, list)
+        self.n = 3 if len(names) == 3 else 4
+        self.red = True
+        meta = tuple((f"mjai.{k}", json.dumps(v, ensure_ascii=False, separators=(",", ":")))
+                     for k, v in o.items() if k not in ("type", "names", "logs", "meta"))
+        base = PRESETS.get("tenhou-sanma" if self.n == 3 else "tenhou", Ruleset())
+        self.ruleset = base.with_options(players=self.n)
+        self.rec.events.append(GameStart(
+            source=FORMAT, players=tuple(PlayerInfo(name=str(names[i]) if i < len(names) else "")
+                                         for i in range(self.n)),
+            ruleset=base.with_options(players=self.n), meta=meta))
+        self.rec.positions.append(self.line)
+        self.scores = []
+        self.round_open = False
+
+    def start_kyoku(self, o: dict[str, Any]) -> None:
+        if "tehais" not in o:
+            raise _Bad("start_kyoku without tehais (the mjai-legacy dialect, whose hands are in "
+                       "haipai events and which has no scores, is not read)")
+        tehais = o["tehais"]
+        if not isinstance(tehais, list) or len(tehais) < self.n:
+            raise _Bad("$.tehais: expected a hand for each player")
+        if len(tehais) == 3 and self.n == 4:
+            self.n = 3
+        n = self.n
+        self.hands = Hands(n, self.red)
+        dealt = []
+        for p in range(n):
+            hand = tehais[p]
+            if not isinstance(hand, list):
+                raise _Bad(f"$.tehais[{p}]: expected a list")
+            for i, name in enumerate(hand):
+                if name == "?":
+                    self.hands.hands[p].append(UNKNOWN)
+                else:
+                    try:
+                        self.hands.add(p, *parse_tile(name))
+                    except (ValueError, TileError) as exc:
+                        raise _Bad(f"$.tehais[{p}][{i}]: {exc}") from None
+            dealt.append(tuple(sorted(self.hands.hands[p])))
+        scores = o.get("scores")
+        if scores is None:  # some bots leave them out: carried from the last round
+            scores = self.scores if len(self.scores) == n else [
+                35000 if n == 3 else 25000] * n
+        if not isinstance(scores, list) or len(scores) < n or not all(
+                isinstance(s, int) for s in scores[:n]):
+            raise _Bad("$.scores: expected a score for each player")
+        bakaze = o.get("bakaze", "E")
+        if bakaze not in _WINDS:
+            raise _Bad(f"$.bakaze: {bakaze!r} is not a wind")
+        indicator = self.new(self.tile(o.get("dora_marker"), "dora_marker"))
+        rs = RoundStart(
+            round_wind=_WINDS[bakaze], round_number=_int(o, "kyoku", 1),
+            honba=_int(o, "honba", 0), kyotaku=_int(o, "kyotaku", 0),
+            dealer=self.player(o, "oya"), scores=tuple(scores[:n]), dora_indicator=indicator,
+            hands=tuple(dealt))
+        if self.rec is not None and len(self.rec.events) == 1 and len(set(rs.scores)) == 1 \
+                and rs.round_wind == 0 and rs.round_number == 1 and rs.honba == 0:
+            gs = self.rec.events[0]
+            if isinstance(gs, GameStart):
+                self.rec.events[0] = GameStart(
+                    source=gs.source, players=gs.players[:n], first_dealer=rs.dealer,
+                    ruleset=gs.ruleset.with_options(players=n, starting_score=rs.scores[0]),
+                    meta=gs.meta)
+        self.emit(rs)
+        self.rs = rs
+        self.round_open = True
+        self.scores = list(rs.scores)
+        self.sticks = rs.kyotaku
+        self.indicators = [indicator]
+        self.melds: list[list[Meld]] = [[] for _ in range(n)]
+        self.last_draw = [-1] * n
+        self.last: Event | None = None
+        self.riichi_pending = [False] * n
+        self.riichi = [False] * n
+        self.rinshan = False
+        self.result = False
+        self.draws = 0
+        self.kans: list[int] = []
+        self.ura: tuple[Tile, ...] | None = None
+
+    def tsumo(self, o: dict[str, Any]) -> None:
+        p = self.player(o, "actor")
+        name = o.get("pai")
+        if name == "?":
+            tile = UNKNOWN
+            self.hands.hands[p].append(tile)
+        else:
+            try:
+                tile = self.hands.add(p, *self.tile(name, "pai"))
+            except TileError as exc:
+                raise _Bad(str(exc)) from None
+        self.emit(Draw(player=p, tile=tile, rinshan=self.rinshan))
+        self.rinshan = False
+        self.last_draw[p] = tile
+        self.draws += 1
+
+    def dahai(self, o: dict[str, Any]) -> None:
+        p = self.player(o, "actor")
+        code = self.tile(o.get("pai"), "pai")
+        tg = o.get("tsumogiri")
+        drawn = self.last_draw[p]
+        prefer = drawn if tg is True or tg is None else -1
+        tile = self.remove(p, code, prefer)
+        tsumogiri = tg if isinstance(tg, bool) else None
+        self.emit(Discard(player=p, tile=tile, tsumogiri=tsumogiri,
+                          riichi=self.riichi_pending[p]))
+        self.riichi_pending[p] = False
+        self.last_draw[p] = -1
+        self.last = self.rec.events[-1] if self.rec is not None else None
+
+    def call(self, o: dict[str, Any]) -> None:
+        t = o["type"]
+        p = self.player(o, "actor")
+        frm = self.player(o, "target")
+        last = self.last
+        code = self.tile(o.get("pai"), "pai")
+        if not isinstance(last, Discard) or last.player != frm:
+            raise _Bad(f"{t} of a tile that is not player {frm}'s last discard")
+        called = last.tile
+        consumed = o.get("consumed")
+        if not isinstance(consumed, list):
+            raise _Bad("$.consumed: expected a list of tiles")
+        own = [self.remove(p, self.tile(c, f"consumed[{i}]")) for i, c in enumerate(consumed)]
+        if KIND_OF[called] != code[0] and called != UNKNOWN:
+            raise _Bad(f"$.pai: {o.get('pai')!r} is not the discarded tile")
+        tiles = tuple(sorted([*own, called]))
+        ev: Meld
+        if t == "chi":
+            ev = Chi(player=p, from_player=frm, called=called, tiles=tiles)
+        elif t == "pon":
+            ev = Pon(player=p, from_player=frm, called=called, tiles=tiles)
+        else:
+            ev = OpenKan(player=p, from_player=frm, called=called, tiles=tiles)
+            self.rinshan = True
+            self.kans.append(p)
+        self.melds[p].append(ev)
+        self.last_draw[p] = -1
+        self.emit(ev)
+
+    def ankan(self, o: dict[str, Any]) -> None:
+        p = self.player(o, "actor")
+        consumed = o.get("consumed")
+        if not isinstance(consumed, list) or len(consumed) != 4:
+            raise _Bad("$.consumed: expected four tiles")
+        drawn = self.last_draw[p]
+        tiles = tuple(sorted(self.remove(p, self.tile(c, f"consumed[{i}]"), drawn)
+                             for i, c in enumerate(consumed)))
+        ev = ClosedKan(player=p, tiles=tiles)
+        self.melds[p].append(ev)
+        self.emit(ev)
+        self.last = ev
+        self.rinshan = True
+        self.kans.append(p)
+        self.last_draw[p] = -1
+
+    def kakan(self, o: dict[str, Any]) -> None:
+        p = self.player(o, "actor")
+        kind, red = self.tile(o.get("pai"), "pai")
+        pon = next((m for m in self.melds[p] if isinstance(m, Pon)
+                    and KIND_OF[m.called] == kind), None)
+        if pon is None:
+            raise _Bad(f"player {p} adds to a pon they do not have")
+        tile = self.remove(p, (kind, red), self.last_draw[p])
+        ev = AddedKan(player=p, from_player=pon.from_player, called=pon.called, added=tile,
+                      tiles=tuple(sorted((*pon.tiles, tile))))
+        self.melds[p][self.melds[p].index(pon)] = ev
+        self.emit(ev)
+        self.last = ev
+        self.rinshan = True
+        self.kans.append(p)
+        self.last_draw[p] = -1
+
+    def nukidora(self, o: dict[str, Any]) -> None:
+        p = self.player(o, "actor")
+        tile = self.remove(p, self.tile(o.get("pai", "N"), "pai"), self.last_draw[p])
+        ev = Kita(player=p, tile=tile)
+        self.melds[p].append(ev)
+        self.emit(ev)
+        self.last = ev
+        self.rinshan = True
+        self.last_draw[p] = -1
+
+    def dora(self, o: dict[str, Any]) -> None:
+        tile = self.new(self.tile(o.get("dora_marker"), "dora_marker"))
+        self.indicators.append(tile)
+        self.emit(DoraReveal(indicator=tile))
+
+    def reach(self, o: dict[str, Any]) -> None:
+        self.riichi_pending[self.player(o, "actor")] = True
+
+    def reach_accepted(self, o: dict[str, Any]) -> None:
+        p = self.player(o, "actor")
+        self.riichi[p] = True
+        self.scores[p] -= 1000
+        self.sticks += 1
+        scores = o.get("scores")
+        if isinstance(scores, list) and len(scores) >= self.n:
+            self.scores = [int(s) for s in scores[:self.n]]
+        self.emit(RiichiAccepted(player=p, scores=tuple(self.scores)))
+
+    def hora(self, o: dict[str, Any]) -> None:
+        w = self.player(o, "actor")
+        frm = self.player(o, "target")
+        deltas = _deltas(o, self.n)
+        hand = list(self.hands.hands[w])
+        if frm == w:
+            win_tile = Tile(self.last_draw[w]) if self.last_draw[w] >= 0 else (
+                hand[-1] if hand else Tile(0))
+        else:
+            last = self.last
+            win_tile = last.added if isinstance(last, AddedKan) else (
+                last.tile if isinstance(last, Discard | Kita) else Tile(0))
+            hand.append(win_tile)
+        ura_names = o.get("ura_markers", o.get("uradora_markers"))
+        if self.ura is None and isinstance(ura_names, list) and ura_names:
+            self.ura = tuple(self.new(self.tile(u, "ura_markers")) for u in ura_names)
+        yaku = []
+        sets = [*hand, *(t for m in self.melds[w] if not isinstance(m, Kita)
+                         for t in meld_tiles(m))]
+        for item in o.get("yakus") or []:
+            if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)):
+                raise _Bad(f"$.yakus: {item!r} is not a [name, han] pair")
+            han = int(item[1]) if isinstance(item[1], int) else 0
+            if item[0] == "sangenpai":  # one han per dragon set, the hand says which
+                dragons = [k for k in (31, 32, 33)
+                           if sum(1 for t in sets if KIND_OF[t] == k) >= 3]
+                yaku += [YakuClaim(name=("haku", "hatsu", "chun")[k - 31], han=1)
+                         for k in dragons[:han]]
+                continue
+            name = MJAI_YAKU.get(item[0]) or _wind_yaku(item[0], self.rs, w, self.n) \
+                or yaku_from_text(item[0]) or item[0]
+            info = BY_NAME.get(name)
+            if info is not None and info.yakuman and han < 13:
+                han *= 13  # the original mjai writes a yakuman as 1 (or 2)
+            yaku.append(YakuClaim(name=name, han=han))
+        fu = _int(o, "fu", 0)
+        han_total = sum(y.han for y in yaku) or _int(o, "fan", 0)
+        limit = hand_value(han_total, fu, self.ruleset)[1] if han_total and fu else ""
+        first = not self.result
+        self.result = True
+        melds = tuple(meld_tiles(m) for m in reversed(self.melds[w]))
+        self.emit(Win(
+            winner=w, from_player=frm, hand=tuple(sorted(hand)), win_tile=win_tile, melds=melds,
+            yaku=tuple(yaku), fu=fu, han=han_total, limit=limit,
+            points=_int(o, "hora_points", 0), deltas=deltas, scores_before=tuple(self.scores),
+            honba=self.rs.honba, kyotaku=self.sticks if first else 0,
+            dora_indicators=tuple(self.indicators),
+            ura_indicators=self.ura if self.riichi[w] and self.ura else ()))
+        if deltas:
+            self.scores = [s + d for s, d in zip(self.scores, deltas, strict=False)]
+        self.sticks = 0
+
+    def ryukyoku(self, o: dict[str, Any]) -> None:
+        n = self.n
+        deltas = _deltas(o, n)
+        reason = o.get("reason")
+        kind = _REASONS.get(str(reason).lower()) if reason is not None else self.infer_draw()
+        if kind is None:
+            raise _Bad(f"$.reason: unknown draw reason {reason!r}")
+        before = tuple(self.scores)
+        if kind in ("exhaustive", "nagashi"):
+            tenpai = self.tenpai(o, deltas, kind)
+            ev: Event = ExhaustiveDraw(
+                hands=tuple(tuple(sorted(self.hands.hands[p])) if tenpai[p] else None
+                            for p in range(n)),
+                deltas=deltas, scores_before=before, nagashi=kind == "nagashi",
+                honba=self.rs.honba, kyotaku=self.sticks)
+        else:
+            shown: tuple[tuple[Tile, ...] | None, ...] = (None,) * n
+            if kind == "nine-terminals":
+                p = self.last_draw.index(max(self.last_draw)) if max(self.last_draw) >= 0 else 0
+                shown = tuple(tuple(sorted(self.hands.hands[q])) if q == p else None
+                              for q in range(n))
+            elif kind == "four-riichi":
+                shown = tuple(tuple(sorted(h)) for h in self.hands.hands)
+            ev = AbortiveDraw(kind=kind, hands=shown, deltas=deltas, scores_before=before,
+                              honba=self.rs.honba, kyotaku=self.sticks)
+        self.result = True
+        self.emit(ev)
+        if deltas:
+            self.scores = [s + d for s, d in zip(self.scores, deltas, strict=False)]
+
+    def infer_draw(self) -> str:
+        """The kind of a draw written without a reason (Mortal's ``ryukyoku``)."""
+        live = (70 if self.n == 4 else 55) - len(self.kans)
+        if self.draws - len(self.kans) >= live:
+            return "exhaustive"
+        if sum(self.riichi) + sum(self.riichi_pending) == 4:
+            return "four-riichi"
+        if len(self.kans) >= 4:
+            return "four-kans"
+        if isinstance(self.last, Discard) and self.draws == 4:
+            return "four-winds"
+        return "nine-terminals"
+
+    def tenpai(self, o: dict[str, Any], deltas: tuple[int, ...], kind: str) -> list[bool]:
+        n = self.n
+        flags = o.get("tenpais")
+        if isinstance(flags, list) and len(flags) >= n:
+            return [bool(f) for f in flags[:n]]
+        if kind == "exhaustive" and deltas and any(deltas):
+            return [d > 0 for d in deltas]
+        out = []
+        for p in range(n):
+            counts = [0] * NUM_KINDS
+            for t in self.hands.hands[p]:
+                if t != UNKNOWN:
+                    counts[KIND_OF[t]] += 1
+            melds = sum(1 for m in self.melds[p] if not isinstance(m, Kita))
+            out.append(waits(counts, melds) != 0)
+        return out
+
+    def end_kyoku(self, o: dict[str, Any]) -> None:
+        if not self.round_open:
+            raise _Bad("end_kyoku outside a round")
+        self.emit(RoundEnd(scores=tuple(self.scores) if self.result else None))
+        self.round_open = False
+
+    def end_game(self, o: dict[str, Any]) -> None:
+        scores = o.get("scores")
+        final = tuple(int(s) for s in scores[:self.n]) if isinstance(scores, list) else None
+        self.emit(GameEnd(scores=final))
+        self.finish_game()
+
+    def finish_game(self) -> None:
+        if self.annotated and self.rec is not None:
+            self.rec.diagnostics.append(Diagnostic(
+                code="annotations-dropped", severity=Severity.INFO,
+                message=f"{self.annotated} events carry bot annotations (logs, meta), "
+                "which mjlog does not keep"))
+        self.annotated = 0
+
+
+_OUTSIDE: Final = frozenset({"start_game", "start_kyoku", "end_game", "end_kyoku"})
+"""Events that may come outside a round."""
+
+_HANDLERS: Final = {
+    "start_game": _Reader.start_game, "start_kyoku": _Reader.start_kyoku,
+    "tsumo": _Reader.tsumo, "dahai": _Reader.dahai, "chi": _Reader.call,
+    "pon": _Reader.call, "daiminkan": _Reader.call, "ankan": _Reader.ankan,
+    "kakan": _Reader.kakan, "nukidora": _Reader.nukidora, "dora": _Reader.dora,
+    "reach": _Reader.reach, "reach_accepted": _Reader.reach_accepted, "hora": _Reader.hora,
+    "ryukyoku": _Reader.ryukyoku, "end_kyoku": _Reader.end_kyoku, "end_game": _Reader.end_game,
+}
+
+
+def _int(o: dict[str, Any], key: str, default: int) -> int:
+    v = o.get(key, default)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise _Bad(f"$.{key}: expected an integer, got {v!r}")
+    return v
+
+
+def _deltas(o: dict[str, Any], n: int) -> tuple[int, ...]:
+    d = o.get("deltas")
+    if d is None:
+        return ()
+    if not isinstance(d, list) or len(d) < n or not all(isinstance(x, int) for x in d[:n]):
+        raise _Bad("$.deltas: expected a number for each player")
+    return tuple(d[:n])
+
+
+def _wind_yaku(name: str, rs: RoundStart, winner: int, n: int) -> str | None:
+    names = ("east", "south", "west", "north")
+    if name == "bakaze":
+        return f"round-wind-{names[rs.round_wind % 4]}"
+    if name == "jikaze":
+        return f"seat-wind-{names[(winner - rs.dealer) % n]}"
+    return None
+
+
+def looks_like(first: dict[str, Any]) -> bool:
+    """Whether a first JSON line is an mjai event (``start_game`` and the like)."""
+    return first.get("type") in ("start_game", "start_kyoku")
+
+
+def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecord]:
+    """Read mjai JSON Lines: one or more games, each from ``start_game`` to ``end_game``.
+
+    A line that is not JSON or not a readable event gives a diagnostic with its
+    line (and JSON path) and is skipped; with ``strict`` it raises
+    :class:`InputError`.
+    """
+    r = _Reader(path, strict)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        r.diag("bad-encoding", f"not UTF-8: {exc.reason}")
+        return r.records
+    for lineno, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        r.line = lineno
+        try:
+            o = json.loads(line)
+        except json.JSONDecodeError as exc:
+            r.diag("json-syntax", f"{exc.msg} (column {exc.colno})")
+            continue
+        if not isinstance(o, dict):
+            r.diag("bad-event", "not a JSON object")
+            continue
+        if o.get("type") == "haipai":
+            r.diag("unsupported-dialect", "haipai events (the mjai-legacy dialect, without "
+                   "scores) are not read")
+            continue
+        try:
+            r.event(o)
+        except _Bad as exc:
+            r.diag("bad-event", f"{o.get('type')}: {exc}")
+    r.finish_game()
+    if not r.records:
+        r.records.append(GameRecord(path=path, format=FORMAT, position_kind="jsonl"))
+    return r.records
+
+
+# ---------------------------------------------------------------- writing
+
+
+class _Writer:
+    """Turns one game's events into mjai objects of a dialect."""
+
+    def __init__(self, dialect: str, log_name: str | None) -> None:
+        if dialect not in DIALECTS:
+            raise ValueError(f"unknown mjai dialect {dialect!r}; known: {', '.join(DIALECTS)}")
+        self.dialect = dialect
+        self.full = dialect == "mjai"
+        self.legacy = dialect == "mjai-legacy"
+        self.log_name = log_name
+        self.red = True
+        self.n = 4
+        self.scores: list[int] = []
+
+    def name(self, t: int) -> str:
+        return tile_name(t, self.red)
+
+    def names(self, tiles: Iterable[int]) -> list[str]:
+        return [tile_name(t, self.red) for t in tiles]
+
+    def events(self, ev: Event) -> Iterator[dict[str, Any]]:
+        if isinstance(ev, GameStart):
+            self.red = ev.ruleset.red_fives
+            self.n = ev.ruleset.players
+            meta = {k[len("mjai."):]: json.loads(v) for k, v in ev.meta if k.startswith("mjai.")}
+            o: dict[str, Any] = {"type": "start_game"}
+            if self.legacy and self.log_name is not None:
+                o["uri"] = (f"http://tenhou.net/0/?log={self.log_name}"
+                            f"&tw={(4 - ev.first_dealer) % 4}")
+            o["names"] = [p.name for p in ev.players]
+            if not self.legacy:
+                o.update({k: v for k, v in meta.items() if k not in o})
+            yield o
+        elif isinstance(ev, RoundStart):
+            self.scores = list(ev.scores)
+            self.dealer = ev.dealer
+            self.rs = ev
+            self.last_draw = [-1] * self.n
+            if self.legacy:
+                yield {"type": "start_kyoku", "oya": ev.dealer,
+                       "dora_marker": self.name(ev.dora_indicator)}
+                n = len(ev.hands)
+                for k in range(n):  # dealt from the dealer on
+                    p = (ev.dealer + k) % n
+                    yield {"type": "haipai", "actor": p, "pais": self.names(ev.hands[p])}
+                return
+            yield {"type": "start_kyoku", "bakaze": "ESWN"[ev.round_wind % 4],
+                   "dora_marker": self.name(ev.dora_indicator), "kyoku": ev.round_number,
+                   "honba": ev.honba, "kyotaku": ev.kyotaku, "oya": ev.dealer,
+                   "scores": list(ev.scores), "tehais": [self.names(h) for h in ev.hands]}
+        elif isinstance(ev, Draw):
+            self.last_draw[ev.player] = ev.tile
+            yield {"type": "tsumo", "actor": ev.player, "pai": self.name(ev.tile)}
+        elif isinstance(ev, Discard):
+            if ev.riichi:
+                yield {"type": "reach", "actor": ev.player}
+            o = {"type": "dahai", "actor": ev.player, "pai": self.name(ev.tile)}
+            if not self.legacy:
+                tg = ev.tsumogiri if ev.tsumogiri is not None else (
+                    ev.tile == self.last_draw[ev.player])
+                o["tsumogiri"] = tg
+            self.last_draw[ev.player] = -1
+            yield o
+        elif isinstance(ev, Chi | Pon | OpenKan):
+            t = "chi" if isinstance(ev, Chi) else "pon" if isinstance(ev, Pon) else "daiminkan"
+            yield {"type": t, "actor": ev.player, "target": ev.from_player,
+                   "pai": self.name(ev.called),
+                   "consumed": self.names(x for x in ev.tiles if x != ev.called)}
+        elif isinstance(ev, AddedKan):
+            yield {"type": "kakan", "actor": ev.player, "pai": self.name(ev.added),
+                   "consumed": self.names(x for x in ev.tiles if x != ev.added)}
+        elif isinstance(ev, ClosedKan):
+            yield {"type": "ankan", "actor": ev.player, "consumed": self.names(ev.tiles)}
+        elif isinstance(ev, Kita):
+            yield {"type": "nukidora", "actor": ev.player, "pai": self.name(ev.tile)}
+        elif isinstance(ev, DoraReveal):
+            yield {"type": "dora", "dora_marker": self.name(ev.indicator)}
+        elif isinstance(ev, RiichiAccepted):
+            o = {"type": "reach_accepted", "actor": ev.player}
+            self.scores[ev.player] -= 1000
+            if self.full:
+                deltas = [0] * self.n
+                deltas[ev.player] = -1000
+                o["deltas"] = deltas
+                o["scores"] = list(ev.scores) if ev.scores is not None else list(self.scores)
+            yield o
+        elif isinstance(ev, Win):
+            yield self.hora(ev)
+        elif isinstance(ev, ExhaustiveDraw | AbortiveDraw):
+            yield self.ryukyoku(ev)
+        elif isinstance(ev, RoundEnd):
+            yield {"type": "end_kyoku"}
+        elif isinstance(ev, GameEnd):
+            o = {"type": "end_game"}
+            if self.full and ev.scores is not None:
+                o["scores"] = list(ev.scores)
+            yield o
+        elif isinstance(ev, Unknown) and ev.tag.startswith("mjai:"):
+            o = {"type": ev.tag[len("mjai:"):]}
+            o.update({k: json.loads(v) for k, v in ev.attrs})
+            yield o
+
+    def hora(self, ev: Win) -> dict[str, Any]:
+        o: dict[str, Any] = {"type": "hora", "actor": ev.winner, "target": ev.from_player}
+        if self.legacy:
+            o["pai"] = self.name(ev.win_tile)
+            return o
+        if self.full:
+            o["pai"] = self.name(ev.win_tile)
+            hand = list(ev.hand)
+            if ev.win_tile in hand:
+                hand.remove(ev.win_tile)
+            o["hora_tehais"] = self.names(hand)
+            o["uradora_markers"] = self.names(ev.ura_indicators)
+            o["fu"] = ev.fu
+            o["fan"] = ev.han
+            o["yakus"] = [[_yaku_out(y.name), _han_out(y)] for y in ev.yaku if y.han]
+            o["hora_points"] = ev.points
+        if ev.deltas:
+            o["deltas"] = list(ev.deltas)
+            self.scores = [s + d for s, d in zip(self.scores, ev.deltas, strict=False)]
+        if self.full:
+            o["scores"] = list(self.scores)
+        elif ev.ura_indicators:
+            o["ura_markers"] = self.names(ev.ura_indicators)
+        return o
+
+    def ryukyoku(self, ev: ExhaustiveDraw | AbortiveDraw) -> dict[str, Any]:
+        kind = "exhaustive" if isinstance(ev, ExhaustiveDraw) else ev.kind
+        if isinstance(ev, ExhaustiveDraw) and ev.nagashi:
+            kind = "nagashi"
+        o: dict[str, Any] = {"type": "ryukyoku"}
+        if self.legacy or self.full or kind != "exhaustive" or self.dialect == "mjai.app":
+            o["reason"] = _REASON_OF.get(kind, kind)
+        if self.legacy:
+            return o
+        if self.full:
+            hands = list(ev.hands) + [None] * (self.n - len(ev.hands))
+            o["tehais"] = [self.names(h) if h is not None else ["?"] * 13 for h in hands]
+            o["tenpais"] = [h is not None for h in hands] if isinstance(ev, ExhaustiveDraw) \
+                else [False] * self.n
+        deltas = list(ev.deltas) if ev.deltas else [0] * self.n
+        o["deltas"] = deltas
+        self.scores = [s + d for s, d in zip(self.scores, deltas, strict=False)]
+        if self.full:
+            o["scores"] = list(self.scores)
+        return o
+
+
+def _yaku_out(name: str) -> str:
+    if name.startswith("seat-wind-"):
+        return "jikaze"
+    if name.startswith("round-wind-"):
+        return "bakaze"
+    return _TO_MJAI.get(name, name)
+
+
+def _han_out(y: YakuClaim) -> int:
+    info = BY_NAME.get(y.name)
+    return y.han // 13 if info is not None and info.yakuman and y.han >= 13 else y.han
+
+
+def to_objects(events: Iterable[Event], *, dialect: str = "mortal",
+               log_name: str | None = None) -> Iterator[dict[str, Any]]:
+    """The mjai objects of ``events`` in ``dialect``.
+
+    ``log_name`` (mjai-legacy only) gives ``start_game`` the Tenhou log URI
+    that dialect carries. What mjai cannot hold is left out (see
+    ``docs/formats.md``): physical tile ids, walls and dice, disconnections,
+    the record's yaku and fu (except in the ``mjai`` dialect).
+    """
+    w = _Writer(dialect, log_name)
+    for ev in events:
+        yield from w.events(ev)
+
+
+def write(events: Iterable[Event], *, dialect: str = "mortal",
+          log_name: str | None = None) -> str:
+    """mjai JSON Lines of ``events`` (one object per line) in ``dialect``."""
+    return "".join(json.dumps(o, ensure_ascii=False, separators=(",", ":")) + "\n"
+                   for o in to_objects(events, dialect=dialect, log_name=log_name))

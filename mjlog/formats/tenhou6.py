@@ -1,0 +1,1243 @@
+"""tenhou.net/6 JSON: Tenhou's viewer and editor format, and how Mahjong Soul games travel.
+
+A game is one JSON object::
+
+    {"title": [...], "name": [4 names], "rule": {"disp": "鳳南喰赤", "aka": 1},
+     "log": [round, ...], "sc": [score, points, ...], ...}
+
+or one such object per line, each with the rounds of one line in ``log``
+(mjx writes one round per line). A round is a list::
+
+    [[kyoku, honba, sticks], [scores x4], [dora indicators], [ura indicators],
+     hand0, take0, discard0, hand1, take1, discard1, ..., [result]]
+
+Tiles are numbers: 11-19 characters, 21-29 circles, 31-39 bamboo, 41-47
+honours, 51-53 red fives. ``take`` lists what a player drew, and the calls
+they made as strings (``c`` chi, ``p`` pon, ``m`` open kan; the letter's
+place says from whom). ``discard`` lists the discards: 60 for the tile just
+drawn, ``r``\\ *tile* a riichi, ``a``/``k`` closed and added kans, ``f`` a
+kita, 0 where an open kan leaves no discard. The result is
+``["和了", deltas, [winner, from, liable, "30符2飜2000点", "立直(1飜)", ...], ...]``
+(one deltas/details pair per winner) or a draw (``["流局", deltas]``,
+``["九種九牌"]`` ...). Result words may be Japanese, English or Chinese.
+
+What the format cannot carry, and what reading therefore decides, is in
+``docs/formats.md``: the order of moves is not written, so the reader
+replays the round (a discard is followed by the call that names it, pon and
+kan before chi, else by the next player's draw); which copy of a kind each
+tile is (copies are numbered as they appear); when kan dora are revealed
+(after the replacement draw, as Tenhou does); and the fu of a limit hand.
+A call that matches no discard, or a round whose moves do not all find
+their place, gives a diagnostic (``unplaceable-move``); this is the
+format's known ambiguity when a player discards the same kind twice and
+only the second is called. This module does no file I/O.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from array import array
+from collections.abc import Iterable, Iterator
+from typing import Any, Final
+
+from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
+from mjlog.events import (
+    AbortiveDraw,
+    AddedKan,
+    Chi,
+    ClosedKan,
+    Discard,
+    DoraReveal,
+    Draw,
+    Event,
+    ExhaustiveDraw,
+    GameEnd,
+    GameStart,
+    Kita,
+    OpenKan,
+    PlayerInfo,
+    Pon,
+    RiichiAccepted,
+    RoundEnd,
+    RoundStart,
+    Win,
+    YakuClaim,
+    round_label,
+)
+from mjlog.formats.kinds import (
+    ABORTIVE_JAPANESE,
+    LIMIT_JAPANESE,
+    TENHOU_JAPANESE,
+    Hands,
+    Meld,
+    limit_from_text,
+    meld_tiles,
+    yaku_from_text,
+)
+from mjlog.hand.shape import waits
+from mjlog.record import GameRecord
+from mjlog.ruleset import PRESETS, Ruleset
+from mjlog.scoring.fast import hand_value, up100
+from mjlog.tiles import KIND_OF, NUM_KINDS, RED_FIVE_IDS, Kind, Tile, TileError
+
+FORMAT = "tenhou6"
+DIAGNOSTIC_CODES: Final = frozenset({
+    "bad-encoding", "json-syntax", "bad-value", "unplaceable-move", "ambiguous-call",
+    "call-order-deduced", "no-result",
+    "unknown-result",
+    "unknown-yaku",
+})
+"""Codes of the diagnostics :func:`read` gives."""
+
+TSUMOGIRI: Final = 60
+_PLAYER_KEYS: Final = ("name", "dan", "rate", "sx")
+
+# ---------------------------------------------------------------- tile codes
+
+
+def code_of(tile: int, red_fives: bool = True) -> int:
+    """The tenhou.net/6 number of a physical tile (51-53 for red fives)."""
+    kind = KIND_OF[tile]
+    if red_fives and tile in RED_FIVE_IDS:
+        return 51 + kind // 9
+    if kind >= 27:
+        return 41 + kind - 27
+    return (kind // 9 + 1) * 10 + kind % 9 + 1
+
+
+def kind_of_code(code: int) -> tuple[Kind, bool]:
+    """``(kind, red)`` of a tenhou.net/6 tile number. Raises ``ValueError`` if it names none."""
+    if 51 <= code <= 53:
+        return (code - 51) * 9 + 4, True
+    suit, n = divmod(code, 10)
+    if 1 <= suit <= 3 and 1 <= n <= 9:
+        return (suit - 1) * 9 + n - 1, False
+    if suit == 4 and 1 <= n <= 7:
+        return 27 + n - 1, False
+    raise ValueError(f"{code} is not a tile number")
+
+
+# ---------------------------------------------------------------- results
+
+_RESULT_WORDS: Final[dict[str, str]] = {}
+for _kind, _words in {
+    "win": ("和了", "agari", "ron", "tsumo", "win", "和牌"),
+    "draw": ("流局", "ryuukyoku", "ryukyoku", "exhaustive draw", "draw", "荒牌流局"),
+    "all-tenpai": ("全員聴牌", "全员听牌", "all tenpai", "tenpai everyone"),
+    "no-tenpai": ("全員不聴", "全员未听牌", "全员不听", "all noten", "noten everyone"),
+    "nagashi": ("流し満貫", "流局满贯", "nagashi mangan"),
+    "nine-terminals": ("九種九牌", "九种九牌", "kyuushu kyuuhai", "kyuushukyuuhai",
+                       "kyushu kyuhai", "nine terminals"),
+    "four-riichi": ("四家立直", "suucha riichi", "suuchariichi", "four riichi"),
+    "triple-ron": ("三家和了", "sanchahou", "sancha ron", "triple ron"),
+    "four-kans": ("四槓散了", "四杠散了", "suukaikan", "suu kaikan", "four kans"),
+    "four-winds": ("四風連打", "四风连打", "suufon renda", "suufonrenda", "four winds"),
+}.items():
+    for _w in _words:
+        _RESULT_WORDS[_w.replace(" ", "").lower()] = _kind
+
+_FU_HAN = re.compile(r"(\d+)\s*(?:符|fu)\s*(\d+)\s*(?:飜|han|番|翻)", re.IGNORECASE)
+_SPLIT = re.compile(r"(\d+)\s*-\s*(\d+)")
+_ALL = re.compile(r"(\d+)\s*(?:点|pts?|points?)?\s*(?:∀|all|オール)", re.IGNORECASE)
+_NUMBER = re.compile(r"(\d+)")
+_YAKU = re.compile(r"^\s*(.*?)\s*\(\s*(.*?)\s*\)\s*$")
+_YAKUMAN_WORDS: Final = ("役満", "役满", "yakuman")
+
+
+# ---------------------------------------------------------------- reading
+
+
+class _Bad(Exception):
+    """A value that cannot be read; ``path`` is where."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class _Stop(Exception):
+    """Ends the search for the order of a round's moves."""
+
+
+class _Reader:
+    """Builds one game from one or more tenhou.net/6 objects."""
+
+    def __init__(self, path: str, strict: bool) -> None:
+        self.rec = GameRecord(path=path, format=FORMAT, position_kind="json")
+        self.rec.paths = []
+        self.strict = strict
+        self.line = 0
+        self.players = 4
+        self.red = True
+        self.started = False
+        self.ended = False
+        self.scores: list[int] = []
+
+    # -- output
+
+    def emit(self, ev: Event, path: str) -> None:
+        rec = self.rec
+        rec.events.append(ev)
+        rec.positions.append(self.line)
+        assert rec.paths is not None
+        rec.paths.append(path)
+
+    def diag(self, code: str, message: str, path: str = "",
+             severity: Severity = Severity.ERROR) -> None:
+        d = Diagnostic(code=code, message=message, severity=severity,
+                       src=Src(line=self.line, path=path))
+        if self.strict and severity is Severity.ERROR:
+            raise InputError(d)
+        self.rec.diagnostics.append(d)
+
+    # -- the game
+
+    def document(self, doc: Any, line: int) -> None:
+        self.line = line
+        if not isinstance(doc, dict):
+            self.diag("bad-value", "not a JSON object", "$")
+            return
+        log = doc.get("log")
+        if not isinstance(log, list):
+            self.diag("bad-value", "no \"log\" list", "$.log")
+            return
+        if not self.started:
+            self.start(doc)
+        for r, rnd in enumerate(log):
+            try:
+                self.round(rnd, f"$.log[{r}]")
+            except _Bad as exc:
+                self.diag("bad-value", str(exc), exc.path)
+        if "sc" in doc and not self.ended:
+            self.end(doc["sc"])
+
+    def start(self, doc: dict[str, Any]) -> None:
+        self.started = True
+        rule = doc.get("rule") if isinstance(doc.get("rule"), dict) else {}
+        assert isinstance(rule, dict)
+        names = doc.get("name") if isinstance(doc.get("name"), list) else []
+        assert isinstance(names, list)
+        rounds = doc.get("log") or []
+        sanma = _is_sanma(names, rule, rounds)
+        self.players = 3 if sanma else 4
+        self.red = bool(rule.get("aka") or rule.get("aka51") or rule.get("aka52")
+                        or rule.get("aka53")) if rule else True
+        infos = []
+        for i in range(self.players):
+            infos.append(PlayerInfo(
+                name=_str_at(names, i), rank=_str_at(doc.get("dan"), i),
+                rating=_float_at(doc.get("rate"), i), sex=_str_at(doc.get("sx"), i)))
+        meta = tuple((f"tenhou6.{k}", json.dumps(v, ensure_ascii=False, separators=(",", ":")))
+                     for k, v in doc.items() if k not in ("log", "sc", *_PLAYER_KEYS))
+        first = rounds[0] if rounds and isinstance(rounds[0], list) else []
+        first_scores = first[1] if len(first) > 1 and isinstance(first[1], list) else []
+        rules = ruleset_from_rule(rule, doc, sanma=sanma, red=self.red)
+        if first_scores and all(isinstance(s, int) for s in first_scores[:self.players]):
+            head = first_scores[:self.players]
+            if len(set(head)) == 1 and first and first[0] and first[0][0] == 0 \
+                    and first[0][1] == 0:
+                rules = rules.with_options(starting_score=head[0])
+        self.emit(GameStart(source=FORMAT, players=tuple(infos), ruleset=rules, meta=meta), "$")
+
+    def end(self, sc: Any) -> None:
+        n = self.players
+        if not isinstance(sc, list) or len(sc) < 2 * n or not all(
+                isinstance(x, int | float) for x in sc):
+            self.diag("bad-value", "sc is not a list of scores and points", "$.sc")
+            return
+        self.emit(GameEnd(scores=tuple(int(sc[2 * i]) for i in range(n)),
+                          points=tuple(float(sc[2 * i + 1]) for i in range(n))), "$.sc")
+        self.ended = True
+
+    # -- one round
+
+    def round(self, rnd: Any, at: str) -> None:
+        n = self.players
+        if not isinstance(rnd, list) or len(rnd) < 4 + 3 * 4:
+            raise _Bad(at, "a round is a list of 4 header lists, 12 player lists and a result")
+        head = _int_list(rnd[0], f"{at}[0]", 3)
+        scores = _int_list(rnd[1], f"{at}[1]")[:n]
+        if len(scores) != n:
+            raise _Bad(f"{at}[1]", f"expected {n} scores")
+        dora = [_code(c, f"{at}[2][{i}]") for i, c in enumerate(_list(rnd[2], f"{at}[2]"))]
+        ura = [_code(c, f"{at}[3][{i}]") for i, c in enumerate(_list(rnd[3], f"{at}[3]"))]
+        if not dora:
+            raise _Bad(f"{at}[2]", "no dora indicator")
+        kyoku, honba, sticks = head
+        wind, number = divmod(kyoku, 4)
+        dealer = number % n
+        hands = Hands(n, self.red)
+        dealt = []
+        for p in range(n):
+            codes = _list(rnd[4 + 3 * p], f"{at}[{4 + 3 * p}]")
+            if len(codes) != 13:
+                raise _Bad(f"{at}[{4 + 3 * p}]",
+                           f"player {p}'s hand has {len(codes)} tiles, not 13")
+            for i, c in enumerate(codes):
+                hands.add(p, *_code(c, f"{at}[{4 + 3 * p}][{i}]"))
+            dealt.append(tuple(sorted(hands.hands[p])))
+        indicator = hands.new(*dora[0])
+        rs = RoundStart(round_wind=wind, round_number=number + 1, honba=honba, kyotaku=sticks,
+                        dealer=dealer, scores=tuple(scores), dora_indicator=indicator,
+                        hands=tuple(dealt))
+        self.emit(rs, at)
+        result = rnd[4 + 3 * 4] if len(rnd) > 16 else []
+        _Round(self, rnd, at, rs, hands, dora, ura, result).play()
+
+
+class _Round:
+    """Replays one round's per-player lists into events in table order."""
+
+    def __init__(self, reader: _Reader, rnd: list[Any], at: str, rs: RoundStart,
+                 hands: Hands, dora: list[tuple[Kind, bool]], ura: list[tuple[Kind, bool]],
+                 result: Any) -> None:
+        self.r = reader
+        self.n = reader.players
+        self.at = at
+        self.rs = rs
+        self.hands = hands
+        self.dora = dora
+        self.ura = ura
+        self.result = result
+        self.label = round_label(rs.round_wind, rs.round_number, rs.honba)
+        self.takes = [_list(rnd[5 + 3 * p], f"{at}[{5 + 3 * p}]") for p in range(self.n)]
+        self.drops = [_list(rnd[6 + 3 * p], f"{at}[{6 + 3 * p}]") for p in range(self.n)]
+        self.ti = [0] * self.n
+        self.di = [0] * self.n
+        self.revealed = 1
+        self.indicators: list[Tile] = [rs.dora_indicator]
+        self.scores = list(rs.scores)
+        self.sticks = rs.kyotaku
+        self.riichi = [False] * self.n
+        self.melds: list[list[Meld]] = [[] for _ in range(self.n)]
+        self.last_draw: list[int] = [-1] * self.n
+        self.last: Event | None = None
+        """The last move: the discard or added kan a win may take."""
+        self.pending = False
+        """An open or added kan whose indicator is still to be turned."""
+        self.first_error: _Bad | None = None
+        self.trail: list[tuple[str, str]] = []
+        """Calls the first order found had to place later than their first chance."""
+        self.start = self.snapshot()
+        self.found: tuple[tuple[Any, ...], list[Event], array[int], list[str]] | None = None
+        self.deduced: list[tuple[str, str]] = []
+        self.solutions = 0
+        self.decisions = 0
+        self.budget = 10_000
+        """Choices the search may still try; past it, the first order found is kept."""
+
+    # -- helpers
+
+    def take_path(self, p: int, i: int) -> str:
+        return f"{self.at}[{5 + 3 * p}][{i}]"
+
+    def drop_path(self, p: int, i: int) -> str:
+        return f"{self.at}[{6 + 3 * p}][{i}]"
+
+    def next_take(self, p: int) -> Any:
+        return self.takes[p][self.ti[p]] if self.ti[p] < len(self.takes[p]) else None
+
+    def next_drop(self, p: int) -> Any:
+        return self.drops[p][self.di[p]] if self.di[p] < len(self.drops[p]) else None
+
+    def remove(self, p: int, code: tuple[Kind, bool], path: str, prefer: int = -1) -> Tile:
+        try:
+            return self.hands.take(p, code[0], code[1], prefer)
+        except TileError as exc:
+            raise self.fail(path, str(exc)) from None
+
+    # -- the round
+
+    def play(self) -> None:
+        try:
+            self.turn(self.rs.dealer, False)
+        except _Bad:
+            pass
+        except _Stop:
+            pass
+        if self.found is None:
+            exc = self.first_error or _Bad(self.at, "the moves do not fit together")
+            self.r.diag("unplaceable-move", f"round {self.label}: {exc} (no order of the "
+                        "round's moves places them all; the round is not read)", exc.path)
+            self.restore(self.start)
+            self.r.emit(RoundEnd(scores=None), f"{self.at}[16]")
+            return
+        self.restore(self.start)
+        self.restore(self.found[0])  # the state only: the record is back at the round's start
+        rec = self.r.rec
+        assert rec.paths is not None
+        rec.events.extend(self.found[1])
+        rec.positions.extend(self.found[2])
+        rec.paths.extend(self.found[3])
+        for path, what in self.deduced:
+            self.r.diag("call-order-deduced", f"round {self.label}: {what}; only a later one "
+                        "lets every move of the round find its place", path, Severity.INFO)
+        if self.solutions > 1:
+            self.r.diag(
+                "ambiguous-call", f"round {self.label}: the moves fit together in more than one "
+                "order (a call of a kind that was discarded more than once, where the record "
+                "does not say which discard was called); mjlog reads the first order it finds, "
+                "trying calls at the earliest discard", self.at, Severity.WARNING)
+        self.finish()
+
+    # The order of moves is found by a depth-first search: after each discard
+    # the possible calls are tried (pon and kan before chi, a call before no
+    # call) and a choice is undone when the rest of the round cannot be
+    # played from it. Each step recurses, so a round is a few hundred frames.
+
+    def fail(self, path: str, message: str) -> _Bad:
+        exc = _Bad(path, message)
+        if self.first_error is None:
+            self.first_error = exc
+        return exc
+
+    def turn(self, p: int, rinshan: bool) -> None:
+        """Player ``p`` draws (a replacement tile after a kan) and plays on to the round's end."""
+        t = self.next_take(p)
+        if t is None:
+            self.done()
+            return
+        path = self.take_path(p, self.ti[p])
+        if not isinstance(t, int):
+            raise self.fail(path, f"player {p}'s call {t!r} follows no discard it can take")
+        self.ti[p] += 1
+        kind, red = _code(t, path)
+        tile = self.hands.add(p, kind, red)
+        self.r.emit(Draw(player=p, tile=tile, rinshan=rinshan), path)
+        self.last_draw[p] = tile
+        self.act(p)
+
+    def act(self, p: int) -> None:
+        """Player ``p`` discards or makes a kan or kita, and play goes on to the round's end."""
+        d = self.next_drop(p)
+        if d is None:
+            self.done()
+            return
+        path = self.drop_path(p, self.di[p])
+        self.di[p] += 1
+        if isinstance(d, str) and d[:1] != "r":
+            self.own_call(p, d, path)
+            self.turn(p, True)
+            return
+        riichi = isinstance(d, str)
+        value = _int_of(d[1:], path) if isinstance(d, str) else d
+        if value == TSUMOGIRI:
+            drawn = self.last_draw[p]
+            if drawn < 0:
+                raise self.fail(path, f"player {p} discards the drawn tile without having drawn")
+            tile = self.remove(p, (KIND_OF[drawn], drawn in RED_FIVE_IDS and self.r.red), path,
+                               drawn)
+        else:
+            tile = self.remove(p, _code(value, path), path)
+        self.last_draw[p] = -1
+        if self.pending:
+            self.pending = False
+            self.reveal(path)
+        ev = Discard(player=p, tile=tile, tsumogiri=value == TSUMOGIRI, riichi=riichi)
+        self.r.emit(ev, path)
+        self.last = ev
+        options: list[_Caller | None] = [*self.callers(p, tile), None]
+        if len(options) > 1:
+            self.decisions += 1
+        for k, opt in enumerate(options):
+            if k == len(options) - 1:
+                self.resolve(p, ev, path, opt)
+                return
+            self.budget -= 1
+            if self.budget < 0:
+                raise _Stop
+            snap = self.snapshot()
+            try:
+                self.resolve(p, ev, path, opt)
+                return
+            except _Bad:
+                self.restore(snap)
+                if opt is not None:
+                    q = opt[0]
+                    self.trail.append((path, f"player {q}'s call {self.takes[q][self.ti[q]]!r} "
+                                       f"does not take player {p}'s discard at {path}"))
+
+    def resolve(self, p: int, ev: Discard, path: str, opt: _Caller | None) -> None:
+        """Play on after ``p``'s discard ``ev``, called by ``opt`` or by nobody."""
+        n = self.n
+        if ev.riichi and not (opt is None and self.next_take((p + 1) % n) is None
+                              and self.ron_follows()):
+            self.riichi[p] = True
+            self.scores[p] -= 1000
+            self.sticks += 1
+            self.r.emit(RiichiAccepted(player=p, scores=tuple(self.scores)), path)
+        if opt is None:
+            self.turn((p + 1) % n, False)
+            return
+        q, call = opt
+        cpath = self.take_path(q, self.ti[q])
+        self.ti[q] += 1
+        self.last_draw[q] = -1
+        self.r.emit(self.open_call(q, p, call, cpath, ev.tile), cpath)
+        if call[0] == "m":
+            self.pending = True
+            if self.next_drop(q) != 0:
+                raise self.fail(self.drop_path(q, self.di[q]),
+                                f"player {q}'s open kan is not followed by 0 in the discards")
+            self.di[q] += 1
+            self.turn(q, True)
+        else:
+            self.act(q)
+
+    def done(self) -> None:
+        """The round's moves end here: every list must be used up.
+
+        The first order found is kept; the search goes on until a second
+        one shows the record to be ambiguous or every choice has been tried.
+        """
+        for p in range(self.n):
+            if self.ti[p] < len(self.takes[p]):
+                raise self.fail(self.take_path(p, self.ti[p]),
+                                f"player {p}'s draw or call {self.takes[p][self.ti[p]]!r} "
+                                "finds no place")
+            if self.di[p] < len(self.drops[p]):
+                raise self.fail(self.drop_path(p, self.di[p]),
+                                f"player {p}'s discard {self.drops[p][self.di[p]]!r} finds no "
+                                "place")
+        self.solutions += 1
+        if self.found is None:
+            rec = self.r.rec
+            assert rec.paths is not None
+            base = self.start[0]
+            self.found = (self.snapshot(), rec.events[base:], rec.positions[base:],
+                          rec.paths[base:])
+            self.deduced = list(self.trail)
+        if self.solutions > 1 or self.decisions == 0:
+            raise _Stop
+        raise _Bad(self.at, "looking for another order")
+
+    def snapshot(self) -> tuple[Any, ...]:
+        rec = self.r.rec
+        return (len(rec.events), list(self.ti), list(self.di),
+                [list(h) for h in self.hands.hands], set(self.hands.used),
+                [list(m) for m in self.melds], list(self.last_draw), list(self.scores),
+                self.sticks, list(self.riichi), self.revealed, list(self.indicators), self.last,
+                len(self.trail), self.pending)
+
+    def restore(self, snap: tuple[Any, ...]) -> None:
+        rec = self.r.rec
+        (length, self.ti, self.di, self.hands.hands, self.hands.used, self.melds,
+         self.last_draw, self.scores, self.sticks, self.riichi, self.revealed,
+         self.indicators, self.last, trail, self.pending) = snap
+        del self.trail[trail:]
+        del rec.events[length:]
+        del rec.positions[length:]
+        assert rec.paths is not None
+        del rec.paths[length:]
+
+    def ron_follows(self) -> bool:
+        """Whether the round ends on this discard: a ron (a riichi discard that deals in is
+        not accepted) or no result at all (a record that stops here)."""
+        res = self.result
+        if not isinstance(res, list) or not res:
+            return True
+        if _result_kind(res[0]) == "win":
+            for i in range(2, len(res), 2):
+                info = res[i]
+                if isinstance(info, list) and len(info) >= 2 and info[0] != info[1]:
+                    return True
+        return False
+
+    def callers(self, p: int, tile: Tile) -> list[_Caller]:
+        """Who may call ``p``'s discard ``tile`` by their next take: pon and kan first, then chi."""
+        n = self.n
+        first: list[_Caller] = []
+        chi: list[_Caller] = []
+        for k in range(1, n):
+            q = (p + k) % n
+            t = self.next_take(q)
+            if not isinstance(t, str):
+                continue
+            try:
+                call = _parse_call(t, self.take_path(q, self.ti[q]))
+            except _Bad:
+                continue
+            letter, rel, _own, called = call
+            if letter == "c":
+                if k != 1 or n == 3:
+                    continue
+            elif letter not in "pm" or (q + _REL_TO_OFFSET[n][rel]) % n != p:
+                continue
+            if _matches(tile, called, self.r.red):
+                (chi if letter == "c" else first).append((q, call))
+        return first + chi
+
+    def open_call(self, q: int, p: int, call: _Call, path: str, called: Tile) -> Meld:
+        letter, _rel, own, _called = call
+        taken = [self.remove(q, c, path) for c in own]
+        tiles = tuple(sorted([*taken, called]))
+        ev: Meld
+        if letter == "c":
+            ev = Chi(player=q, from_player=p, called=called, tiles=tiles)
+        elif letter == "p":
+            ev = Pon(player=q, from_player=p, called=called, tiles=tiles)
+        else:
+            ev = OpenKan(player=q, from_player=p, called=called, tiles=tiles)
+        self.melds[q].append(ev)
+        return ev
+
+    def own_call(self, p: int, d: str, path: str) -> None:
+        """A closed kan, added kan or kita written among ``p``'s discards."""
+        letter, _rel, own, added = _parse_call(d, path)
+        drawn = self.last_draw[p]
+        was_pending, self.pending = self.pending, False
+        ev: Event
+        if letter == "a":
+            tiles = tuple(sorted(self.remove(p, c, path, drawn) for c in [*own, added]))
+            ev = ClosedKan(player=p, tiles=tiles)
+            self.melds[p].append(ev)
+            self.last_draw[p] = -1
+            self.r.emit(ev, path)
+            self.last = ev
+            if was_pending:
+                self.reveal(path)
+            self.reveal(path)  # a closed kan's indicator is turned at once
+            return
+        elif letter == "k":
+            pon = next((m for m in self.melds[p] if isinstance(m, Pon)
+                        and KIND_OF[m.called] == added[0]), None)
+            if pon is None:
+                raise self.fail(path, f"player {p} adds to a pon of {d!r} they do not have")
+            tile = self.remove(p, added, path, drawn)
+            ev = AddedKan(player=p, from_player=pon.from_player, called=pon.called, added=tile,
+                          tiles=tuple(sorted((*pon.tiles, tile))))
+            self.melds[p][self.melds[p].index(pon)] = ev
+            self.pending = True
+        elif letter == "f":
+            ev = Kita(player=p, tile=self.remove(p, added, path, drawn))
+            self.melds[p].append(ev)
+        else:
+            raise self.fail(path, f"{d!r} is not a move made on one's own turn")
+        self.last_draw[p] = -1
+        self.r.emit(ev, path)
+        self.last = ev
+        if was_pending:
+            self.reveal(path)
+
+    def reveal(self, path: str) -> None:
+        """Reveal the next kan dora, if the record lists one.
+
+        The record does not say when; mjlog follows Tenhou: a closed kan's
+        indicator is turned at once, an open or added kan's when its player
+        next discards (just before the discard) or after their next kan or kita.
+        """
+        if self.revealed < len(self.dora):
+            tile = self.hands.new(*self.dora[self.revealed])
+            self.revealed += 1
+            self.indicators.append(tile)
+            self.r.emit(DoraReveal(indicator=tile), path)
+
+    # -- the result
+
+    def finish(self) -> None:
+        res = self.result
+        rpath = f"{self.at}[16]"
+        n = self.n
+        if not isinstance(res, list) or not res or not isinstance(res[0], str):
+            self.r.diag("no-result", f"round {self.label} has no result: the record stops "
+                        "here", rpath, Severity.WARNING)
+            return
+        kind = _result_kind(res[0])
+        before = tuple(self.scores)
+        total = [0] * n
+        if kind == "win":
+            for i in range(1, len(res) - 1, 2):
+                deltas = tuple(_int_list(res[i], f"{rpath}[{i}]")[:n])
+                self.win(_list(res[i + 1], f"{rpath}[{i + 1}]"), deltas, f"{rpath}[{i + 1}]",
+                         first=i == 1)
+                total = [a + b for a, b in zip(total, deltas, strict=False)]
+                self.scores = [s + d for s, d in zip(self.scores, deltas, strict=False)]
+        elif kind in ("draw", "all-tenpai", "no-tenpai", "nagashi"):
+            deltas = tuple(_int_list(res[1], f"{rpath}[1]")[:n]) if len(res) > 1 else (0,) * n
+            total = list(deltas)
+            tenpai = self.tenpai(kind, deltas)
+            shown = tuple(tuple(sorted(self.hands.hands[p])) if tenpai[p] else None
+                          for p in range(n))
+            self.r.emit(ExhaustiveDraw(
+                hands=shown, deltas=deltas, scores_before=before, nagashi=kind == "nagashi",
+                honba=self.rs.honba, kyotaku=self.sticks), rpath)
+        elif kind is not None:
+            deltas = tuple(_int_list(res[1], f"{rpath}[1]")[:n]) if len(res) > 1 else (0,) * n
+            total = list(deltas)
+            shown = self.abortive_hands(kind)
+            self.r.emit(AbortiveDraw(kind=kind, hands=shown, deltas=deltas,
+                                     scores_before=before, honba=self.rs.honba,
+                                     kyotaku=self.sticks), rpath)
+        else:
+            self.r.diag("unknown-result", f"round {self.label}: unknown result {res[0]!r}",
+                        f"{rpath}[0]")
+            self.r.emit(RoundEnd(scores=None), rpath)
+            return
+        self.r.emit(RoundEnd(scores=tuple(s + d for s, d in zip(before, total, strict=False))),
+                    rpath)
+
+    def tenpai(self, kind: str, deltas: tuple[int, ...]) -> list[bool]:
+        n = self.n
+        if kind == "all-tenpai":
+            return [True] * n
+        if kind == "no-tenpai":
+            return [False] * n
+        if kind == "draw" and any(deltas):
+            return [d > 0 for d in deltas]
+        out = []
+        for p in range(n):
+            counts = [0] * NUM_KINDS
+            for t in self.hands.hands[p]:
+                counts[KIND_OF[t]] += 1
+            out.append(waits(counts, sum(1 for m in self.melds[p] if not isinstance(m, Kita)))
+                       != 0)
+        return out
+
+    def abortive_hands(self, kind: str) -> tuple[tuple[Tile, ...] | None, ...]:
+        """The hands Tenhou shows at an abortive draw: the declarer's at nine terminals,
+        everyone's at four riichi, none otherwise."""
+        n = self.n
+        if kind == "nine-terminals":
+            p = self.last_actor()
+            return tuple(tuple(sorted(self.hands.hands[q])) if q == p else None for q in range(n))
+        if kind == "four-riichi":
+            return tuple(tuple(sorted(h)) for h in self.hands.hands)
+        return (None,) * n
+
+    def last_actor(self) -> int:
+        events = self.r.rec.events
+        for ev in reversed(events):
+            if isinstance(ev, Draw):
+                return ev.player
+            if isinstance(ev, RoundStart):
+                break
+        return self.rs.dealer
+
+    def win(self, info: list[Any], deltas: tuple[int, ...], path: str, first: bool) -> None:
+        if len(info) < 3 or not all(isinstance(x, int) for x in info[:3]):
+            raise _Bad(path, "a win's details start with winner, from and liable seat")
+        w, frm, liable = info[0], info[1], info[2]
+        if not (0 <= w < self.n and 0 <= frm < self.n):
+            raise _Bad(path, "winner or from seat out of range")
+        text = info[3] if len(info) > 3 and isinstance(info[3], str) else ""
+        fu, han, points, limit = self.points(text, w, frm == w, deltas)
+        yaku = []
+        for i, y in enumerate(info[4:], 4):
+            claim = self.yaku(y, w, f"{path}[{i}]")
+            if claim is not None:
+                yaku.append(claim)
+        if yaku:
+            han = sum(c.han for c in yaku)
+        hand = list(self.hands.hands[w])
+        if frm == w:
+            win_tile = Tile(self.last_draw[w]) if self.last_draw[w] >= 0 else (
+                hand[-1] if hand else Tile(0))
+        else:
+            last = self.last
+            win_tile = last.added if isinstance(last, AddedKan) else (
+                last.tile if isinstance(last, Discard | Kita) else Tile(0))
+            hand.append(win_tile)
+        melds = tuple(meld_tiles(m) for m in reversed(self.melds[w]))
+        ura: tuple[Tile, ...] = ()
+        if self.riichi[w] and self.ura:
+            if not hasattr(self, "ura_tiles"):
+                self.ura_tiles = tuple(self.hands.new(*c) for c in self.ura)
+            ura = self.ura_tiles
+        self.r.emit(Win(
+            winner=w, from_player=frm, hand=tuple(sorted(hand)), win_tile=win_tile, melds=melds,
+            yaku=tuple(yaku), fu=fu, han=han, points=points, limit=limit, deltas=deltas,
+            scores_before=tuple(self.scores), honba=self.rs.honba,
+            kyotaku=self.sticks if first else 0, dora_indicators=tuple(self.indicators),
+            ura_indicators=ura, pao=None if liable == w else liable), path)
+
+    def points(self, text: str, w: int, tsumo: bool,
+               deltas: tuple[int, ...]) -> tuple[int, int, int, str]:
+        """(fu, han, points, limit) of a result string such as ``30符2飜500-1000点``."""
+        fu = han = 0
+        m = _FU_HAN.search(text)
+        rest = text
+        if m:
+            fu, han = int(m.group(1)), int(m.group(2))
+            rest = text[m.end():]
+        limit = limit_from_text(text)
+        n = self.n
+        if (s := _SPLIT.search(rest)) is not None:
+            child, dealer = int(s.group(1)), int(s.group(2))
+            points = dealer + child * (n - 2)
+        elif (a := _ALL.search(rest)) is not None:
+            points = int(a.group(1)) * (n - 1)
+        elif (nums := _NUMBER.findall(rest)):
+            points = int(nums[-1])
+            if tsumo and w == self.rs.dealer:
+                points *= n - 1
+        else:
+            points = 0
+        return fu, han, points, limit
+
+    def yaku(self, text: Any, w: int, path: str) -> YakuClaim | None:
+        if not isinstance(text, str) or (m := _YAKU.match(text)) is None:
+            self.r.diag("unknown-yaku", f"{text!r} is not a yaku with its han", path,
+                        Severity.WARNING)
+            return None
+        name_text, value = m.group(1), m.group(2)
+        seat = (w - self.rs.dealer) % self.n
+        name = yaku_from_text(name_text, self.rs.round_wind, seat)
+        if name is None:
+            self.r.diag("unknown-yaku", f"unknown yaku {name_text!r} (kept as written)", path,
+                        Severity.WARNING)
+            name = name_text
+        if any(word in value.lower() for word in _YAKUMAN_WORDS):
+            times = _NUMBER.search(value)
+            han = 13 * (int(times.group(1)) if times else 1)
+        else:
+            num = _NUMBER.search(value)
+            han = int(num.group(1)) if num else 0
+        return YakuClaim(name=name, han=han)
+
+
+# ---------------------------------------------------------------- parsing helpers
+
+_Call = tuple[str, int, list[tuple[Kind, bool]], tuple[Kind, bool]]
+"""A parsed call string: letter, place of the letter (0 left, 1 across, 2 right), own tiles,
+the called (or added) tile."""
+_Caller = tuple[int, _Call]
+
+_REL_TO_OFFSET: Final = {4: (3, 2, 1), 3: (2, 1, 1)}
+"""Seat offset of the player called from, by the letter's place (0 left, 1 across, 2 right)."""
+
+
+def _parse_call(text: str, path: str) -> tuple[str, int, list[tuple[Kind, bool]],
+                                                tuple[Kind, bool]]:
+    """(letter, place, own tiles, called or added tile) of a call string such as ``45p4545``."""
+    m = re.fullmatch(r"((?:\d\d)*)([cpmakf])(\d\d)((?:\d\d)*)", text)
+    if m is None:
+        raise _Bad(path, f"{text!r} is not a call")
+    pre, letter, key, post = m.groups()
+    own = [_code(int(x), path) for x in re.findall(r"\d\d", pre + post)]
+    place = len(pre) // 2
+    if letter == "m" and place == 3:
+        place = 2
+    return letter, place, own, _code(int(key), path)
+
+
+def _matches(tile: Tile, code: tuple[Kind, bool], red_fives: bool) -> bool:
+    return KIND_OF[tile] == code[0] and (red_fives and tile in RED_FIVE_IDS) == (
+        code[1] and red_fives)
+
+
+def _code(value: Any, path: str) -> tuple[Kind, bool]:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _Bad(path, f"expected a tile number, got {value!r}")
+    try:
+        return kind_of_code(value)
+    except ValueError as exc:
+        raise _Bad(path, str(exc)) from None
+
+
+def _int_of(text: str, path: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise _Bad(path, f"{text!r} is not a number") from None
+
+
+def _list(value: Any, path: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise _Bad(path, "expected a list")
+    return value
+
+
+def _int_list(value: Any, path: str, length: int = 0) -> list[int]:
+    items = _list(value, path)
+    if length and len(items) < length:
+        raise _Bad(path, f"expected {length} numbers")
+    for i, x in enumerate(items):
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise _Bad(f"{path}[{i}]", f"expected an integer, got {x!r}")
+    return items
+
+
+def _str_at(values: Any, i: int) -> str:
+    if isinstance(values, list) and i < len(values) and values[i] is not None:
+        return str(values[i])
+    return ""
+
+
+def _float_at(values: Any, i: int) -> float | None:
+    if isinstance(values, list) and i < len(values) and isinstance(values[i], int | float):
+        return float(values[i])
+    return None
+
+
+def _result_kind(word: Any) -> str | None:
+    if not isinstance(word, str):
+        return None
+    return _RESULT_WORDS.get(word.replace(" ", "").lower())
+
+
+def _is_sanma(names: list[Any], rule: dict[str, Any], rounds: list[Any]) -> bool:
+    disp = str(rule.get("disp", ""))
+    if disp.startswith("三") or "3-Player" in disp or "sanma" in disp.lower():
+        return True
+    if rounds and isinstance(rounds[0], list) and len(rounds[0]) > 13:
+        fourth = rounds[0][13]
+        return isinstance(fourth, list) and not fourth
+    return False
+
+
+def is_majsoul(doc: dict[str, Any]) -> bool:
+    """Whether a tenhou.net/6 object is a converted Mahjong Soul game.
+
+    Such records (tensoul and the like) carry a Mahjong Soul room name in
+    ``rule.disp`` or ``title`` (``銅の間``, ``Gold Room``, ``金の間``...) or a
+    Mahjong Soul game uuid as ``ref`` (``231014-84c11a6f-...``).
+    """
+    rule = doc.get("rule") if isinstance(doc.get("rule"), dict) else {}
+    texts = [str(rule.get("disp", "")) if isinstance(rule, dict) else ""]
+    title = doc.get("title")
+    if isinstance(title, list):
+        texts += [str(t) for t in title]
+    if any(("の間" in t or "Room" in t or "之间" in t) for t in texts):
+        return True
+    ref = doc.get("ref")
+    return isinstance(ref, str) and re.fullmatch(r"\d{6}-[0-9a-f]{8}-[0-9a-f-]+", ref) is not None
+
+
+def ruleset_from_rule(rule: dict[str, Any], doc: dict[str, Any], *, sanma: bool,
+                      red: bool) -> Ruleset:
+    """The ruleset a record's ``rule`` (and, for Mahjong Soul, its origin) suggests."""
+    disp = str(rule.get("disp", ""))
+    majsoul = is_majsoul(doc)
+    name = ("majsoul" if majsoul else "tenhou") + ("-sanma" if sanma else "")
+    base = PRESETS.get(name, Ruleset(name=name))
+    length = base.length
+    if "東" in disp or "East" in disp:
+        length = "east"
+    elif "南" in disp or "South" in disp:
+        length = "south"
+    open_tanyao = base.open_tanyao
+    if disp and not majsoul and "喰" not in disp:
+        open_tanyao = False
+    return base.with_options(players=3 if sanma else 4, red_fives=red, length=length,
+                             open_tanyao=open_tanyao)
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def looks_like(head: bytes) -> bool:
+    """Whether the start of a file looks like tenhou.net/6 JSON (an object with ``"log"``)."""
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    return text.startswith(b"{") and b'"log"' in head
+
+
+def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecord]:
+    """Read a tenhou.net/6 game: one JSON object, or one object per line (per round).
+
+    Problems give diagnostics with the line and a JSON path; what was read
+    before them is kept. With ``strict`` the first error raises
+    :class:`InputError`.
+    """
+    reader = _Reader(path, strict)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        reader.diag("bad-encoding", f"not UTF-8: {exc.reason}")
+        return [reader.rec]
+    try:
+        docs: list[tuple[Any, int]] = [(json.loads(text), 1)]
+    except json.JSONDecodeError as whole:
+        docs = []
+        lines = text.split("\n")
+        if len([ln for ln in lines if ln.strip()]) < 2:
+            reader.line = whole.lineno
+            reader.diag("json-syntax", whole.msg, f"column {whole.colno}")
+            return [reader.rec]
+        for lineno, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                docs.append((json.loads(line), lineno))
+            except json.JSONDecodeError as exc:
+                reader.line = lineno
+                reader.diag("json-syntax", f"{exc.msg} (column {exc.colno})")
+    for doc, lineno in docs:
+        reader.document(doc, lineno if len(docs) > 1 else 0)
+    if not reader.started:
+        reader.diag("bad-value", "no game: no object with a \"log\" list")
+    return [reader.rec]
+
+
+# ---------------------------------------------------------------- writing
+
+_TABLES: Final = ("般", "上", "特", "鳳")
+
+
+def rule_disp(rules: Ruleset, meta: dict[str, str]) -> str:
+    """Tenhou's short description of a table (``鳳南喰赤``) from a GO type or the ruleset."""
+    go = meta.get("go.type")
+    if go is not None and go.isdigit():
+        t = int(go)
+        table = _TABLES[((t & 0x20) >> 4) | ((t & 0x80) >> 7)]
+        return "".join((
+            "三" if t & 0x10 else "", table, "南" if t & 0x08 else "東",
+            "" if t & 0x04 else "喰", "" if t & 0x02 else "赤", "速" if t & 0x40 else ""))
+    return "".join(("三" if rules.players == 3 else "", "般",
+                    "東" if rules.length == "east" else "南",
+                    "喰" if rules.open_tanyao else "", "赤" if rules.red_fives else ""))
+
+
+class _Writer:
+    """Collects one game's rounds as tenhou.net/6 lists."""
+
+    def __init__(self) -> None:
+        self.doc: dict[str, Any] = {}
+        self.rounds: list[list[Any]] = []
+        self.n = 4
+        self.red = True
+        self.cur: list[Any] | None = None
+
+    def game(self, ev: GameStart) -> None:
+        meta = dict(ev.meta)
+        self.n = ev.ruleset.players
+        self.red = ev.ruleset.red_fives
+        saved = {k[len("tenhou6."):]: json.loads(v) for k, v in ev.meta
+                 if k.startswith("tenhou6.")}
+        own = ev.source == FORMAT
+        doc: dict[str, Any] = {} if own else {"title": ["", ""]}
+        names = [p.name for p in ev.players] + [""] * (4 - len(ev.players))
+        doc["name"] = names[:4]
+        if not own:
+            doc["rule"] = {"disp": rule_disp(ev.ruleset, meta),
+                           "aka": 1 if ev.ruleset.red_fives else 0}
+        if any(p.rank for p in ev.players):
+            doc["dan"] = ([p.rank for p in ev.players] + [""] * 4)[:4]
+        if any(p.rating is not None for p in ev.players):
+            doc["rate"] = ([_number(p.rating or 0) for p in ev.players] + [0] * 4)[:4]
+        if any(p.sex for p in ev.players):
+            doc["sx"] = ([p.sex for p in ev.players] + [""] * 4)[:4]
+        doc.update(saved)
+        self.doc = doc
+
+    def code(self, t: int) -> int:
+        return code_of(t, self.red)
+
+    def order(self, t: int) -> tuple[int, bool]:
+        """Sort key of a hand: by kind, a red five after the other fives."""
+        return KIND_OF[t], self.red and t in RED_FIVE_IDS
+
+    def start(self, ev: RoundStart) -> None:
+        pad = [0] * (4 - self.n)
+        self.dealer = ev.dealer
+        self.honba = ev.honba
+        self.dora = [self.code(ev.dora_indicator)]
+        self.ura: list[int] = []
+        self.take: list[list[Any]] = [[] for _ in range(4)]
+        self.drop: list[list[Any]] = [[] for _ in range(4)]
+        self.hai = [[self.code(t) for t in sorted(h, key=self.order)] for h in ev.hands] \
+            + [[]] * (4 - self.n)
+        self.pons: dict[tuple[int, int], str] = {}
+        self.last_draw = [-1] * 4
+        self.result: list[Any] = []
+        self.head = [[(ev.round_wind * 4 + ev.round_number - 1), ev.honba, ev.kyotaku],
+                     [*ev.scores, *pad]]
+        self.open = True
+
+    def move(self, ev: Event) -> None:
+        code = self.code
+        if isinstance(ev, Draw):
+            self.take[ev.player].append(code(ev.tile))
+            self.last_draw[ev.player] = ev.tile
+        elif isinstance(ev, Discard):
+            p = ev.player
+            tg = ev.tsumogiri if ev.tsumogiri is not None else ev.tile == self.last_draw[p]
+            value: Any = TSUMOGIRI if tg else code(ev.tile)
+            self.drop[p].append(f"r{value}" if ev.riichi else value)
+            self.last_draw[p] = -1
+        elif isinstance(ev, Chi | Pon | OpenKan):
+            p = ev.player
+            own_codes = [f"{code(t)}" for t in sorted(ev.tiles, key=self.order)
+                         if t != ev.called]
+            rel = (p - ev.from_player) % self.n
+            place = {1: 0, 2: 1, 3: 2}[rel] if self.n == 4 else {1: 0, 2: 2}[rel]
+            letter = "c" if isinstance(ev, Chi) else "p" if isinstance(ev, Pon) else "m"
+            if letter == "m" and place == 2:
+                place = 3
+            text = "".join(own_codes[:place]) + f"{letter}{code(ev.called)}" + "".join(
+                own_codes[place:])
+            self.take[p].append(text)
+            if letter == "p":
+                self.pons[p, KIND_OF[ev.called]] = text
+            if letter == "m":
+                self.drop[p].append(0)
+            self.last_draw[p] = -1
+        elif isinstance(ev, AddedKan):
+            p = ev.player
+            pon = self.pons.get((p, KIND_OF[ev.called]))
+            if pon is None:
+                pon = f"p{code(ev.called)}" + "".join(
+                    f"{code(t)}" for t in sorted(ev.tiles, key=self.order)
+                    if t not in (ev.called, ev.added))
+            i = pon.index("p")
+            self.drop[p].append(f"{pon[:i]}k{code(ev.added)}{pon[i + 1:]}")
+            self.last_draw[p] = -1
+        elif isinstance(ev, ClosedKan):
+            tiles = sorted(ev.tiles, key=self.order)
+            codes = [f"{code(t)}" for t in tiles]
+            self.drop[ev.player].append("".join(codes[:3]) + "a" + codes[3])
+            self.last_draw[ev.player] = -1
+        elif isinstance(ev, Kita):
+            self.drop[ev.player].append(f"f{code(ev.tile)}")
+            self.last_draw[ev.player] = -1
+        elif isinstance(ev, DoraReveal):
+            self.dora.append(code(ev.indicator))
+
+    def win(self, ev: Win) -> None:
+        if not self.result:
+            self.result = ["和了"]
+        if ev.ura_indicators and not self.ura:
+            self.ura = [self.code(t) for t in ev.ura_indicators]
+        info: list[Any] = [ev.winner, ev.from_player,
+                           ev.pao if ev.pao is not None else ev.winner,
+                           self.points_text(ev)]
+        for y in ev.yaku:
+            if not y.han:
+                continue
+            name = TENHOU_JAPANESE.get(y.name, y.name)
+            info.append(f"{name}(役満)" if y.han >= 13 and _is_yakuman(y.name)
+                        else f"{name}({y.han}飜)")
+        self.result += [_pad(ev.deltas, 4), info]
+
+    def points_text(self, ev: Win) -> str:
+        lim = LIMIT_JAPANESE.get(ev.limit, "")
+        head = lim or f"{ev.fu}符{ev.han}飜"
+        n = self.n
+        if ev.from_player != ev.winner:
+            return f"{head}{ev.points}点"
+        if ev.winner == self.dealer:
+            return f"{head}{ev.points // (n - 1)}点∀"
+        child, dealer = self.tsumo_split(ev)
+        return f"{head}{child}-{dealer}点"
+
+    def tsumo_split(self, ev: Win) -> tuple[int, int]:
+        """What each non-dealer and the dealer pay on a non-dealer's tsumo."""
+        n = self.n
+        if ev.limit == "yakuman":
+            base = 8000 * max(1, ev.han // 13)
+        elif ev.limit:
+            base = {"mangan": 2000, "haneman": 3000, "baiman": 4000, "sanbaiman": 6000}[ev.limit]
+        else:
+            base = hand_value(ev.han, ev.fu, Ruleset())[0]
+        child, dealer = up100(base), up100(2 * base)
+        if dealer + child * (n - 2) == ev.points:
+            return child, dealer
+        if ev.deltas and ev.pao is None:
+            others = [p for p in range(n) if p not in (ev.winner, self.dealer)]
+            honba = 100 * self.honba
+            return -ev.deltas[others[0]] - honba, -ev.deltas[self.dealer] - honba
+        return child, dealer
+
+    def draw(self, ev: ExhaustiveDraw | AbortiveDraw) -> None:
+        deltas = _pad(ev.deltas or (0,) * self.n, 4)
+        if isinstance(ev, AbortiveDraw):
+            self.result = [ABORTIVE_JAPANESE.get(ev.kind, ev.kind)]
+            if any(deltas):
+                self.result.append(deltas)
+        elif ev.nagashi:
+            self.result = ["流し満貫", deltas]
+        elif not any(deltas):
+            shown = [h is not None for h in ev.hands[:self.n]]
+            self.result = ["全員聴牌" if shown and all(shown) else "全員不聴"]
+        else:
+            self.result = ["流局", deltas]
+
+    def finish_doc(self) -> dict[str, Any]:
+        """The game's object: its metadata, then ``log``, then ``sc`` when known."""
+        doc = dict(self.doc)
+        sc = doc.pop("sc", None)
+        doc["log"] = self.rounds
+        if sc is not None:
+            doc["sc"] = sc
+        return doc
+
+    def close(self) -> None:
+        if not getattr(self, "open", False):
+            return
+        rnd: list[Any] = [*self.head, self.dora, self.ura]
+        for p in range(4):
+            rnd += [self.hai[p], self.take[p], self.drop[p]]
+        rnd.append(self.result)
+        self.rounds.append(rnd)
+        self.open = False
+
+
+def _is_yakuman(name: str) -> bool:
+    from mjlog.scoring.yaku import BY_NAME
+    info = BY_NAME.get(name)
+    return info is not None and info.yakuman
+
+
+def _pad(values: Iterable[int], n: int) -> list[int]:
+    out = list(values)
+    return out + [0] * (n - len(out))
+
+
+def _number(x: float) -> int | float:
+    return int(x) if float(x).is_integer() else x
+
+
+def to_documents(events: Iterable[Event]) -> Iterator[dict[str, Any]]:
+    """The tenhou.net/6 object of each game in ``events`` (each starting with a game start).
+
+    What the format cannot hold is left out (see ``docs/formats.md``):
+    physical tile ids, dice and walls, disconnections, the timing of riichi
+    and dora events, the tenpai hands of a draw, and moves of a round with
+    no result.
+    """
+    w: _Writer | None = None
+    for ev in events:
+        if isinstance(ev, GameStart):
+            if w is not None:
+                w.close()
+                yield w.finish_doc()
+            w = _Writer()
+            w.game(ev)
+        elif w is None:
+            continue
+        elif isinstance(ev, RoundStart):
+            w.close()
+            w.start(ev)
+        elif isinstance(ev, Win):
+            w.win(ev)
+        elif isinstance(ev, ExhaustiveDraw | AbortiveDraw):
+            w.draw(ev)
+        elif isinstance(ev, RoundEnd):
+            w.close()
+        elif isinstance(ev, GameEnd):
+            w.close()
+            if ev.scores is not None and ev.points is not None:
+                w.doc["sc"] = [v for s, pt in zip(ev.scores, ev.points, strict=False)
+                               for v in (s, _number(pt))]
+        else:
+            w.move(ev)
+    if w is not None:
+        w.close()
+        yield w.finish_doc()
+
+
+def write(events: Iterable[Event], *, per_round: bool = False) -> str:
+    """tenhou.net/6 JSON text of the games in ``events``: one object per game and line,
+    or with ``per_round`` one object per round and line (as mjx writes them)."""
+    out = []
+    for doc in to_documents(events):
+        if per_round:
+            head = {k: v for k, v in doc.items() if k not in ("log", "sc")}
+            for rnd in doc["log"]:
+                out.append(json.dumps({**head, "log": [rnd]}, ensure_ascii=False,
+                                      separators=(",", ":")))
+        else:
+            out.append(json.dumps(doc, ensure_ascii=False, separators=(",", ":")))
+    return "".join(line + "\n" for line in out)
+
+

@@ -30,7 +30,7 @@ from mjlog.events import (
     Win,
     round_label,
 )
-from mjlog.formats import expand, notation, read_path
+from mjlog.formats import expand, mjai, notation, read_path, tenhou6
 from mjlog.record import GameRecord
 from mjlog.render import table_text, wall_text
 from mjlog.replay.engine import Engine
@@ -59,9 +59,19 @@ def _read_or_exit(path: str) -> list[GameRecord]:
 
 @main.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("-t", "--to", "target", type=click.Choice(["jsonl", "notation"]),
+@click.option("-t", "--to", "target",
+              type=click.Choice(["jsonl", "notation", "tenhou6", "mjai"]),
               default="jsonl", show_default=True,
-              help="Output format: mjlog JSON Lines, or mjlog notation (*.mjn).")
+              help="Output format: mjlog JSON Lines, mjlog notation (*.mjn), tenhou.net/6 "
+              "JSON (*.json), or mjai JSON Lines (*.mjson). docs/formats.md says what each "
+              "keeps.")
+@click.option("--dialect", type=click.Choice(list(mjai.DIALECTS)), default="mortal",
+              show_default=True,
+              help="mjai only: the dialect to write (mortal: Mortal/libriichi; mjai: the "
+              "original mjai with yaku, fu and scores; mjai.app: arena logs; mjai-legacy: "
+              "early mjai's archive dump).")
+@click.option("--per-round", is_flag=True,
+              help="tenhou6 only: one JSON object per round and line, as mjx writes them.")
 @click.option("--plain", is_flag=True,
               help="Notation only: leave out what only a machine needs (which physical copy "
               "each tile is, Tenhou's shuffle seed). Smaller and easier to read; the game is "
@@ -69,7 +79,8 @@ def _read_or_exit(path: str) -> list[GameRecord]:
 @click.option("-o", "--output", type=click.Path(), default="-", show_default=True,
               help="Output file ('-' for standard output), or a folder when converting "
               "several files or a folder.")
-def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool) -> None:
+def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool, dialect: str,
+            per_round: bool) -> None:
     """Convert records to another format.
 
     With one input file the output is one file (or standard output). With
@@ -95,6 +106,11 @@ def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool) -> N
                 click.echo(f"{path}: {d}", err=True)
         if target == "notation":
             lines = "\n".join(notation.write(rec.events, exact=not plain) for rec in records)
+        elif target == "tenhou6":
+            lines = "".join(tenhou6.write(rec.events, per_round=per_round) for rec in records)
+        elif target == "mjai":
+            lines = "".join(mjai.write(rec.events, dialect=dialect, log_name=Path(path).stem)
+                            for rec in records)
         else:
             lines = "".join(line for rec in records
                             for line in serialize.write_lines(rec.events))
@@ -104,7 +120,8 @@ def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool) -> N
             else:
                 Path(output).write_text(lines, encoding="utf-8")
         else:
-            suffix = notation.EXTENSION if target == "notation" else ".jsonl"
+            suffix = {"notation": notation.EXTENSION, "tenhou6": ".json",
+                      "mjai": ".mjson"}.get(target, ".jsonl")
             out = Path(output) / _relative(path, inputs).with_suffix(suffix)
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(lines, encoding="utf-8")

@@ -33,6 +33,8 @@ class Ruleset:
     kiriage: bool = False
     kazoe: Kazoe = "yakuman"
     double_yakuman: bool = False
+    ippatsu: bool = True
+    ura_dora: bool = True
 
     def with_options(self, **options: object) -> Ruleset:
         """A copy with some options changed (unknown names raise ``TypeError``)."""
@@ -56,13 +58,23 @@ OPTION_DOCS: dict[str, str] = {
     "'sanbaiman', or 'none' (counted on: 26 han a double yakuman).",
     "double_yakuman": "Whether suuankou tanki, kokushi 13-wait, junsei chuuren and "
     "daisuushii count as double yakuman.",
+    "ippatsu": "Whether a win within one go-around of riichi scores ippatsu (一発).",
+    "ura_dora": "Whether a riichi winner's ura dora count (裏ドラ).",
 }
 
 PRESETS: dict[str, Ruleset] = {
     "tenhou": Ruleset(name="tenhou"),
     "tenhou-sanma": Ruleset(name="tenhou-sanma", players=3, starting_score=35000),
+    "majsoul": Ruleset(name="majsoul", double_yakuman=True),
+    "majsoul-sanma": Ruleset(name="majsoul-sanma", players=3, starting_score=35000,
+                             double_yakuman=True),
+    "jpml": Ruleset(name="jpml", red_fives=False, starting_score=30000, ippatsu=False,
+                    ura_dora=False),
 }
-"""Named presets."""
+"""Named presets. ``majsoul``: Mahjong Soul's ranked rules as far as scoring goes
+(double yakuman count double); ``jpml``: the Japan Professional Mahjong League's
+official rules (日本プロ麻雀連盟公式ルール: no red fives, no ippatsu, no ura dora,
+30000 to start)."""
 
 
 def preset(name: str) -> Ruleset:

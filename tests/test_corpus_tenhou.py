@@ -108,6 +108,13 @@ def _independent_counts(path: Path) -> tuple[bool, int]:
     return root.find("GO") is not None, sum(1 for _ in root.iter("INIT"))
 
 
+def _json_or_none(path: Path) -> object:
+    try:
+        return json.loads(path.read_bytes())
+    except ValueError:
+        return None
+
+
 def test_audit_report_is_valid_and_agrees_with_an_independent_count(
     tenhou_xml_paths: list[Path],
 ) -> None:
@@ -115,17 +122,23 @@ def test_audit_report_is_valid_and_agrees_with_an_independent_count(
     schema = json.loads((ROOT / "schemas" / "audit-report.schema.json").read_text("utf-8"))
     jsonschema.validate(report, schema)
     counts = [_independent_counts(p) for p in tenhou_xml_paths]
+    # The folder also holds Tenhou's own tenhou.net/6 JSON of one game (an oracle file),
+    # which mjlog reads too: counted here with the json module.
+    t6 = [d for p in sorted((CORPUS / "tenhou-xml").rglob("*.json"))
+          if isinstance(d := _json_or_none(p), dict) and isinstance(d.get("log"), list)]
+    assert len(t6) == 1
     s = report["summary"]
-    assert s["games"] == sum(go for go, _ in counts) == 2485
-    assert s["rounds"] == sum(n for _, n in counts)
-    assert s["files"] == 2485 and s["unreadable_files"] == 0
+    assert s["games"] == sum(go for go, _ in counts) + len(t6) == 2486
+    assert s["rounds"] == sum(n for _, n in counts) + sum(len(d["log"]) for d in t6)
+    assert s["files"] == 2486 and s["unreadable_files"] == 0
     # the replay's five known-inconsistent records, and west.xml whose seed is another game's
     assert s["games_with_findings"] == len(KNOWN_INCONSISTENT) + 1
     expected: Counter[str] = Counter({"wall-dealt-mismatch": 1})
     for _, codes in KNOWN_INCONSISTENT.values():
         expected.update(codes)
     assert s["findings"] == dict(sorted(expected.items()))
-    assert s["notes"] == {"wall-unverifiable": 82}
+    # 82 XML rounds without a seed, and every round of the tenhou.net/6 game (no wall at all)
+    assert s["notes"] == {"wall-unverifiable": 82 + sum(len(d["log"]) for d in t6)}
     assert s["diagnostics"] == {"no-final-scores": 3, "truncated": 64}
 
 

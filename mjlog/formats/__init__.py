@@ -52,15 +52,14 @@ def detect(data: bytes) -> str | None:
         try:
             obj = json.loads(first)
         except (ValueError, UnicodeDecodeError):
-            return None
+            # one object over several lines (pretty-printed tenhou.net/6)
+            return "tenhou6" if tenhou6.looks_like(head) else None
         if isinstance(obj, dict) and obj.get("type") in EVENT_TYPES:
             return "jsonl"
         if isinstance(obj, dict) and isinstance(obj.get("log"), list):
             return "tenhou6"
         if isinstance(obj, dict) and mjai.looks_like(obj):
             return "mjai"
-        if tenhou6.looks_like(head):
-            return "tenhou6"  # one object over several lines
     return None
 
 

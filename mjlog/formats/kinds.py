@@ -49,8 +49,16 @@ class Hands:
         self.red_fives = red_fives
 
     def new(self, kind: Kind, red: bool) -> Tile:
-        """A physical tile of ``kind`` not yet in play this round."""
-        return assign_ids(((kind, red and self.red_fives),), self.used)[0]
+        """A physical tile of ``kind`` not yet in play this round (see
+        :func:`~mjlog.tiles.assign_ids`, whose order of copies this follows)."""
+        used = self.used
+        if kind < 34 and not red:
+            base = kind * 4
+            for c in _ORDER[base]:
+                if c not in used:
+                    used.add(c)
+                    return Tile(c)
+        return assign_ids(((kind, red and self.red_fives),), used)[0]
 
     def add(self, p: int, kind: Kind, red: bool) -> Tile:
         """Give player ``p`` a new tile of ``kind`` (dealt or drawn) and return it."""
@@ -69,6 +77,11 @@ class Hands:
             if same(t, kind, red, self.red_fives):
                 return hand.pop(i)
         raise TileError(f"player {p} has no {'red ' if red else ''}{_kind_name(kind)} in hand")
+
+
+_ORDER: Final = {k * 4: ((k * 4 + 1, k * 4 + 2, k * 4 + 3, k * 4) if k * 4 in RED_FIVE_IDS
+                         else (k * 4, k * 4 + 1, k * 4 + 2, k * 4 + 3)) for k in range(34)}
+"""Copies in the order ordinary tiles of a kind take them (copy 0 of a five last)."""
 
 
 def same(tile: int, kind: Kind, red: bool, red_fives: bool) -> bool:

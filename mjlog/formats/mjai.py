@@ -194,12 +194,11 @@ class _Reader:
 
     def emit(self, ev: Event) -> None:
         if self.rec is None:
-            self.rec = GameRecord(path=self.path, format=FORMAT, position_kind="jsonl")
-            self.records.append(self.rec)
+            self.start_game({})
+            assert self.rec is not None
             self.rec.diagnostics.append(Diagnostic(
                 code="no-game-start", message="events before any start_game",
                 severity=Severity.WARNING, src=Src(line=self.line)))
-            self.start_game({})
         self.rec.events.append(ev)
         self.rec.positions.append(self.line)
 
@@ -504,7 +503,7 @@ class _Reader:
             yaku.append(YakuClaim(name=name, han=han))
         fu = _int(o, "fu", 0)
         han_total = sum(y.han for y in yaku) or _int(o, "fan", 0)
-        limit = hand_value(han_total, fu, self.ruleset)[1] if han_total and fu else ""
+        limit = hand_value(han_total, fu, self.ruleset)[1] if fu or han_total >= 5 else ""
         first = not self.result
         self.result = True
         melds = tuple(meld_tiles(m) for m in reversed(self.melds[w]))

@@ -826,13 +826,15 @@ def _matches(tile: Tile, code: tuple[Kind, bool], red_fives: bool) -> bool:
         code[1] and red_fives)
 
 
+_CODES: Final = {c: kind_of_code(c) for c in (*range(11, 20), *range(21, 30), *range(31, 40),
+                                            *range(41, 48), 51, 52, 53)}
+
+
 def _code(value: Any, path: str) -> tuple[Kind, bool]:
-    if not isinstance(value, int) or isinstance(value, bool):
+    code = _CODES.get(value) if type(value) is int else None
+    if code is None:
         raise _Bad(path, f"expected a tile number, got {value!r}")
-    try:
-        return kind_of_code(value)
-    except ValueError as exc:
-        raise _Bad(path, str(exc)) from None
+    return code
 
 
 def _int_of(text: str, path: str) -> int:
@@ -904,12 +906,19 @@ def is_majsoul(doc: dict[str, Any]) -> bool:
     return isinstance(ref, str) and re.fullmatch(r"\d{6}-[0-9a-f]{8}-[0-9a-f-]+", ref) is not None
 
 
+_TENHOU_TABLE: Final = re.compile(r"三?[般上特鳳技若銀琥孔][東南]喰?赤?速?")
+"""Tenhou's table codes (``鳳南喰赤``); other ``disp`` texts are titles."""
+
+
 def ruleset_from_rule(rule: dict[str, Any], doc: dict[str, Any], *, sanma: bool,
                       red: bool) -> Ruleset:
     """The ruleset a record's ``rule`` (and, for Mahjong Soul, its origin) suggests."""
     disp = str(rule.get("disp", ""))
     majsoul = is_majsoul(doc)
     name = ("majsoul" if majsoul else "tenhou") + ("-sanma" if sanma else "")
+    title = doc.get("title")
+    if any("日本プロ麻雀連盟" in str(t) for t in (title if isinstance(title, list) else [])):
+        name = "jpml"
     base = PRESETS.get(name, Ruleset(name=name))
     length = base.length
     if "東" in disp or "East" in disp:
@@ -917,8 +926,8 @@ def ruleset_from_rule(rule: dict[str, Any], doc: dict[str, Any], *, sanma: bool,
     elif "南" in disp or "South" in disp:
         length = "south"
     open_tanyao = base.open_tanyao
-    if disp and not majsoul and "喰" not in disp:
-        open_tanyao = False
+    if _TENHOU_TABLE.fullmatch(disp) and "喰" not in disp:
+        open_tanyao = False  # a Tenhou table code without 喰: no open tanyao
     return base.with_options(players=3 if sanma else 4, red_fives=red, length=length,
                              open_tanyao=open_tanyao)
 
@@ -997,6 +1006,8 @@ class _Writer:
         self.n = 4
         self.red = True
         self.cur: list[Any] | None = None
+        self.own = False
+        """Whether the game was read from tenhou.net/6 (then zero-han yaku are kept)."""
 
     def game(self, ev: GameStart) -> None:
         meta = dict(ev.meta)
@@ -1004,7 +1015,7 @@ class _Writer:
         self.red = ev.ruleset.red_fives
         saved = {k[len("tenhou6."):]: json.loads(v) for k, v in ev.meta
                  if k.startswith("tenhou6.")}
-        own = ev.source == FORMAT
+        own = self.own = ev.source == FORMAT
         doc: dict[str, Any] = {} if own else {"title": ["", ""]}
         names = [p.name for p in ev.players] + [""] * (4 - len(ev.players))
         doc["name"] = names[:4]
@@ -1102,7 +1113,7 @@ class _Writer:
                            ev.pao if ev.pao is not None else ev.winner,
                            self.points_text(ev)]
         for y in ev.yaku:
-            if not y.han:
+            if not y.han and not self.own:  # Tenhou's JSON leaves out what its XML lists at 0
                 continue
             name = TENHOU_JAPANESE.get(y.name, y.name)
             info.append(f"{name}(役満)" if y.han >= 13 and _is_yakuman(y.name)

@@ -182,6 +182,10 @@ class _Verifier:
             self.dealer_keeps = False
             self.sticks_to = self._sticks_receiver(ev)
         sit = situation(s, self.events, self.round_start, self.index, ev)
+        if not self.ruleset.ippatsu and sit.ippatsu:
+            sit = sit._replace(ippatsu=False)
+        if not self.ruleset.ura_dora and sit.ura_indicators:
+            sit = sit._replace(ura_indicators=())
         val = value(sit, self.ruleset)
         if val.by != "library" and not _agrees(ev, val):
             val = value(sit, self.ruleset, reference=True)  # the reference has the last word

@@ -1,0 +1,260 @@
+"""tenhou.net/6 JSON and mjai: oracles, corpus replays and round trips.
+
+* mjlog -> tenhou.net/6 equals mjx's expected conversion of 31 Tenhou games,
+  value by value (mjx anonymises the names);
+* mjlog -> mjai (mjai-legacy) equals the original mjai's golden event stream;
+* every tenhou.net/6, Mahjong Soul and mjai record of the corpus imports and
+  replays with no findings and no score mismatch, except the records pinned
+  below with the problem each one shows;
+* F -> events -> F -> events is the identity for both formats.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from mjlog.diagnostics import Severity
+from mjlog.events import GameEnd, GameStart, Unknown
+from mjlog.formats import detect, mjai, read_bytes, read_path, tenhou6
+from mjlog.record import GameRecord
+from mjlog.scoring.verify import verify
+from tests.conftest import CORPUS, CORPUS_MISSING, EXAMPLES, corpus_paths
+
+MJX_JSON = CORPUS / "tenhou-json/mjx-project-mjx/tests_py/resources/mjscore"
+MJX_XML = CORPUS / "tenhou-xml/mjx-project-mjx/tests_py/resources/mjlog"
+GIMITE = CORPUS / "tenhou-xml/gimite-mjai/test"
+
+KNOWN_BAD: dict[str, dict[str, int]] = {
+    # tensoul labels the winner's seat wind 西 in E4, where seat 2 is north: the hand's only
+    # wind set is a kan of north (4z) and it holds no west at all.
+    "majsoul/MahjongPantheon-pantheon/Mimir/tests/models/testdata/format6/"
+    "tensoul_hanchan_with_noname.json": {"win-yaku": 2},
+    # Bot games that a bot's illegal answer stopped: the log ends with an error event.
+    "mjai/Apricot-S-mjai-manue-go/docs/2026-06-18-160903.mjson": {"error-event": 1},
+    "mjai/Apricot-S-mjai-manue-go/docs/2026-06-19-030401.mjson": {"error-event": 1},
+    # riichienv's own tests say these reported logs are wrong (_expected_from_tests.json):
+    # the riichi dealer is charged the deposit at a nagashi mangan (-5000, not -4000) ...
+    "mjai/pypi-riichienv-0.4.11/riichienv-core/tests/fixtures/issue_214_south_1.jsonl":
+        {"no-game-start": 1, "deltas-unbalanced": 1, "draw-deltas": 1},
+    # ... and the game ends after a nine-terminals abort in South 4, which replays the round.
+    "mjai/pypi-riichienv-0.4.11/riichienv-core/tests/fixtures/issue_229_south_4.jsonl":
+        {"no-game-start": 1, "game-end": 1},
+    # mjai-reviewer's hand-made call-order fixtures: a riichi stick that nobody collects,
+    # and a win with no points whose hand does not win.
+    "tenhou-json/Equim-chan-mjai-reviewer/convlog/tests/testdata/confusing_nakis_1.json":
+        {"deltas-unbalanced": 1, "win-deltas": 1},
+    "tenhou-json/Equim-chan-mjai-reviewer/convlog/tests/testdata/confusing_nakis_2.json":
+        {"deltas-unbalanced": 1, "win-unscorable": 1},
+    # Pro-league games converted by a third-party tool from kobalab JSON. Round 3 of 鱼1 has
+    # no dora indicator and East 2 is missing (E1 is followed by E3) ...
+    "tenhou-json/zhengye1-paipuconverter/paipu/インターネット麻雀日本選手権20220406鱼1.txt":
+        {"bad-value": 1, "start-scores-mismatch": 1, "next-round": 3, "win-points": 1,
+         "win-deltas": 2},
+    # ... 十段位3 starts two rounds with 1000 points more or less than the last one ended ...
+    "tenhou-json/zhengye1-paipuconverter/paipu/第39期十段位決定戦3.txt":
+        {"start-scores-mismatch": 2},
+    # ... 十段位6 labels a west seat's wind set 自風 南 in South 2 (the set is 3z and the
+    # seat is west) and, in South 3, counts no dora for a 1s the indicator 9s makes dora.
+    "tenhou-json/zhengye1-paipuconverter/paipu/第39期十段位決定戦6.txt":
+        {"win-yaku": 3, "win-han": 1},
+    # Not yet explained (see the closing note of the formats issue): dora and ura dora
+    # counted differently from what the indicators give.
+    "tenhou-json/zhengye1-paipuconverter/paipu/インターネット麻雀日本選手権20220406鱼2.txt":
+        {"win-yaku": 6},
+    "tenhou-json/zhengye1-paipuconverter/paipu/第39期十段位決定戦5.txt":
+        {"win-yaku": 3, "win-han": 1, "win-points": 1, "win-deltas": 4},
+}
+
+
+def _json_paths() -> list[Path]:
+    paths = corpus_paths("tenhou-json") + corpus_paths("tenhou-json-lines") + corpus_paths(
+        "mjai")
+    return sorted(p for p in paths if "tenhou-xml" not in p.parts)
+
+
+@pytest.fixture(scope="module")
+def json_records() -> list[tuple[str, list[GameRecord]]]:
+    return [(str(p.relative_to(CORPUS)), read_path(p)) for p in _json_paths()]
+
+
+def _problems(records: list[GameRecord]) -> dict[str, int]:
+    codes: Counter[str] = Counter()
+    for rec in records:
+        codes.update(d.code for d in rec.diagnostics if d.severity is not Severity.INFO)
+        engine, report = verify(rec)
+        codes.update(f.code for f in engine.findings if f.severity is not Severity.INFO)
+        codes.update(m.code for m in report.mismatches)
+    return dict(codes)
+
+
+# ---------------------------------------------------------------- oracles
+
+
+def test_tenhou6_writer_equals_mjx_conversion() -> None:
+    if not MJX_JSON.is_dir():
+        pytest.skip(CORPUS_MISSING)
+    pairs = sorted(MJX_JSON.glob("*.json"))
+    assert len(pairs) == 31
+    for expected_file in pairs:
+        rec = read_path(MJX_XML / (expected_file.stem + ".mjlog"))[0]
+        got = [json.loads(line) for line in
+               tenhou6.write(rec.events, per_round=True).splitlines()]
+        want = [json.loads(line) for line in expected_file.read_text().splitlines()]
+        assert len(got) == len(want), expected_file.name
+        for g, w in zip(got, want, strict=True):
+            start = rec.events[0]
+            assert isinstance(start, GameStart)
+            assert g["name"] == [p.name for p in start.players]
+            g = {k: g[k] for k in w}
+            g["name"] = w["name"]  # mjx anonymises the names
+            assert g == w, expected_file.name
+
+
+def test_mjai_legacy_writer_equals_gimite_golden_log() -> None:
+    if not GIMITE.is_dir():
+        pytest.skip(CORPUS_MISSING)
+    rec = read_path(GIMITE / "test.mjlog")[0]
+    got = list(mjai.to_objects(rec.events, dialect="mjai-legacy", log_name="test"))
+    want = [json.loads(line) for line in
+            (GIMITE / "test.mjlog.golden.log").read_text(encoding="utf-8").splitlines()
+            if line.startswith("{")]
+    assert len(got) == len(want) == 2015
+    for g, w in zip(got, want, strict=True):
+        if w["type"] == "haipai":  # mjlog keeps dealt hands sorted; the golden log dealt order
+            g, w = {**g, "pais": sorted(g["pais"])}, {**w, "pais": sorted(w["pais"])}
+        assert g == w
+
+
+# ---------------------------------------------------------------- the corpus
+
+
+def test_every_json_record_replays_clean(json_records: list[tuple[str, list[GameRecord]]]
+                                         ) -> None:
+    assert len(json_records) >= 95
+    for rel, records in json_records:
+        assert _problems(records) == KNOWN_BAD.get(rel, {}), rel
+
+
+def test_known_bad_records_are_in_the_corpus(json_records: list[tuple[str, list[GameRecord]]]
+                                             ) -> None:
+    assert set(KNOWN_BAD) <= {rel for rel, _ in json_records}
+
+
+def test_tensoul_issue14_names_the_ambiguous_pon(
+        json_records: list[tuple[str, list[GameRecord]]]) -> None:
+    (rec,) = dict(json_records)[
+        "majsoul/Equim-chan-tensoul-issue14/250113-20340fc8-85fd-47c0-b531-113e503292e5_S1-0.json"]
+    (d,) = rec.diagnostics
+    assert d.code == "call-order-deduced" and "'11p1111'" in d.message
+    assert d.src is not None and d.src.path == "$.log[0][12][0]"  # player 2's first 1m
+
+
+def test_majsoul_records_get_the_majsoul_ruleset(
+        json_records: list[tuple[str, list[GameRecord]]]) -> None:
+    # tensoul-issue14's round is a bare {"log": ...} wrapper: nothing in it says Mahjong Soul.
+    starts = [r.events[0] for rel, records in json_records for r in records
+              if rel.startswith("majsoul") and "issue14" not in rel]
+    assert len(starts) == 5
+    assert {s.ruleset.name for s in starts if isinstance(s, GameStart)} == {"majsoul"}
+
+
+@pytest.mark.parametrize("fmt", ["tenhou6", "mjai"])
+def test_round_trip_is_the_identity(fmt: str, json_records: list[tuple[str, list[GameRecord]]]
+                                    ) -> None:
+    checked = 0
+    for rel, records in json_records:
+        if records[0].format != fmt:
+            continue
+        if fmt == "tenhou6":
+            text = "".join(tenhou6.write(r.events) for r in records)
+        else:
+            lines = (CORPUS / rel).read_text(encoding="utf-8").splitlines()
+            dialect = mjai.detect_dialect(json.loads(x) for x in lines if x.strip())
+            text = mjai.write([e for r in records for e in r.events], dialect=dialect)
+        back = read_bytes(text.encode(), rel, fmt=fmt)
+        assert [e for r in back for e in r.events] == [e for r in records for e in r.events], rel
+        checked += 1
+    assert checked >= (80 if fmt == "tenhou6" else 10)
+
+
+def test_tenhou_games_survive_both_formats(tenhou_xml_paths: list[Path]) -> None:
+    """A sample of Tenhou games through tenhou.net/6 and mjai: still clean, same outcome."""
+    sample = [p for p in tenhou_xml_paths if "python-bot" not in str(p)
+              and "noname" not in p.name][::25]
+    assert len(sample) > 90
+    for path in sample:
+        rec = read_path(path)[0]
+        if not rec.complete:
+            continue
+        for text, fmt in ((tenhou6.write(rec.events), "tenhou6"),
+                          (mjai.write(rec.events, dialect="mjai"), "mjai")):
+            (back,) = read_bytes(text.encode(), str(path), fmt=fmt)
+            assert _problems([back]) == {}, (path, fmt)
+            end, want = back.events[-1], rec.events[-1]
+            assert isinstance(end, GameEnd) and isinstance(want, GameEnd)
+            assert end.scores == want.scores  # mjai keeps no final points
+
+
+# ---------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(("text", "code", "where"), [
+    ('{"log": [[[0,0,0],[25000,25000,25000,25000],[],[]]]}', "bad-value", "$.log[0]"),
+    ('{"log": [[[0,0,0],[25000,25000,25000,25000],[99],[],'
+     + ",".join(["[]"] * 12) + ',["和了"]]]}', "bad-value", "$.log[0][2][0]"),
+    ('{"log": [1, 2', "json-syntax", ""),
+])
+def test_bad_tenhou6_gives_a_positioned_diagnostic(text: str, code: str, where: str) -> None:
+    (rec,) = tenhou6.read(text.encode())
+    assert rec.diagnostics and rec.diagnostics[0].code == code
+    assert rec.diagnostics[0].src is not None and rec.diagnostics[0].src.path.startswith(where)
+
+
+def test_bad_mjai_line_is_skipped_with_its_line() -> None:
+    text = ('{"type":"start_game","names":["a","b","c","d"]}\n'
+            '{"type":"tsumo","actor":0,"pai":"1m"}\n'
+            'not json\n'
+            '{"type":"dahai","actor":9,"pai":"1m"}\n')
+    (rec,) = mjai.read(text.encode())
+    assert [(d.code, d.src.line if d.src else 0) for d in rec.diagnostics] == [
+        ("bad-event", 2), ("json-syntax", 3), ("bad-event", 4)]
+
+
+def test_mjai_error_event_is_kept() -> None:
+    text = ('{"type":"start_game","names":["a","b","c","d"],"seed":[1,2]}\n'
+            '{"type":"error","message":"bot 2 sent nonsense"}\n')
+    (rec,) = mjai.read(text.encode())
+    assert isinstance(rec.events[-1], Unknown) and rec.events[-1].tag == "mjai:error"
+    assert mjai.write(rec.events, dialect="mjai.app").splitlines()[1] == (
+        '{"type":"error","message":"bot 2 sent nonsense"}')
+
+
+def test_formats_are_detected_from_content() -> None:
+    one = (EXAMPLES / "east-riichi.mjlog").read_bytes()
+    rec = read_bytes(one, "x")[0]
+    assert detect(tenhou6.write(rec.events).encode()) == "tenhou6"
+    assert detect(json.dumps(json.loads(tenhou6.write(rec.events)), indent=2).encode()) == \
+        "tenhou6"
+    assert detect(mjai.write(rec.events).encode()) == "mjai"
+
+
+def test_cli_converts_to_tenhou6_and_mjai(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from mjlog.cli import main
+
+    src = EXAMPLES / "east-riichi.mjlog"
+    runner = CliRunner()
+    for target, extra in (("tenhou6", []), ("mjai", ["--dialect", "mjai"])):
+        out = tmp_path / f"game.{target}"
+        result = runner.invoke(main, ["convert", str(src), "-t", target, "-o", str(out), *extra])
+        assert result.exit_code == 0, result.output
+        (back,) = read_path(out)
+        assert back.format == target
+        assert _problems([back]) == {}
+        audit = runner.invoke(main, ["audit", str(out)])
+        assert audit.exit_code == 0, audit.output

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from mjlog.events import AddedKan, Chi, ClosedKan, Kita, OpenKan, Pon
+from mjlog.events import AddedKan, Chi, ClosedKan, Discard, Event, Kita, OpenKan, Pon
+from mjlog.hand.shape import waits
 from mjlog.scoring.yaku import YAKU
-from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile, TileError, assign_ids
+from mjlog.tiles import KIND_OF, RED_FIVE_IDS, UNKNOWN, Kind, Tile, TileError, assign_ids
 
 # ---------------------------------------------------------------- hands
 
@@ -82,6 +83,31 @@ class Hands:
 _ORDER: Final = {k * 4: ((k * 4 + 1, k * 4 + 2, k * 4 + 3, k * 4) if k * 4 in RED_FIVE_IDS
                          else (k * 4, k * 4 + 1, k * 4 + 2, k * 4 + 3)) for k in range(34)}
 """Copies in the order ordinary tiles of a kind take them (copy 0 of a five last)."""
+
+
+def winning_hand(hand: list[Tile], tsumo: bool, drawn: int,
+                 last: Event | None) -> tuple[tuple[Tile, ...], Tile]:
+    """(the winner's hand with the winning tile, sorted; the winning tile) at a win.
+
+    A tsumo wins on the tile just drawn; a ron on the last discard, the tile
+    added to a kan (chankan) or a kita. ``hand`` is the concealed hand before
+    the win; it is not changed.
+    """
+    if tsumo:
+        tile = Tile(drawn) if drawn >= 0 else (hand[-1] if hand else Tile(0))
+        return tuple(sorted(hand)), tile
+    tile = last.added if isinstance(last, AddedKan) else (
+        last.tile if isinstance(last, Discard | Kita) else Tile(0))
+    return tuple(sorted([*hand, tile])), tile
+
+
+def shape_tenpai(hand: list[Tile], melds: list[Meld]) -> bool:
+    """Whether a hand waits on some tile (by shape; hidden tiles are left out)."""
+    counts = [0] * 34
+    for t in hand:
+        if t != UNKNOWN:
+            counts[KIND_OF[t]] += 1
+    return waits(counts, sum(1 for m in melds if not isinstance(m, Kita))) != 0
 
 
 def same(tile: int, kind: Kind, red: bool, red_fives: bool) -> bool:

@@ -64,13 +64,19 @@ from mjlog.events import (
     Win,
     YakuClaim,
 )
-from mjlog.formats.kinds import Hands, Meld, meld_tiles, yaku_from_text
-from mjlog.hand.shape import waits
+from mjlog.formats.kinds import (
+    Hands,
+    Meld,
+    meld_tiles,
+    shape_tenpai,
+    winning_hand,
+    yaku_from_text,
+)
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset
 from mjlog.scoring.fast import hand_value
 from mjlog.scoring.yaku import BY_NAME
-from mjlog.tiles import KIND_OF, NUM_KINDS, RED_FIVE_IDS, UNKNOWN, Kind, Tile, TileError
+from mjlog.tiles import KIND_OF, RED_FIVE_IDS, UNKNOWN, Kind, Tile, TileError
 
 FORMAT = "mjai"
 DIALECTS: Final = ("mortal", "mjai", "mjai.app", "mjai-legacy")
@@ -470,15 +476,7 @@ class _Reader:
         w = self.player(o, "actor")
         frm = self.player(o, "target")
         deltas = _deltas(o, self.n)
-        hand = list(self.hands.hands[w])
-        if frm == w:
-            win_tile = Tile(self.last_draw[w]) if self.last_draw[w] >= 0 else (
-                hand[-1] if hand else Tile(0))
-        else:
-            last = self.last
-            win_tile = last.added if isinstance(last, AddedKan) else (
-                last.tile if isinstance(last, Discard | Kita) else Tile(0))
-            hand.append(win_tile)
+        hand, win_tile = winning_hand(self.hands.hands[w], frm == w, self.last_draw[w], self.last)
         ura_names = o.get("ura_markers", o.get("uradora_markers"))
         if self.ura is None and isinstance(ura_names, list) and ura_names:
             self.ura = tuple(self.new(self.tile(u, "ura_markers")) for u in ura_names)
@@ -508,7 +506,7 @@ class _Reader:
         self.result = True
         melds = tuple(meld_tiles(m) for m in reversed(self.melds[w]))
         self.emit(Win(
-            winner=w, from_player=frm, hand=tuple(sorted(hand)), win_tile=win_tile, melds=melds,
+            winner=w, from_player=frm, hand=hand, win_tile=win_tile, melds=melds,
             yaku=tuple(yaku), fu=fu, han=han_total, limit=limit,
             points=_int(o, "hora_points", 0), deltas=deltas, scores_before=tuple(self.scores),
             honba=self.rs.honba, kyotaku=self.sticks if first else 0,
@@ -568,15 +566,7 @@ class _Reader:
             return [bool(f) for f in flags[:n]]
         if kind == "exhaustive" and deltas and any(deltas):
             return [d > 0 for d in deltas]
-        out = []
-        for p in range(n):
-            counts = [0] * NUM_KINDS
-            for t in self.hands.hands[p]:
-                if t != UNKNOWN:
-                    counts[KIND_OF[t]] += 1
-            melds = sum(1 for m in self.melds[p] if not isinstance(m, Kita))
-            out.append(waits(counts, melds) != 0)
-        return out
+        return [shape_tenpai(self.hands.hands[p], self.melds[p]) for p in range(n)]
 
     def end_kyoku(self, o: dict[str, Any]) -> None:
         if not self.round_open:

@@ -73,13 +73,14 @@ from mjlog.formats.kinds import (
     Meld,
     limit_from_text,
     meld_tiles,
+    shape_tenpai,
+    winning_hand,
     yaku_from_text,
 )
-from mjlog.hand.shape import waits
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset
 from mjlog.scoring.fast import hand_value, up100
-from mjlog.tiles import KIND_OF, NUM_KINDS, RED_FIVE_IDS, Kind, Tile, TileError
+from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile, TileError
 
 FORMAT = "tenhou6"
 DIAGNOSTIC_CODES: Final = frozenset({
@@ -685,14 +686,7 @@ class _Round:
             return [False] * n
         if kind == "draw" and any(deltas):
             return [d > 0 for d in deltas]
-        out = []
-        for p in range(n):
-            counts = [0] * NUM_KINDS
-            for t in self.hands.hands[p]:
-                counts[KIND_OF[t]] += 1
-            out.append(waits(counts, sum(1 for m in self.melds[p] if not isinstance(m, Kita)))
-                       != 0)
-        return out
+        return [shape_tenpai(self.hands.hands[p], self.melds[p]) for p in range(n)]
 
     def abortive_hands(self, kind: str) -> tuple[tuple[Tile, ...] | None, ...]:
         """The hands Tenhou shows at an abortive draw: the declarer's at nine terminals,
@@ -729,15 +723,7 @@ class _Round:
                 yaku.append(claim)
         if yaku:
             han = sum(c.han for c in yaku)
-        hand = list(self.hands.hands[w])
-        if frm == w:
-            win_tile = Tile(self.last_draw[w]) if self.last_draw[w] >= 0 else (
-                hand[-1] if hand else Tile(0))
-        else:
-            last = self.last
-            win_tile = last.added if isinstance(last, AddedKan) else (
-                last.tile if isinstance(last, Discard | Kita) else Tile(0))
-            hand.append(win_tile)
+        hand, win_tile = winning_hand(self.hands.hands[w], frm == w, self.last_draw[w], self.last)
         melds = tuple(meld_tiles(m) for m in reversed(self.melds[w]))
         ura: tuple[Tile, ...] = ()
         if self.riichi[w] and self.ura:
@@ -745,7 +731,7 @@ class _Round:
                 self.ura_tiles = tuple(self.hands.new(*c) for c in self.ura)
             ura = self.ura_tiles
         self.r.emit(Win(
-            winner=w, from_player=frm, hand=tuple(sorted(hand)), win_tile=win_tile, melds=melds,
+            winner=w, from_player=frm, hand=hand, win_tile=win_tile, melds=melds,
             yaku=tuple(yaku), fu=fu, han=han, points=points, limit=limit, deltas=deltas,
             scores_before=tuple(self.scores), honba=self.rs.honba,
             kyotaku=self.sticks if first else 0, dora_indicators=tuple(self.indicators),

@@ -61,12 +61,16 @@ KNOWN_BAD: dict[str, dict[str, int]] = {
     # seat is west) and, in South 3, counts no dora for a 1s the indicator 9s makes dora.
     "tenhou-json/zhengye1-paipuconverter/paipu/第39期十段位決定戦6.txt":
         {"win-yaku": 3, "win-han": 1},
-    # Not yet explained (see the closing note of the formats issue): dora and ura dora
-    # counted differently from what the indicators give.
-    "tenhou-json/zhengye1-paipuconverter/paipu/インターネット麻雀日本選手権20220406鱼2.txt":
-        {"win-yaku": 6},
+    # ... 十段位5 disagrees with its own source (other/zhengye1-paipuconverter): in East 1
+    # the kobalab record values the win at 2 han (立直, 門前清自摸和; 3900) as mjlog does,
+    # the converter adds a dora; in East 4-4 kobalab says 断幺九 and ドラ, as mjlog does,
+    # the converter writes 一盃口 ...
     "tenhou-json/zhengye1-paipuconverter/paipu/第39期十段位決定戦5.txt":
         {"win-yaku": 3, "win-han": 1, "win-points": 1, "win-deltas": 4},
+    # ... and 鱼2, whose source is not in the corpus, counts dora and ura dora otherwise than
+    # its indicators give, the converter's pattern above (not proven for this file).
+    "tenhou-json/zhengye1-paipuconverter/paipu/インターネット麻雀日本選手権20220406鱼2.txt":
+        {"win-yaku": 6},
 }
 
 

@@ -18,7 +18,16 @@ from typing import Final
 from mjlog.events import AddedKan, Chi, ClosedKan, Discard, Event, Kita, OpenKan, Pon
 from mjlog.hand.shape import waits
 from mjlog.scoring.yaku import YAKU
-from mjlog.tiles import KIND_OF, RED_FIVE_IDS, UNKNOWN, Kind, Tile, TileError, assign_ids
+from mjlog.tiles import (
+    KIND_OF,
+    RED_FIVE_IDS,
+    UNKNOWN,
+    Kind,
+    Tile,
+    TileError,
+    assign_ids,
+    kind_str,
+)
 
 # ---------------------------------------------------------------- hands
 
@@ -77,7 +86,7 @@ class Hands:
         for i, t in enumerate(hand):
             if same(t, kind, red, self.red_fives):
                 return hand.pop(i)
-        raise TileError(f"player {p} has no {'red ' if red else ''}{_kind_name(kind)} in hand")
+        raise TileError(f"player {p} has no {'red ' if red else ''}{kind_str(kind)} in hand")
 
 
 _ORDER: Final = {k * 4: ((k * 4 + 1, k * 4 + 2, k * 4 + 3, k * 4) if k * 4 in RED_FIVE_IDS
@@ -113,11 +122,6 @@ def shape_tenpai(hand: list[Tile], melds: list[Meld]) -> bool:
 def same(tile: int, kind: Kind, red: bool, red_fives: bool) -> bool:
     """Whether physical ``tile`` is of ``kind`` and as red as asked."""
     return KIND_OF[tile] == kind and (red_fives and tile in RED_FIVE_IDS) == red
-
-
-def _kind_name(kind: Kind) -> str:
-    from mjlog.tiles import kind_str
-    return kind_str(kind)
 
 
 # ---------------------------------------------------------------- results
@@ -230,14 +234,18 @@ SEAT_WIND_YAKU: Final = ("役牌:自風牌", "自風牌", "役牌 自風牌", "S
 """Names that say "seat wind" without saying which: the winner's seat decides."""
 
 
+_ROUND_WIND_NORM: Final = frozenset(_norm(x) for x in ROUND_WIND_YAKU)
+_SEAT_WIND_NORM: Final = frozenset(_norm(x) for x in SEAT_WIND_YAKU)
+
+
 def yaku_from_text(text: str, round_wind: int = 0, seat_wind: int = 0) -> str | None:
     """mjlog's name of a yaku written in Japanese, English or Chinese, ``None`` if unknown."""
     n = _norm(text)
     if n in YAKU_ALIASES:
         return YAKU_ALIASES[n]
-    if n in {_norm(x) for x in ROUND_WIND_YAKU}:
+    if n in _ROUND_WIND_NORM:
         return f"round-wind-{_WINDS_EN[round_wind % 4].lower()}"
-    if n in {_norm(x) for x in SEAT_WIND_YAKU}:
+    if n in _SEAT_WIND_NORM:
         return f"seat-wind-{_WINDS_EN[seat_wind % 4].lower()}"
     return None
 

@@ -534,7 +534,8 @@ class _Reader:
         else:
             shown: tuple[tuple[Tile, ...] | None, ...] = (None,) * n
             if kind == "nine-terminals":
-                p = self.last_draw.index(max(self.last_draw)) if max(self.last_draw) >= 0 else 0
+                # the declarer: the one player still holding a drawn tile
+                p = next((q for q, t in enumerate(self.last_draw) if t >= 0), self.rs.dealer)
                 shown = tuple(tuple(sorted(self.hands.hands[q])) if q == p else None
                               for q in range(n))
             elif kind == "four-riichi":

@@ -80,6 +80,7 @@ from mjlog.formats.kinds import (
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset
 from mjlog.scoring.fast import hand_value, up100
+from mjlog.scoring.yaku import BY_NAME
 from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile, TileError
 
 FORMAT = "tenhou6"
@@ -317,6 +318,7 @@ class _Round:
         """The last move: the discard or added kan a win may take."""
         self.pending = False
         """An open or added kan whose indicator is still to be turned."""
+        self.ura_tiles: tuple[Tile, ...] | None = None
         self.first_error: _Bad | None = None
         self.trail: list[tuple[str, str]] = []
         """Calls the first order found had to place later than their first chance."""
@@ -727,7 +729,7 @@ class _Round:
         melds = tuple(meld_tiles(m) for m in reversed(self.melds[w]))
         ura: tuple[Tile, ...] = ()
         if self.riichi[w] and self.ura:
-            if not hasattr(self, "ura_tiles"):
+            if self.ura_tiles is None:  # one set of ura indicators for every winner
                 self.ura_tiles = tuple(self.hands.new(*c) for c in self.ura)
             ura = self.ura_tiles
         self.r.emit(Win(
@@ -991,7 +993,7 @@ class _Writer:
         self.rounds: list[list[Any]] = []
         self.n = 4
         self.red = True
-        self.cur: list[Any] | None = None
+        self.rules = Ruleset()
         self.own = False
         """Whether the game was read from tenhou.net/6 (then zero-han yaku are kept)."""
 
@@ -999,6 +1001,7 @@ class _Writer:
         meta = dict(ev.meta)
         self.n = ev.ruleset.players
         self.red = ev.ruleset.red_fives
+        self.rules = ev.ruleset
         saved = {k[len("tenhou6."):]: json.loads(v) for k, v in ev.meta
                  if k.startswith("tenhou6.")}
         own = self.own = ev.source == FORMAT
@@ -1125,7 +1128,7 @@ class _Writer:
         elif ev.limit:
             base = {"mangan": 2000, "haneman": 3000, "baiman": 4000, "sanbaiman": 6000}[ev.limit]
         else:
-            base = hand_value(ev.han, ev.fu, Ruleset())[0]
+            base = hand_value(ev.han, ev.fu, self.rules)[0]
         child, dealer = up100(base), up100(2 * base)
         if dealer + child * (n - 2) == ev.points:
             return child, dealer
@@ -1170,7 +1173,6 @@ class _Writer:
 
 
 def _is_yakuman(name: str) -> bool:
-    from mjlog.scoring.yaku import BY_NAME
     info = BY_NAME.get(name)
     return info is not None and info.yakuman
 

@@ -11,21 +11,52 @@ from __future__ import annotations
 import multiprocessing
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from mjlog import __version__
-from mjlog.diagnostics import Diagnostic, Finding, InputError, ScoreMismatch, Severity, Src
+from mjlog.diagnostics import (
+    Diagnostic,
+    Finding,
+    InputError,
+    ScoreMismatch,
+    Severity,
+    Src,
+    Violation,
+)
 from mjlog.events import GameStart, RoundStart
 from mjlog.formats import expand, read_path
 from mjlog.record import GameRecord
 from mjlog.replay.engine import replay
+from mjlog.rules.referee import check as check_rules
+from mjlog.ruleset import PRESETS, Ruleset, describe
 from mjlog.scoring.verify import ScoreReport
 from mjlog.scoring.verify import verify as verify_scores
 from mjlog.wall.verify import verify as verify_wall
 
 FileResult = dict[str, Any]
+Options = tuple[tuple[str, object], ...]
+"""Ruleset options set on the command line (``--set name=value``), already parsed."""
+
+
+def ruleset_for(start: GameStart | None, preset: str | None, options: Options = ()) -> Ruleset:
+    """The ruleset to audit a game under.
+
+    Without ``preset``, the one the record suggests (its platform, room and
+    flags); with it, that preset, keeping the record's number of players and
+    whether it has red fives (facts of the tile set, not rules). ``options``
+    are applied last. Raises ``KeyError`` for an unknown preset.
+    """
+    suggested = start.ruleset if start is not None else Ruleset()
+    if preset is None:
+        rs = suggested
+    else:
+        rs = PRESETS[preset]
+        if rs.players != suggested.players or rs.red_fives != suggested.red_fives:
+            rs = rs.with_options(players=suggested.players, red_fives=suggested.red_fives)
+    return rs.with_options(**dict(options)) if options else rs
 
 
 def _src_dict(src: Src | None) -> dict[str, Any]:
@@ -59,6 +90,19 @@ def finding_dict(f: Finding) -> dict[str, Any]:
     return out
 
 
+def violation_dict(v: Violation) -> dict[str, Any]:
+    """A rule violation as a report entry."""
+    out: dict[str, Any] = {"code": v.code, "rule": v.rule, "citation": v.citation,
+                           "message": v.message, "ruleset": v.ruleset, "round": v.round,
+                           "turn": v.turn, "event": v.event}
+    if v.player is not None:
+        out["player"] = v.player
+    out["evidence"] = [list(e) for e in v.evidence]
+    out["consequence"] = v.consequence
+    out.update(_src_dict(v.src))
+    return out
+
+
 def mismatch_dict(m: ScoreMismatch) -> dict[str, Any]:
     """A score mismatch as a report entry."""
     out: dict[str, Any] = {"code": m.code, "field": m.field, "recorded": m.recorded,
@@ -71,29 +115,39 @@ def mismatch_dict(m: ScoreMismatch) -> dict[str, Any]:
     return out
 
 
-def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True,
-                 scores: bool = True) -> dict[str, Any]:
-    """Replay one game and return its report entry (findings, mismatches, diagnostics).
+def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True, scores: bool = True,
+                 rules: bool = True, preset: str | None = None,
+                 options: Options = ()) -> dict[str, Any]:
+    """Replay one game and return its report entry (findings, violations, mismatches …).
 
     With ``wall``, a Tenhou record's tiles are also checked against its shuffle
     seed (:mod:`mjlog.wall.verify`); with ``scores``, every win and draw is
-    recomputed (:mod:`mjlog.scoring.verify`).
+    recomputed (:mod:`mjlog.scoring.verify`); with ``rules``, every move is
+    judged by the rule checks (:mod:`mjlog.rules`). Scores and rules use the
+    ruleset of :func:`ruleset_for`.
     """
-    if scores:
-        engine, score = verify_scores(rec)
-    else:
-        engine, score = replay(rec), ScoreReport()
-    findings = engine.findings + (verify_wall(rec) if wall else [])
     start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
+    ruleset = ruleset_for(start, preset, options)
+    violations: list[Violation] = []
+    if scores:
+        engine, score = verify_scores(rec, ruleset)
+    elif not rules:
+        engine, score = replay(rec), ScoreReport()
+    if rules:
+        rule_engine, violations = check_rules(rec, ruleset)
+        if not scores:
+            engine, score = rule_engine, ScoreReport()
+    findings = engine.findings + (verify_wall(rec) if wall else [])
     return {
         "path": rec.path,
         "game": index,
         "format": rec.format,
         "players": [p.name for p in start.players] if start else [],
-        "ruleset": start.ruleset.name if start else None,
+        "ruleset": describe(ruleset),
         "rounds": sum(1 for ev in rec.events if isinstance(ev, RoundStart)),
         "complete": rec.complete,
         "findings": [finding_dict(f) for f in findings],
+        "violations": [violation_dict(v) for v in violations],
         "mismatches": [mismatch_dict(m) for m in score.mismatches],
         "wins": score.wins,
         "wins_verified": score.wins_verified,
@@ -103,7 +157,19 @@ def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True,
     }
 
 
-def audit_file(item: tuple[str, bool], wall: bool = True, scores: bool = True) -> FileResult:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Checks:
+    """What an audit runs besides the replay, and under which rules."""
+
+    wall: bool = True
+    scores: bool = True
+    rules: bool = True
+    preset: str | None = None
+    """The preset to audit under (``None``: each record's own ruleset)."""
+    options: Options = ()
+
+
+def audit_file(item: tuple[str, bool], checks: Checks = Checks()) -> FileResult:
     """Audit every game of one file. Never raises for bad input: it is reported.
 
     Returns ``{"path", "status", "games", "error"}`` where status is ``read``,
@@ -118,13 +184,14 @@ def audit_file(item: tuple[str, bool], wall: bool = True, scores: bool = True) -
             return {"path": path, "status": "skipped", "games": [], "error": None}
         return {"path": path, "status": "unreadable", "games": [],
                 "error": diagnostic_dict(d)}
-    games = [audit_record(rec, i, wall=wall, scores=scores) for i, rec in enumerate(records)]
+    games = [audit_record(rec, i, wall=checks.wall, scores=checks.scores, rules=checks.rules,
+                          preset=checks.preset, options=checks.options)
+             for i, rec in enumerate(records)]
     return {"path": path, "status": "read", "games": games, "error": None}
 
 
-def _results(items: list[tuple[str, bool]], jobs: int, wall: bool,
-             scores: bool) -> Iterator[FileResult]:
-    work = partial(audit_file, wall=wall, scores=scores)
+def _results(items: list[tuple[str, bool]], jobs: int, checks: Checks) -> Iterator[FileResult]:
+    work = partial(audit_file, checks=checks)
     if jobs <= 1 or len(items) < 2:
         yield from map(work, items)
         return
@@ -137,20 +204,22 @@ def collect(inputs: Iterable[str | Path]) -> list[tuple[str, bool]]:
     return [(str(p), explicit) for p, explicit in expand(inputs)]
 
 
-def audit(inputs: Iterable[str | Path], *, jobs: int = 1, wall: bool = True,
-          scores: bool = True, progress: Callable[[int], Any] | None = None) -> dict[str, Any]:
+def audit(inputs: Iterable[str | Path], *, jobs: int = 1, checks: Checks = Checks(),
+          progress: Callable[[int], Any] | None = None) -> dict[str, Any]:
     """Audit files and folders; return the report (see :func:`audit_items`)."""
-    return audit_items(collect(inputs), jobs=jobs, wall=wall, scores=scores, progress=progress)
+    return audit_items(collect(inputs), jobs=jobs, checks=checks, progress=progress)
 
 
-def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, wall: bool = True,
-                scores: bool = True,
+def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, checks: Checks = Checks(),
                 progress: Callable[[int], Any] | None = None) -> dict[str, Any]:
     """Audit the files of :func:`collect` and return the report.
 
-    Findings of severity ``info`` (notes) are counted apart from the others.
+    Findings of severity ``info`` (notes) are counted apart from the others;
+    rule violations count as errors.
     ``progress`` is called with 1 after each file (for a progress bar).
     """
+    violations: Counter[str] = Counter()
+    with_violations = 0
     findings: Counter[str] = Counter()
     notes: Counter[str] = Counter()
     diagnostics: Counter[str] = Counter()
@@ -160,7 +229,7 @@ def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, wall: bool = Tr
     mismatches: Counter[str] = Counter()
     files = rounds = with_findings = errors = 0
     wins = wins_verified = draws = draws_verified = 0
-    for res in _results(items, jobs, wall, scores):
+    for res in _results(items, jobs, checks):
         if progress is not None:
             progress(1)
         if res["status"] == "skipped":
@@ -182,6 +251,9 @@ def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, wall: bool = Tr
             draws += g["draws"]
             draws_verified += g["draws_verified"]
             with_findings += bool(real)
+            violations.update(v["code"] for v in g["violations"])
+            with_violations += bool(g["violations"])
+            errors += len(g["violations"])
             errors += sum(1 for x in g["findings"] + g["diagnostics"]
                           if x["severity"] == Severity.ERROR.value)
             games.append(g)
@@ -205,6 +277,8 @@ def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, wall: bool = Tr
             "errors": errors,
             "skipped_files": len(skipped),
             "unreadable_files": len(unreadable),
+            "games_with_violations": with_violations,
+            "violations": dict(sorted(violations.items())),
         },
         "games": games,
         "skipped": skipped,
@@ -221,12 +295,13 @@ def format_text(report: dict[str, Any], *, all_games: bool = False) -> str:
     for g in report["games"]:
         shown = [f for f in g["findings"]
                  if all_games or f["severity"] != Severity.INFO.value]
-        items = g["diagnostics"] + shown + g["mismatches"]
+        items = g["diagnostics"] + shown + g["mismatches"] + g["violations"]
         if not items and not all_games:
             continue
         names = ", ".join(n or "?" for n in g["players"])
         game = f" game {g['game'] + 1}" if g["game"] else ""
-        lines.append(f"{g['path']}{game} ({g['format']}, {g['rounds']} rounds; {names})")
+        lines.append(f"{g['path']}{game} ({g['format']}, {g['rounds']} rounds, ruleset "
+                     f"{g['ruleset']}; {names})")
         for d in g["diagnostics"]:
             where = _where(d)[2:]
             lines.append(f"  {d['severity']}: {d['code']}{f' [{where}]' if where else ''}: "
@@ -242,6 +317,7 @@ def format_text(report: dict[str, Any], *, all_games: bool = False) -> str:
                          f"{m['field']} recorded {_value(m['recorded'])}, computed "
                          f"{_value(m['computed'])}"
                          + (f" ({m['message']})" if "message" in m else ""))
+        lines.extend(violation_lines(g["violations"]))
         if not items:
             lines.append("  ok")
     for u in report["unreadable"]:
@@ -259,11 +335,33 @@ def format_text(report: dict[str, Any], *, all_games: bool = False) -> str:
         lines.append(f"scores: {s['wins_verified']} of {s['wins']} wins and "
                      f"{s['draws_verified']} of {s['draws']} draws agree with the record; "
                      f"{s['score_mismatches']} mismatches")
-    for title, counts in (("findings", s["findings"]), ("notes", s["notes"]),
+    if s["violations"]:
+        lines.append(f"rules: {s['games_with_violations']} games break their ruleset")
+    for title, counts in (("violations", s["violations"]), ("findings", s["findings"]),
+                          ("notes", s["notes"]),
                           ("mismatches", s["mismatches"]), ("diagnostics", s["diagnostics"])):
         if counts:
             lines.append(f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     return "\n".join(lines) + "\n"
+
+
+def violation_lines(violations: list[dict[str, Any]]) -> list[str]:
+    """Rule violations for a referee: each round once, then each violation in order with
+    the rule, the evidence (a picture of the hand, the waits …) and the consequence."""
+    lines: list[str] = []
+    last_round = None
+    for v in violations:
+        if v["round"] != last_round:
+            last_round = v["round"]
+            lines.append(f"  round {last_round}:")
+        who = f", player {v['player']}" if "player" in v else ""
+        turn = f", turn {v['turn']}" if v["turn"] else ""
+        lines.append(f"    violation: {v['code']} (rules §{v['rule']}, {v['ruleset']}) "
+                     f"[{v['round']}{turn}{who}{_where(v)}]: {v['message']}")
+        lines.append(f"      rule: {v['citation']}")
+        lines.extend(f"      {name}: {text}" for name, text in v["evidence"])
+        lines.append(f"      consequence: {v['consequence']}")
+    return lines
 
 
 def _value(v: object) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Any
 import click
 
 from mjlog import __version__, serialize
-from mjlog.audit import audit_items, collect, format_text
+from mjlog.audit import Checks, audit_items, collect, format_text
 from mjlog.diagnostics import InputError
 from mjlog.events import (
     AbortiveDraw,
@@ -34,6 +35,8 @@ from mjlog.formats import expand, mjai, notation, read_path, tenhou6
 from mjlog.record import GameRecord
 from mjlog.render import table_text, wall_text
 from mjlog.replay.engine import Engine
+from mjlog.rules import RULES
+from mjlog.ruleset import OPTION_DOCS, PRESETS, parse_option
 from mjlog.wall.verify import walls_for
 
 
@@ -248,23 +251,44 @@ def _replay_to(
               help="Do not check Tenhou records' tiles against their shuffle seed.")
 @click.option("--no-scores", is_flag=True,
               help="Do not recompute wins, draws and payments.")
+@click.option("--rules", "preset", metavar="PRESET",
+              help="Audit under this ruleset preset (see `mjlog rules`); default: the "
+              "ruleset each record suggests.")
+@click.option("--set", "settings", multiple=True, metavar="OPTION=VALUE",
+              help="Change one ruleset option (repeatable), e.g. --set kuikae=same.")
+@click.option("--no-rules", is_flag=True, help="Do not judge the moves by the ruleset.")
 def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
-              all_games: bool, no_wall: bool, no_scores: bool) -> None:
-    """Replay records and report every inconsistency and score mismatch found.
+              all_games: bool, no_wall: bool, no_scores: bool, preset: str | None,
+              settings: tuple[str, ...], no_rules: bool) -> None:
+    """Replay records and report every inconsistency, rule violation and score mismatch.
 
     INPUTS are files or folders (searched recursively; files that are not
-    records are skipped). Exit status: 0 when nothing of error severity and
-    no score mismatch was found, 1 when something was, 2 when an input could
-    not be read.
+    records are skipped). Each game is judged under the ruleset it suggests,
+    or under --rules PRESET with --set changes. Exit status: 0 when nothing
+    of error severity, no rule violation and no score mismatch was found, 1
+    when something was, 2 when an input could not be read or the usage is wrong.
     """
+    if preset is not None and preset not in PRESETS:
+        raise click.BadParameter(f"unknown preset {preset!r}; known: "
+                                 f"{', '.join(sorted(PRESETS))}", param_hint="--rules")
+    options = []
+    for text in settings:
+        name, eq, value = text.partition("=")
+        try:
+            if not eq:
+                raise ValueError(f"write OPTION=VALUE, not {text!r}")
+            options.append((name, parse_option(name, value)))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--set") from None
+    checks = Checks(wall=not no_wall, scores=not no_scores, rules=not no_rules, preset=preset,
+                    options=tuple(options))
     items = collect(inputs)
     report: dict[str, Any]
     if fmt == "text" and sys.stderr.isatty() and len(items) > 1:
         with click.progressbar(length=len(items), label="auditing", file=sys.stderr) as bar:
-            report = audit_items(items, jobs=jobs, wall=not no_wall, scores=not no_scores,
-                                 progress=bar.update)
+            report = audit_items(items, jobs=jobs, checks=checks, progress=bar.update)
     else:
-        report = audit_items(items, jobs=jobs, wall=not no_wall, scores=not no_scores)
+        report = audit_items(items, jobs=jobs, checks=checks)
     text = (json.dumps(report, ensure_ascii=False, indent=1) + "\n" if fmt == "json"
             else format_text(report, all_games=all_games))
     if output:
@@ -277,6 +301,45 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
             click.echo("no game records found", err=True)
         sys.exit(2)
     sys.exit(1 if s["errors"] or s["score_mismatches"] else 0)
+
+
+@main.command("rules")
+@click.argument("preset", required=False)
+def rules_cmd(preset: str | None) -> None:
+    """List the ruleset presets and options, or show one PRESET's values.
+
+    Each option is documented; a preset shows the value it gives each option.
+    """
+    if preset is not None:
+        if preset not in PRESETS:
+            raise click.BadParameter(f"unknown preset {preset!r}; known: "
+                                     f"{', '.join(sorted(PRESETS))}", param_hint="PRESET")
+        rs = PRESETS[preset]
+        for name in OPTION_DOCS:
+            click.echo(f"{name} = {_option_text(getattr(rs, name))}")
+        return
+    click.echo("presets: " + ", ".join(PRESETS))
+    click.echo("")
+    click.echo("options (tenhou's value; mjlog audit --rules PRESET --set OPTION=VALUE):")
+    base = PRESETS["tenhou"]
+    for name, doc in OPTION_DOCS.items():
+        if name == "name":
+            continue
+        differs = [p for p, rs in PRESETS.items() if getattr(rs, name) != getattr(base, name)]
+        click.echo(f"  {name} = {_option_text(getattr(base, name))}")
+        for line in textwrap.wrap(doc, 74):
+            click.echo(f"      {line}")
+        if differs:
+            click.echo("      other in: " + ", ".join(
+                f"{p} ({_option_text(getattr(PRESETS[p], name))})" for p in differs))
+    click.echo("")
+    click.echo("checks (code, rules.md section, rule):")
+    for rule in RULES.values():
+        click.echo(f"  {rule.code:22} §{rule.section:5} {rule.citation}")
+
+
+def _option_text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 # ---------------------------------------------------------------- stats

@@ -13,8 +13,12 @@ Two kinds of finding live here:
   payment, the next round's dealer) differs from the one mjlog computes.
   :mod:`mjlog.scoring.verify` makes them.
 
+* :class:`Violation`: a rule of the ruleset was broken at the table (a kan
+  after riichi that changes the waits, a ron on a furiten wait, a win without
+  the yaku sakizuke asks for). :mod:`mjlog.rules` makes them.
+
 All carry a stable ``code`` and a :class:`Src`, the place in the source's own
-coordinates. Rule violations (a later kind) follow the same pattern.
+coordinates.
 """
 
 from __future__ import annotations
@@ -127,6 +131,41 @@ class ScoreMismatch:
         return (f"mismatch: {self.code} [{', '.join(where)}]: {self.field} recorded "
                 f"{self.recorded!r}, computed {self.computed!r}"
                 + (f" ({self.message})" if self.message else ""))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Violation:
+    """A rule of the ruleset broken at the table, with its evidence and consequence.
+
+    ``rule`` is the section of ``docs/rules.md`` (``"1 K4"``) and ``citation``
+    a one-line statement of the rule; ``event`` is the index of the offending
+    event in the record; ``evidence`` is ordered (name, text) pairs (the waits
+    before and after a kan, the yaku of each wait …); ``consequence`` says what
+    the ruleset makes of it (chombo, a dead hand …).
+    """
+
+    code: str
+    rule: str
+    citation: str
+    message: str
+    ruleset: str = ""
+    round: str = ""
+    turn: int = 0
+    event: int = -1
+    player: int | None = None
+    src: Src | None = None
+    evidence: tuple[tuple[str, str], ...] = ()
+    consequence: str = ""
+
+    def __str__(self) -> str:
+        where = [self.round] if self.round else []
+        if self.turn:
+            where.append(f"turn {self.turn}")
+        if self.player is not None:
+            where.append(f"player {self.player}")
+        if self.src:
+            where.append(str(self.src))
+        return f"violation: {self.code} (§{self.rule}) [{', '.join(where)}]: {self.message}"
 
 
 class InputError(Exception):

@@ -9,13 +9,19 @@ This module only describes rules; it applies none of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import typing
+from dataclasses import dataclass, fields, replace
 from typing import Literal
 
 Family = Literal["riichi", "taiwan16"]
 Length = Literal["one-round", "east", "south", "full"]
 Dealing = Literal["one-roll", "two-rolls", "pakkoro", "automatic", "digital"]
 Kazoe = Literal["yakuman", "sanbaiman", "none"]
+KanAfterRiichi = Literal["wait", "shape", "forbidden"]
+FourKans = Literal["abort", "fifth-ends", "no-abort"]
+KanDora = Literal["after-discard", "immediate", "none"]
+Kuikae = Literal["allowed", "same", "both"]
+MenzenTsumo = Literal["counts", "not-alone", "ignored"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -35,6 +41,34 @@ class Ruleset:
     double_yakuman: bool = False
     ippatsu: bool = True
     ura_dora: bool = True
+    # -- kan (rules.md section 1)
+    kan_after_riichi: KanAfterRiichi = "wait"
+    four_kans: FourKans = "abort"
+    kan_dora: KanDora = "after-discard"
+    chankan_closed_kokushi: bool = True
+    open_kan_pao: bool = False
+    # -- general legality (section 7)
+    kuikae: Kuikae = "both"
+    riichi_min_score: int = 1000
+    riichi_min_wall: int = 0
+    furiten_tsumo: bool = False
+    double_ron: bool = True
+    nine_terminals: bool = True
+    four_winds: bool = True
+    four_riichi: bool = True
+    triple_ron: bool = True
+    # -- kanzen sakizuke (section 2)
+    sakizuke: bool = False
+    sakizuke_flush: bool = True
+    sakizuke_concealed: bool = True
+    sakizuke_all_calls: bool = False
+    sakizuke_value_first: bool = False
+    sakizuke_incidental: bool = False
+    sakizuke_tanyao: bool = True
+    sakizuke_menzen_tsumo: MenzenTsumo = "counts"
+    sakizuke_ron_only: bool = False
+    oute_bisha: bool = True
+    oute_bisha_yakuhai: bool = True
 
     def with_options(self, **options: object) -> Ruleset:
         """A copy with some options changed (unknown names raise ``TypeError``)."""
@@ -60,6 +94,55 @@ OPTION_DOCS: dict[str, str] = {
     "daisuushii count as double yakuman.",
     "ippatsu": "Whether a win within one go-around of riichi scores ippatsu (一発).",
     "ura_dora": "Whether a riichi winner's ura dora count (裏ドラ).",
+    "kan_after_riichi": "K4, which closed kan a riichi player may make (always with the tile "
+    "just drawn, never okuri-kan): 'wait' (the winning tiles stay the same; Tenhou, Mahjong "
+    "Soul), 'shape' (also: the three tiles are a triplet in every reading of the hand), "
+    "'forbidden' (none).",
+    "four_kans": "K2, the four-kan limit: 'abort' (四開槓: a fourth kan by more than one "
+    "player ends the round after the next discard; four by one player play on, and nobody "
+    "may make a fifth; Tenhou), 'fifth-ends' (as 'abort', but a fifth kan is allowed and "
+    "ends the round at once), 'no-abort' (no abortive draw; no fifth kan).",
+    "kan_dora": "K5, when a kan's dora indicator is turned: 'after-discard' (a closed kan at "
+    "once, an open or added kan after the discard that follows; Tenhou), 'immediate' (every "
+    "kan at once, 即ノリ), 'none' (no kan dora, as in JPML's official rules).",
+    "chankan_closed_kokushi": "K6, whether thirteen orphans may rob a closed kan.",
+    "open_kan_pao": "K8, whether a rinshan win right after an open kan is paid entirely by "
+    "the player whose discard was kanned (大明槓の包).",
+    "kuikae": "Swap-calling (喰い替え) after a chi or pon: 'allowed', 'same' (the called "
+    "tile may not be discarded at once), 'both' (nor the other end of the run; Tenhou).",
+    "riichi_min_score": "Points a player needs to declare riichi (0: none).",
+    "riichi_min_wall": "Tiles the live wall must still hold when riichi is declared; 0: as "
+    "many as there are players, so that the declarer draws again (Tenhou).",
+    "furiten_tsumo": "Whether furiten also forbids a tsumo win, and a passed win forbids one "
+    "until the player's next discard (a kansaki extension).",
+    "double_ron": "Whether two players may ron the same tile (else the first in turn order "
+    "takes it, 頭ハネ).",
+    "nine_terminals": "Whether nine different terminals and honours on the first draw may "
+    "abort the round (九種九牌).",
+    "four_winds": "Whether the same wind discarded by all four players on the first go-around "
+    "aborts the round (四風連打).",
+    "four_riichi": "Whether a fourth riichi aborts the round (四家立直).",
+    "triple_ron": "Whether three players ronning the same tile aborts the round (三家和).",
+    "sakizuke": "Kanzen sakizuke (完全先付け): S1, an open hand's first call must carry a "
+    "yaku, and S2, no one-sided win (片和了り). A win that breaks either is chombo.",
+    "sakizuke_flush": "S1: whether flush and terminal yaku (混一色, 清一色, 混全帯, 純全帯, "
+    "混老頭) use a first call whose tiles fit them.",
+    "sakizuke_concealed": "S1: whether a yaku complete inside the concealed part settles the "
+    "hand (examples 1-3 and 1-5).",
+    "sakizuke_all_calls": "S1: whether every call, not only the first, must carry a yaku.",
+    "sakizuke_value_first": "S1: whether a hand whose only yaku are value tiles needs a value "
+    "tile as its first call.",
+    "sakizuke_incidental": "Whether a win whose only yaku are incidental (海底, 河底, 嶺上, "
+    "搶槓, 一発) is allowed.",
+    "sakizuke_tanyao": "Whether open all-simples (when allowed at all) settles a hand for "
+    "sakizuke; false: it adds its han but does not count as the yaku.",
+    "sakizuke_menzen_tsumo": "門前清自摸和 under sakizuke: 'counts' (a closed tsumo is never "
+    "one-sided), 'not-alone' (it is not enough alone), 'ignored' (S2 is judged without it).",
+    "sakizuke_ron_only": "Whether sakizuke applies to ron only (some Kyoto rules).",
+    "oute_bisha": "S2 variant 王手飛車: whether a hand where every wait has a yaku but no "
+    "yaku is common to all waits is allowed.",
+    "oute_bisha_yakuhai": "S2 variant: whether two different value tiles in a shanpon count "
+    "as one common yaku (役牌).",
 }
 
 PRESETS: dict[str, Ruleset] = {
@@ -69,12 +152,17 @@ PRESETS: dict[str, Ruleset] = {
     "majsoul-sanma": Ruleset(name="majsoul-sanma", players=3, starting_score=35000,
                              double_yakuman=True),
     "jpml": Ruleset(name="jpml", red_fives=False, starting_score=30000, ippatsu=False,
-                    ura_dora=False),
+                    ura_dora=False, kan_dora="none"),
+    "kansaki": Ruleset(name="kansaki", red_fives=False, open_tanyao=False, dealing="two-rolls",
+                       kan_after_riichi="shape", sakizuke=True, furiten_tsumo=True,
+                       oute_bisha=False, oute_bisha_yakuhai=True),
 }
 """Named presets. ``majsoul``: Mahjong Soul's ranked rules as far as scoring goes
 (double yakuman count double); ``jpml``: the Japan Professional Mahjong League's
-official rules (日本プロ麻雀連盟公式ルール: no red fives, no ippatsu, no ura dora,
-30000 to start)."""
+official rules (日本プロ麻雀連盟公式ルール: no red fives, no ippatsu, no ura or kan dora,
+30000 to start); ``kansaki``: a club "nashi-nashi" set (完全先付け, no open tanyao, a kan
+after riichi only when the triplet is one in every reading, furiten forbidding tsumo too,
+王手飛車 not allowed, no red fives, dealt with two rolls)."""
 
 
 def preset(name: str) -> Ruleset:
@@ -83,3 +171,50 @@ def preset(name: str) -> Ruleset:
         return PRESETS[name]
     except KeyError:
         raise KeyError(f"unknown ruleset {name!r}; known: {', '.join(sorted(PRESETS))}") from None
+
+
+def describe(rs: Ruleset) -> str:
+    """The ruleset's name, with the options that differ from its preset in brackets."""
+    base = PRESETS.get(rs.name)
+    if base is None:
+        return rs.name
+    diffs = [f"{f.name}={_text(getattr(rs, f.name))}" for f in fields(Ruleset)
+             if getattr(rs, f.name) != getattr(base, f.name)]
+    return f"{rs.name} ({', '.join(diffs)})" if diffs else rs.name
+
+
+def _text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def option_choices(name: str) -> tuple[str, ...]:
+    """The values a text option takes (empty for booleans, numbers and free text)."""
+    tp = _TYPES[name]
+    return tuple(typing.get_args(tp)) if typing.get_origin(tp) is Literal else ()
+
+
+def parse_option(name: str, text: str) -> object:
+    """The value of option ``name`` written as ``text`` (``true``, ``4``, ``shape`` …).
+
+    Raises ``ValueError`` with a message naming what is expected.
+    """
+    if name not in OPTION_DOCS or name == "name":
+        raise ValueError(f"unknown rule option {name!r} (known: "
+                         f"{', '.join(k for k in OPTION_DOCS if k != 'name')})")
+    tp = _TYPES[name]
+    if tp is bool:
+        if text not in ("true", "false"):
+            raise ValueError(f"{name} is true or false, not {text!r}")
+        return text == "true"
+    if tp is int:
+        if not text.isdigit():
+            raise ValueError(f"{name} is a number, not {text!r}")
+        return int(text)
+    choices = option_choices(name)
+    if choices and text not in choices:
+        raise ValueError(f"{name} is one of {', '.join(choices)}, not {text!r}")
+    return text
+
+
+_TYPES: dict[str, object] = typing.get_type_hints(Ruleset)
+assert {f.name for f in fields(Ruleset)} == OPTION_DOCS.keys(), "every option is documented"

@@ -192,13 +192,15 @@ def test_plain_notation_is_smaller_and_the_same_game(tenhou_xml_paths: list[Path
 
 # ---------------------------------------------------------------- examples
 
-EXPECT = re.compile(r"^#\s*expect:\s*(.*)$", re.MULTILINE)
+EXPECT = re.compile(r"^#\s*expect(?: under ([\w-]+))?:\s*(.*)$", re.MULTILINE)
 
 
-def _announced(text: str) -> Counter[str]:
+def _announced(text: str, preset: str | None = None) -> Counter[str]:
     codes: Counter[str] = Counter()
     for m in EXPECT.finditer(text):
-        for item in m.group(1).split(","):
+        if m.group(1) != preset:
+            continue
+        for item in m.group(2).split(","):
             item = item.strip()
             if not item or item == "nothing":
                 continue
@@ -220,10 +222,13 @@ def test_examples_give_exactly_the_findings_they_announce(path: Path) -> None:
     assert EXPECT.search(text), "each example announces what the audit finds (# expect: ...)"
     (rec,) = read_path(path)
     assert rec.diagnostics == []
-    entry = audit_record(rec, wall=True, scores=True)
-    found = Counter(f["code"] for f in entry["findings"] if f["severity"] != "info")
-    found.update(m["code"] for m in entry["mismatches"])
-    assert found == _announced(text)
+    presets = {m.group(1) for m in EXPECT.finditer(text)} | {None}
+    for preset in presets:  # "# expect under kansaki: ..." audits under that preset
+        entry = audit_record(rec, wall=True, scores=True, preset=preset)
+        found = Counter(f["code"] for f in entry["findings"] if f["severity"] != "info")
+        found.update(m["code"] for m in entry["mismatches"])
+        found.update(v["code"] for v in entry["violations"])
+        assert found == _announced(text, preset), preset
 
 
 # ---------------------------------------------------------------- partial records

@@ -59,7 +59,7 @@ from mjlog.events import (
     round_label,
 )
 from mjlog.record import GameRecord
-from mjlog.ruleset import OPTION_DOCS, PRESETS, Ruleset
+from mjlog.ruleset import PRESETS, Ruleset, parse_option
 from mjlog.scoring.fast import hand_value, up100
 from mjlog.scoring.payments import noten_deltas
 from mjlog.scoring.yaku import YAKU, default_han
@@ -1059,25 +1059,13 @@ class _Reader:
     def ruleset(self, name: str, rules: str, line: int) -> Ruleset:
         base = PRESETS.get(name) or Ruleset(name=name)
         changes: dict[str, object] = {}
-        kinds = {f.name: str(f.type) for f in fields(Ruleset)}
         col = self.lines[line - 1].find(rules) + 1 if rules else 1
         for m in re.finditer(r"\S+", rules):
             key, _, value = m.group().partition("=")
-            where = col + m.start()
-            if key not in OPTION_DOCS or key == "name":
-                raise NotationError("bad-header", f"unknown rule {key!r} (known: "
-                                    f"{', '.join(k for k in OPTION_DOCS if k != 'name')})",
-                                    line, where)
-            if "bool" in kinds[key]:
-                if value not in ("true", "false"):
-                    raise NotationError("bad-header", f"{key} is true or false", line, where)
-                changes[key] = value == "true"
-            elif "int" in kinds[key]:
-                if not value.isdigit():
-                    raise NotationError("bad-header", f"{key} is a number", line, where)
-                changes[key] = int(value)
-            else:
-                changes[key] = value
+            try:
+                changes[key] = parse_option(key, value)
+            except ValueError as exc:
+                raise NotationError("bad-header", str(exc), line, col + m.start()) from None
         return base.with_options(**changes)
 
     # -- rounds

@@ -70,7 +70,7 @@ from mjlog.events import (
     round_label,
 )
 from mjlog.record import GameRecord
-from mjlog.ruleset import Ruleset
+from mjlog.ruleset import PRESETS, Ruleset
 from mjlog.scoring.yaku import yaku_name
 from mjlog.tiles import NUM_TILES, Tile
 
@@ -155,13 +155,10 @@ def ruleset_from_go(go_type: int) -> Ruleset:
     as a mangan (kiriage).
     """
     sanma = bool(go_type & 0x10)
-    return Ruleset(
-        name="tenhou-sanma" if sanma else "tenhou",
-        players=3 if sanma else 4,
+    return PRESETS["tenhou-sanma" if sanma else "tenhou"].with_options(
         red_fives=not go_type & 0x02,
         open_tanyao=not go_type & 0x04,
         length="south" if go_type & 0x08 else "east",
-        starting_score=35000 if sanma else 25000,
         kiriage=bool(go_type & 0x200),
     )
 

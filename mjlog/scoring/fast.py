@@ -23,7 +23,7 @@ then fu).
 from __future__ import annotations
 
 from functools import cache
-from typing import Final
+from typing import Final, NamedTuple
 
 from mjlog.events import AddedKan, Chi, ClosedKan, OpenKan, Pon, YakuClaim
 from mjlog.ruleset import Ruleset
@@ -98,8 +98,11 @@ def _split(c: list[int], i: int, start: int, honours: bool, pair: int, sets: lis
         c[i] += 2
 
 
-def _readings(counts: list[int]) -> list[tuple[int, tuple[Set, ...]]]:
-    """Every split of the concealed tiles into sets and exactly one pair."""
+def readings(counts: list[int]) -> list[tuple[int, tuple[Set, ...]]]:
+    """Every split of the concealed tiles (kind counts) into sets and exactly one pair.
+
+    Returns (pair kind, sets) for each; no seven-pairs or thirteen-orphans reading.
+    """
     b = bytes(counts)
     parts = (_suit_splits(b[0:9], 0, False), _suit_splits(b[9:18], 9, False),
              _suit_splits(b[18:27], 18, False), _suit_splits(b[27:34], 27, True))
@@ -391,8 +394,8 @@ def fast_value(sit: WinSituation, ruleset: Ruleset) -> tuple[int, int, tuple[Yak
     if h.closed and not h.honours and len(h.suits) == 1:
         return None  # could be nine gates
     found: list[tuple[int, int, list[tuple[str, int]]]] = []
-    readings = _readings(counts)
-    for pair, concealed in readings:
+    found_readings = readings(counts)
+    for pair, concealed in found_readings:
         sets = list(concealed) + melds
         trip_kinds = [s[0] for s in sets if not s[1]]
         if (len(_DRAGONS.intersection(trip_kinds)) == 3
@@ -419,6 +422,60 @@ def fast_value(sit: WinSituation, ruleset: Ruleset) -> tuple[int, int, tuple[Yak
     return fu, han, tuple(_claim(n, v) for n, v in yaku), limit, main, additional
 
 
+class YakuReading(NamedTuple):
+    """One reading of a winning hand and the ordinary yaku it scores.
+
+    ``sets`` are the concealed sets first (in kind order), then the called and
+    kanned sets in the order of ``WinSituation.melds``; ``concealed_sets`` says
+    how many come first. ``pair`` is the pair's kind (-1 for seven pairs).
+    ``yaku`` excludes dora.
+    """
+
+    pair: int
+    sets: tuple[Set, ...]
+    concealed_sets: int
+    yaku: tuple[str, ...]
+
+
+def yaku_readings(sit: WinSituation, ruleset: Ruleset) -> list[YakuReading]:
+    """Every reading of ``sit``'s hand that scores at least one ordinary yaku.
+
+    Unlike :func:`fast_value` it values no hand and does not give up on
+    possible yakuman: it lists ordinary yaku only (no yakuman), so a caller
+    that needs yakuman asks :func:`mjlog.scoring.riichi.value`. Thirteen
+    orphans and other shapes without sets give no reading.
+    """
+    melds = _meld_sets(sit)
+    if melds is None:
+        return []
+    counts = [0] * 34
+    kinds = [KIND_OF[t] for t in sit.hand]
+    for k in kinds:
+        counts[k] += 1
+    for m in sit.melds:
+        kinds.extend([KIND_OF[t] for t in m.tiles])
+    h = _Hand(sit, ruleset, melds, kinds, set(kinds))
+    win = h.win
+    out: list[YakuReading] = []
+    for pair, concealed in readings(counts):
+        sets = list(concealed) + melds
+        places = [i for i, s in enumerate(concealed)
+                  if (s[1] and s[0] <= win <= s[0] + 2) or (not s[1] and s[0] == win)]
+        if pair == win:
+            places.append(-1)
+        for w in places:
+            r = _value_reading(h, pair, sets, w, False)
+            if r is not None:
+                out.append(YakuReading(pair, tuple(sets), len(concealed),
+                                       tuple(n for n, _ in r[2] if n not in _DORA_NAMES)))
+    if h.closed and not h.melds and counts.count(2) == 7:
+        r = _value_reading(h, -1, [], -2, True)
+        if r is not None:
+            out.append(YakuReading(-1, (), 0, tuple(n for n, _ in r[2] if n not in _DORA_NAMES)))
+    return out
+
+
+_DORA_NAMES: Final = frozenset({"dora", "aka-dora", "ura-dora"})
 _CLAIMS: dict[tuple[str, int], YakuClaim] = {}
 
 

@@ -233,7 +233,9 @@ class Referee:
                 due[2] += 1
         if seat.just_called is not None:
             self._kuikae(ev, seat.just_called)
-        if ps.riichi and ev.tile != seat.last_draw and ev.tile in ps.concealed:
+            seat.last_draw = -1
+        if ps.riichi and seat.just_called is None and ev.tile != seat.last_draw \
+                and ev.tile in ps.concealed:
             self.violation("riichi-hand-changed", f"discards {self._t(ev.tile)} from hand "
                            f"after riichi, keeping the {self._t(seat.last_draw)} drawn", p,
                            evidence=(self._picture(p),))

@@ -210,13 +210,13 @@ class Referee:
                 self.violation("rinshan-draw", "the draw after a kan is not from the dead "
                                "wall", p)
         self.rinshan_due = -1
-        for due in list(self.dora_due):
-            if due[2] and p != due[0]:
+        for due in self.dora_due:
+            if due[2] > 0 and p != due[0]:
                 self._dora_missing(due)
         self.seats[p].last_draw = ev.tile
 
     def _dora_missing(self, due: list[int]) -> None:
-        self.dora_due.remove(due)
+        due[2] = -1  # reported; a late indicator still belongs to it
         when = "before the kan player's discard" if due[1] or self.rules.kan_dora == "immediate" \
             else "after the discard that follows it"
         self.violation("kan-dora", f"a kan by player {due[0]} turned no dora indicator "
@@ -226,7 +226,9 @@ class Referee:
         p = ev.player
         seat = self.seats[p]
         ps = self.engine.state.players[p]
-        for due in list(self.dora_due):
+        for due in self.dora_due:
+            if due[2] < 0:
+                continue
             if due[1] or self.rules.kan_dora == "immediate":
                 self._dora_missing(due)
             else:

@@ -16,7 +16,6 @@ engine's findings and values are the score verifier's.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -51,7 +50,7 @@ from mjlog.tiles import KIND_OF, tile_str, tiles_str
 
 _TERMINALS_HONOURS = frozenset({0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33})
 _WINDS = frozenset({27, 28, 29, 30})
-_KANS = (OpenKan, AddedKan, ClosedKan)
+_UNFIT = (IndexError, KeyError, ValueError, TypeError)
 
 
 class _Seat:
@@ -93,6 +92,9 @@ class Referee:
         self._fixed = ruleset is not None
         self.label = describe(self.rules)
         self.violations: list[Violation] = []
+        self.unjudged = 0
+        """Events that did not fit the table (a seat or tile outside it): the engine
+        reports them; the referee skips judging them."""
         self.index = -1
         self.seats: list[_Seat] = []
         self.pending: tuple[int, int, str] | None = None
@@ -129,11 +131,17 @@ class Referee:
             cls = ev.__class__
             h = pre.get(cls)
             if h is not None:
-                _guarded(h, ev)
+                try:
+                    h(ev)
+                except _UNFIT:
+                    self.unjudged += 1
             engine.apply(ev, i)
             g = post.get(cls)
             if g is not None:
-                _guarded(g, ev)
+                try:
+                    g(ev)
+                except _UNFIT:
+                    self.unjudged += 1
         return self.violations
 
     def violation(self, code: str, message: str, player: int | None, *,
@@ -530,12 +538,6 @@ class Referee:
     def _exhaustive(self, ev: ExhaustiveDraw) -> None:
         self._settle()
         self._missed_abort()
-
-
-def _guarded(handler: Callable[[Any], None], ev: object) -> None:
-    """Run a check; an event that does not fit the table is the engine's to report."""
-    with contextlib.suppress(IndexError, KeyError, ValueError, TypeError):
-        handler(ev)
 
 
 def _meld_text(call: Chi | Pon | OpenKan | AddedKan | ClosedKan, red: bool) -> str:

@@ -81,7 +81,8 @@ def main() -> None:
     for name, secs in best.items():
         print(f"{name:20} {secs:7.2f} s  {n / secs:8.0f} games/s")
     print(f"rule checks / bare replay            {best['rules'] / best['replay']:5.2f}x")
-    print(f"audit with rules / without (1 job)   {best['audit -j1'] / best['audit -j1 no rules']:5.2f}x")
+    with_rules = best["audit -j1"] / best["audit -j1 no rules"]
+    print(f"audit with rules / without (1 job)   {with_rules:5.2f}x")
     print(f"audit speed-up with 2 jobs           {best['audit -j1'] / best['audit -j2']:5.2f}x")
 
 

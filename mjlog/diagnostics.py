@@ -93,14 +93,19 @@ class Finding:
     src: Src | None = None
 
     def __str__(self) -> str:
-        where = [self.round] if self.round else []
-        if self.turn:
-            where.append(f"turn {self.turn}")
-        if self.player is not None:
-            where.append(f"player {self.player}")
-        if self.src:
-            where.append(str(self.src))
-        return f"{self.severity.value}: {self.code} [{', '.join(where)}]: {self.message}"
+        where = _where(self.round, self.turn, self.player, self.src)
+        return f"{self.severity.value}: {self.code} [{where}]: {self.message}"
+
+
+def _where(round_: str, turn: int, player: int | None, src: Src | None) -> str:
+    where = [round_] if round_ else []
+    if turn:
+        where.append(f"turn {turn}")
+    if player is not None:
+        where.append(f"player {player}")
+    if src:
+        where.append(str(src))
+    return ", ".join(where)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -158,14 +163,8 @@ class Violation:
     consequence: str = ""
 
     def __str__(self) -> str:
-        where = [self.round] if self.round else []
-        if self.turn:
-            where.append(f"turn {self.turn}")
-        if self.player is not None:
-            where.append(f"player {self.player}")
-        if self.src:
-            where.append(str(self.src))
-        return f"violation: {self.code} (§{self.rule}) [{', '.join(where)}]: {self.message}"
+        where = _where(self.round, self.turn, self.player, self.src)
+        return f"violation: {self.code} (§{self.rule}) [{where}]: {self.message}"
 
 
 class InputError(Exception):

@@ -367,6 +367,18 @@ def _set_yaku(h: _Hand, pair: int, runs: list[Set], triplets: list[Set],
             yaku.append(("junchan", 3 if closed else 2))
 
 
+def _counts_and_kinds(sit: WinSituation) -> tuple[list[int], list[int]]:
+    """Kind counts of the concealed tiles, and the kinds of every tile of the hand."""
+    counts = [0] * 34
+    kind_of = KIND_OF
+    kinds = [kind_of[t] for t in sit.hand]
+    for k in kinds:
+        counts[k] += 1
+    for m in sit.melds:
+        kinds.extend([kind_of[t] for t in m.tiles])
+    return counts, kinds
+
+
 def fast_value(sit: WinSituation, ruleset: Ruleset) -> tuple[int, int, tuple[YakuClaim, ...],
                                                             str, int, int] | None:
     """``(fu, han, yaku, limit, main, additional)`` of an ordinary hand, ``None`` otherwise.
@@ -380,13 +392,7 @@ def fast_value(sit: WinSituation, ruleset: Ruleset) -> tuple[int, int, tuple[Yak
     melds = _meld_sets(sit)
     if melds is None or sum(1 for m in melds if m[3]) == 4:
         return None
-    kind_of = KIND_OF
-    counts = [0] * 34
-    kinds = [kind_of[t] for t in sit.hand]
-    for k in kinds:
-        counts[k] += 1
-    for m in sit.melds:
-        kinds.extend([kind_of[t] for t in m.tiles])
+    counts, kinds = _counts_and_kinds(sit)
     kind_set = set(kinds)
     if kind_set <= _TERMINALS_HONOURS or kind_set <= _GREEN:
         return None
@@ -448,12 +454,7 @@ def yaku_readings(sit: WinSituation, ruleset: Ruleset) -> list[YakuReading]:
     melds = _meld_sets(sit)
     if melds is None:
         return []
-    counts = [0] * 34
-    kinds = [KIND_OF[t] for t in sit.hand]
-    for k in kinds:
-        counts[k] += 1
-    for m in sit.melds:
-        kinds.extend([KIND_OF[t] for t in m.tiles])
+    counts, kinds = _counts_and_kinds(sit)
     h = _Hand(sit, ruleset, melds, kinds, set(kinds))
     win = h.win
     out: list[YakuReading] = []

@@ -60,7 +60,8 @@ def test_case_gives_exactly_what_it_announces(name: str, text: str) -> None:
     expectations = EXPECT.findall(text)
     assert expectations, "each case announces what it breaks"
     for under, codes in expectations:
-        preset, *settings = under.split() if under else [None]
+        words = under.split()
+        preset, settings = (words[0] if words else None), words[1:]
         options = tuple((k, parse_option(k, v)) for k, _, v in (s.partition("=") for s in settings))
         engine, violations = check(rec, ruleset_for(start, preset, options))
         assert [f for f in engine.findings if f.severity != "info"] == [], under

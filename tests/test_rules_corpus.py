@@ -132,7 +132,7 @@ def _kept_since_deal(events: list[Event], start: int, stop: int, p: int) -> set[
     """Tiles dealt to ``p`` that have not left p's hand before ``stop``."""
     rs = events[start]
     assert isinstance(rs, RoundStart)
-    kept = set(rs.hands[p])
+    kept: set[int] = set(rs.hands[p])
     for ev in events[start + 1:stop]:
         if getattr(ev, "player", None) == p:
             kept.discard(getattr(ev, "tile", -1))
@@ -170,12 +170,12 @@ def chi_from_opposite(events: list[Event]) -> Iterator[Mutation]:
         by_kind = {KIND_OF[t]: t for t in ps.concealed}
         for a, b in ((k - 2, k - 1), (k - 1, k + 1), (k + 1, k + 2)):
             if a // 9 == b // 9 == k // 9 and a >= 0 and a in by_kind and b in by_kind:
-                tiles = (by_kind[a], by_kind[b])
+                tiles = (Tile(by_kind[a]), Tile(by_kind[b]))
                 rest = [t for t in ps.concealed if t not in tiles and abs(KIND_OF[t] - k) > 3]
                 if rest:
                     chi = Chi(player=y, from_player=ev.player, called=ev.tile,
                               tiles=tuple(sorted((*tiles, ev.tile))))
-                    yield [*events[:i + 1], chi, Discard(player=y, tile=rest[0])], \
+                    yield [*events[:i + 1], chi, Discard(player=y, tile=Tile(rest[0]))], \
                         "chi-not-from-left"
                     return
 
@@ -188,7 +188,7 @@ def kuikae(events: list[Event]) -> Iterator[Mutation]:
         k = KIND_OF[ev.called]
         same = [t for t in engine.state.players[ev.player].concealed if KIND_OF[t] == k]
         if same:
-            yield [*events[:i + 1], Discard(player=ev.player, tile=same[0])], "kuikae"
+            yield [*events[:i + 1], Discard(player=ev.player, tile=Tile(same[0]))], "kuikae"
             return
 
 
@@ -227,7 +227,7 @@ def wait_changing_kan(events: list[Event]) -> Iterator[Mutation]:
             after[k] = 0
             if fourth and waits(c, len(ps.melds)) != waits(after, len(ps.melds) + 1):
                 draw = replace(ev, tile=fourth[0])
-                trip = [t for t in before if KIND_OF[t] == k]
+                trip = [Tile(t) for t in before if KIND_OF[t] == k]
                 kan = ClosedKan(player=ev.player, tiles=tuple(sorted((*trip, fourth[0]))))
                 yield [*events[:i], draw, kan], "kan-after-riichi"
                 return
@@ -257,7 +257,7 @@ def okuri_kan(events: list[Event]) -> Iterator[Mutation]:
                 c2[k] += 1
                 if waits(c2, len(ps.melds)):  # still tenpai with the fourth copy
                     redealt = _redeal(events, start, p, x, fourth[0])
-                    quad = tuple(sorted([t for t in hand if KIND_OF[t] == k] + [fourth[0]]))
+                    quad = tuple(sorted([Tile(t) for t in hand if KIND_OF[t] == k] + [fourth[0]]))
                     yield [*redealt[:i + 1], ClosedKan(player=p, tiles=quad)], "okuri-kan"
                     return
 
@@ -279,7 +279,7 @@ def furiten_ron(events: list[Event]) -> Iterator[Mutation]:
                 continue
             w = waits(_counts(ps.concealed), len(ps.melds))
             if w >> k & 1 and w & rivers.get(p, 0):
-                hand = tuple(sorted([*ps.concealed, ev.tile]))
+                hand = tuple(sorted([*map(Tile, ps.concealed), ev.tile]))
                 win = Win(winner=p, from_player=ev.player, hand=hand, win_tile=ev.tile)
                 yield [*events[:i + 1], win], "furiten-ron"
                 return
@@ -295,7 +295,7 @@ def kan_on_last_tile(events: list[Event]) -> Iterator[Mutation]:
         for k in range(34):
             fourth = _unseen(events, start, i, k)
             if c[k] == 3 and fourth and not ps.riichi:
-                trip = [t for t in ps.concealed if KIND_OF[t] == k and t != ev.tile]
+                trip = [Tile(t) for t in ps.concealed if KIND_OF[t] == k and t != ev.tile]
                 kan = ClosedKan(player=ev.player, tiles=tuple(sorted((*trip, fourth[0]))))
                 yield [*events[:i], replace(ev, tile=fourth[0]), kan], "kan-wall-empty"
                 return

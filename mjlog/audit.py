@@ -30,9 +30,9 @@ from mjlog.events import GameStart, RoundStart
 from mjlog.formats import expand, read_path
 from mjlog.record import GameRecord
 from mjlog.replay.engine import replay
-from mjlog.rules.referee import check as check_rules
+from mjlog.rules.referee import Referee
 from mjlog.ruleset import PRESETS, Ruleset, describe
-from mjlog.scoring.verify import ScoreReport
+from mjlog.scoring.verify import ScoreReport, Verifier
 from mjlog.scoring.verify import verify as verify_scores
 from mjlog.wall.verify import verify as verify_wall
 
@@ -129,14 +129,15 @@ def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True, scores: 
     start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
     ruleset = ruleset_for(start, preset, options)
     violations: list[Violation] = []
-    if scores:
+    if rules:  # one replay serves the rule checks and, riding along, score verification
+        referee = Referee(rec, ruleset)
+        verifier = Verifier(rec, ruleset, referee.engine) if scores else None
+        violations = referee.run(verifier.visit if verifier else None, Verifier.CLASSES)
+        engine, score = referee.engine, verifier.report if verifier else ScoreReport()
+    elif scores:
         engine, score = verify_scores(rec, ruleset)
-    elif not rules:
+    else:
         engine, score = replay(rec), ScoreReport()
-    if rules:
-        rule_engine, violations = check_rules(rec, ruleset)
-        if not scores:
-            engine, score = rule_engine, ScoreReport()
     findings = engine.findings + (verify_wall(rec) if wall else [])
     return {
         "path": rec.path,

@@ -36,7 +36,7 @@ from mjlog.record import GameRecord
 from mjlog.render import table_text, wall_text
 from mjlog.replay.engine import Engine
 from mjlog.rules import RULES
-from mjlog.ruleset import OPTION_DOCS, PRESETS, parse_option
+from mjlog.ruleset import OPTION_DOCS, PRESETS, option_text, parse_option
 from mjlog.wall.verify import walls_for
 
 
@@ -316,7 +316,7 @@ def rules_cmd(preset: str | None) -> None:
                                      f"{', '.join(sorted(PRESETS))}", param_hint="PRESET")
         rs = PRESETS[preset]
         for name in OPTION_DOCS:
-            click.echo(f"{name} = {_option_text(getattr(rs, name))}")
+            click.echo(f"{name} = {option_text(getattr(rs, name))}")
         return
     click.echo("presets: " + ", ".join(PRESETS))
     click.echo("")
@@ -326,20 +326,17 @@ def rules_cmd(preset: str | None) -> None:
         if name == "name":
             continue
         differs = [p for p, rs in PRESETS.items() if getattr(rs, name) != getattr(base, name)]
-        click.echo(f"  {name} = {_option_text(getattr(base, name))}")
+        click.echo(f"  {name} = {option_text(getattr(base, name))}")
         for line in textwrap.wrap(doc, 74):
             click.echo(f"      {line}")
         if differs:
             click.echo("      other in: " + ", ".join(
-                f"{p} ({_option_text(getattr(PRESETS[p], name))})" for p in differs))
+                f"{p} ({option_text(getattr(PRESETS[p], name))})" for p in differs))
     click.echo("")
-    click.echo("checks (code, rules.md section, rule):")
+    click.echo("checks (code, rules.md section, rule, the option that shapes it):")
     for rule in RULES.values():
-        click.echo(f"  {rule.code:22} §{rule.section:5} {rule.citation}")
-
-
-def _option_text(value: object) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+        option = f" [{rule.option}]" if rule.option else ""
+        click.echo(f"  {rule.code:22} §{rule.section:5} {rule.citation}{option}")
 
 
 # ---------------------------------------------------------------- stats

@@ -170,17 +170,28 @@ def preset(name: str) -> Ruleset:
         raise KeyError(f"unknown ruleset {name!r}; known: {', '.join(sorted(PRESETS))}") from None
 
 
+def overrides(rs: Ruleset, base: Ruleset | None = None) -> list[str]:
+    """``option=value`` for each option where ``rs`` differs from ``base``.
+
+    ``base`` defaults to the preset ``rs`` is named after (the defaults when
+    there is none); values are written as :func:`parse_option` reads them.
+    """
+    base = base or PRESETS.get(rs.name) or Ruleset(name=rs.name)
+    return [f"{f.name}={option_text(getattr(rs, f.name))}" for f in fields(Ruleset)
+            if f.name != "name" and getattr(rs, f.name) != getattr(base, f.name)]
+
+
 def describe(rs: Ruleset) -> str:
     """The ruleset's name, with the options that differ from its preset in brackets."""
     base = PRESETS.get(rs.name)
     if base is None:
         return rs.name
-    diffs = [f"{f.name}={_text(getattr(rs, f.name))}" for f in fields(Ruleset)
-             if getattr(rs, f.name) != getattr(base, f.name)]
+    diffs = overrides(rs, base)
     return f"{rs.name} ({', '.join(diffs)})" if diffs else rs.name
 
 
-def _text(value: object) -> str:
+def option_text(value: object) -> str:
+    """An option's value as written on the command line and in notation (``true``)."""
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,17 @@ CORPUS_MISSING = (
     f"the real-record corpus is not at {CORPUS} (it lives beside the repository in "
     "../shared/corpus and is never copied into it); corpus tests need it"
 )
+
+
+def announced(codes: str) -> Counter[str]:
+    """The codes an ``# expect:`` line announces: ``nothing`` or ``code, code x2, ...``."""
+    found: Counter[str] = Counter()
+    for item in codes.split(","):
+        item = item.strip()
+        if item and item != "nothing":
+            code, _, times = item.partition(" x")
+            found[code] += int(times) if times else 1
+    return found
 
 
 def corpus_paths(fmt: str) -> list[Path]:

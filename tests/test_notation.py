@@ -18,7 +18,7 @@ from mjlog.formats.notation import DIAGNOSTIC_CODES, pack_ids, read, unpack_ids,
 from mjlog.replay.engine import replay
 from mjlog.tiles import KIND_OF
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, announced
 
 HEAD = """mjlog-notation 1
 [Players "Aoi" "Ben" "Chiyo" "Dai"]
@@ -198,14 +198,8 @@ EXPECT = re.compile(r"^#\s*expect(?: under ([\w-]+))?:\s*(.*)$", re.MULTILINE)
 def _announced(text: str, preset: str | None = None) -> Counter[str]:
     codes: Counter[str] = Counter()
     for m in EXPECT.finditer(text):
-        if m.group(1) != preset:
-            continue
-        for item in m.group(2).split(","):
-            item = item.strip()
-            if not item or item == "nothing":
-                continue
-            code, _, times = item.partition(" x")
-            codes[code] += int(times) if times else 1
+        if m.group(1) == preset:
+            codes.update(announced(m.group(2)))
     return codes
 
 

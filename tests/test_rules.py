@@ -23,6 +23,8 @@ from mjlog.formats import notation
 from mjlog.rules.referee import check
 from mjlog.ruleset import parse_option
 
+from .conftest import announced
+
 CASES = Path(__file__).parent / "rules"
 EXPECT = re.compile(r"^#\s*expect(?: under ([^:]+))?:\s*(.*)$", re.MULTILINE)
 
@@ -41,16 +43,6 @@ def _cases() -> list[tuple[str, str]]:
 CASE_LIST = _cases()
 
 
-def _codes(text: str) -> Counter[str]:
-    codes: Counter[str] = Counter()
-    for item in text.split(","):
-        item = item.strip()
-        if item and item != "nothing":
-            code, _, times = item.partition(" x")
-            codes[code] += int(times) if times else 1
-    return codes
-
-
 @pytest.mark.parametrize(("name", "text"), CASE_LIST, ids=[c[0] for c in CASE_LIST])
 def test_case_gives_exactly_what_it_announces(name: str, text: str) -> None:
     (rec,) = notation.read(text.encode())
@@ -66,4 +58,4 @@ def test_case_gives_exactly_what_it_announces(name: str, text: str) -> None:
         engine, violations = check(rec, ruleset_for(start, preset, options))
         assert [f for f in engine.findings if f.severity != "info"] == [], under
         found = Counter(v.code for v in violations)
-        assert found == _codes(codes), (under or "own ruleset", [str(v) for v in violations])
+        assert found == announced(codes), (under or "own ruleset", [str(v) for v in violations])

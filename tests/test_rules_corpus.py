@@ -29,13 +29,13 @@ from mjlog.events import (
     Win,
 )
 from mjlog.formats import read_path
-from mjlog.hand.shape import waits
+from mjlog.hand.shape import counts_of, waits
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.rules.referee import check
 from mjlog.tiles import KIND_OF, Tile
 
-from .conftest import CORPUS
+from .conftest import CORPUS, CORPUS_MISSING
 
 TENHOU_XML = CORPUS / "tenhou-xml"
 _BOT = "MahjongRepository-tenhou-python-bot/project/system_testing/fixtures/"
@@ -50,9 +50,7 @@ KNOWN_JSON: dict[str, dict[str, int]] = {
         {"furiten-ron": 1},
 }
 
-pytestmark = pytest.mark.skipif(not TENHOU_XML.is_dir(),
-                                reason=f"corpus not found at {CORPUS} (rule checks over real "
-                                "games need ../shared/corpus beside the repository)")
+pytestmark = pytest.mark.skipif(not TENHOU_XML.is_dir(), reason=CORPUS_MISSING)
 
 
 def _records(folder: Path) -> Iterator[tuple[str, GameRecord]]:
@@ -150,10 +148,7 @@ def _redeal(events: list[Event], start: int, p: int, out: int, into: Tile) -> li
 
 
 def _counts(tiles: set[int]) -> list[int]:
-    c = [0] * 34
-    for t in tiles:
-        c[KIND_OF[t]] += 1
-    return c
+    return counts_of([KIND_OF[t] for t in tiles])
 
 
 def chi_from_opposite(events: list[Event]) -> Iterator[Mutation]:

@@ -27,7 +27,7 @@ import json
 import re
 from array import array
 from collections.abc import Callable, Sequence
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any, Final, cast
 
 from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
@@ -59,7 +59,7 @@ from mjlog.events import (
     round_label,
 )
 from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS, Ruleset, parse_option
+from mjlog.ruleset import PRESETS, Ruleset, overrides, parse_option
 from mjlog.scoring.fast import hand_value, up100
 from mjlog.scoring.payments import noten_deltas
 from mjlog.scoring.yaku import YAKU, default_han
@@ -427,13 +427,7 @@ def derived_deltas(t: _Table, ev: Win | ExhaustiveDraw | AbortiveDraw,
 
 def _ruleset_tags(rs: Ruleset) -> tuple[str, str]:
     """(preset name, overrides) that give back ``rs``."""
-    base = PRESETS.get(rs.name) or Ruleset(name=rs.name)
-    diffs = []
-    for f in fields(Ruleset):
-        a = getattr(rs, f.name)
-        if f.name != "name" and a != getattr(base, f.name):
-            diffs.append(f"{f.name}={str(a).lower() if isinstance(a, bool) else a}")
-    return rs.name, " ".join(diffs)
+    return rs.name, " ".join(overrides(rs))
 
 
 # ---------------------------------------------------------------- writer

@@ -16,16 +16,11 @@ from mjlog.scoring.fast import Set, YakuReading
 from mjlog.tiles import join_mpsz, kind_str, tiles_str
 
 
-def hand_picture(ps: PlayerState, red: bool, extra: int = -1) -> str:
-    """The concealed tiles, then each call in brackets: ``23455m678p [pon 555z]``.
-
-    ``extra`` is a tile to add after a ``+`` (a winning tile not yet in hand).
-    """
+def hand_picture(ps: PlayerState, red: bool) -> str:
+    """The concealed tiles, then each call in brackets: ``23455m678p [pon 555z]``."""
     text = tiles_str(ps.concealed, red)
     if ps.unknown:
         text += "?" * ps.unknown
-    if extra >= 0:
-        text += " +" + tiles_str([extra], red)
     for m in ps.melds:
         text += f" [{m.TYPE.replace('_', ' ')} {tiles_str(m.tiles, red)}]"
     return text

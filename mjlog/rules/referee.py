@@ -28,6 +28,7 @@ from mjlog.events import (
     Discard,
     DoraReveal,
     Draw,
+    Event,
     ExhaustiveDraw,
     GameStart,
     Kita,
@@ -37,7 +38,7 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
-from mjlog.hand.shape import is_thirteen_orphans, kinds_of_mask, waits
+from mjlog.hand.shape import counts_of, is_thirteen_orphans, kinds_of_mask, waits
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.replay.state import PlayerState
@@ -46,7 +47,7 @@ from mjlog.rules.evidence import consequence, hand_picture, kinds_text, readings
 from mjlog.rules.sakizuke import judge_win
 from mjlog.ruleset import Ruleset, describe
 from mjlog.scoring.fast import YakuReading, readings
-from mjlog.tiles import KIND_OF, tile_str, tiles_str
+from mjlog.tiles import KIND_OF, kind_str, tile_str, tiles_str
 
 _TERMINALS_HONOURS = frozenset({0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33})
 _WINDS = frozenset({27, 28, 29, 30})
@@ -57,7 +58,6 @@ class _Seat:
     """The referee's memory of one player in the current round."""
 
     __slots__ = (
-        "first_call",
         "just_called",
         "last_draw",
         "passed",
@@ -78,7 +78,6 @@ class _Seat:
         self.last_draw = -1
         self.just_called: Chi | Pon | None = None
         """The chi or pon just made, until the discard that must follow it."""
-        self.first_call: Chi | Pon | OpenKan | None = None
 
 
 class Referee:
@@ -122,13 +121,21 @@ class Referee:
 
     # -- driving
 
-    def run(self) -> list[Violation]:
-        """Judge and apply every event; return the violations found."""
+    def run(self, before: Callable[[Event, int], None] | None = None,
+            classes: frozenset[type] = frozenset()) -> list[Violation]:
+        """Judge and apply every event; return the violations found.
+
+        ``before(event, index)`` is called for each event of ``classes`` just
+        before it is applied, so that another check (score verification) can
+        share this replay instead of making its own.
+        """
         engine = self.engine
         pre, post = self._pre, self._post
         for i, ev in enumerate(self.events):
             self.index = i
             cls = ev.__class__
+            if before is not None and cls in classes:
+                before(ev, i)
             h = pre.get(cls)
             if h is not None:
                 try:
@@ -159,8 +166,8 @@ class Referee:
     def _t(self, tile: int) -> str:
         return tile_str(tile, self.rules.red_fives)
 
-    def _picture(self, p: int, extra: int = -1) -> tuple[str, str]:
-        return ("hand", hand_picture(self.engine.state.players[p], self.rules.red_fives, extra))
+    def _picture(self, p: int) -> tuple[str, str]:
+        return ("hand", hand_picture(self.engine.state.players[p], self.rules.red_fives))
 
     # -- game and round
 
@@ -271,12 +278,7 @@ class Referee:
                 self.abort_due = "四風連打, four winds discarded"
 
     def _waits(self, ps: PlayerState) -> int:
-        if ps.unknown:
-            return 0
-        counts = [0] * 34
-        for t in ps.concealed:
-            counts[KIND_OF[t]] += 1
-        return waits(counts, len(ps.melds))
+        return 0 if ps.unknown else waits(_counts(ps), len(ps.melds))
 
     def _kuikae(self, ev: Discard, call: Chi | Pon) -> None:
         mode = self.rules.kuikae
@@ -313,13 +315,9 @@ class Referee:
         need = rules.riichi_min_wall or s.n
         if s.live_wall < need:
             problems.append(f"{s.live_wall} tiles left in the live wall, fewer than {need}")
-        if not ps.unknown and ev.tile in ps.concealed:
-            counts = [0] * 34
-            for t in ps.concealed:
-                if t != ev.tile:
-                    counts[KIND_OF[t]] += 1
-            if not waits(counts, len(ps.melds)):
-                problems.append(f"the hand is not tenpai after discarding {self._t(ev.tile)}")
+        if not ps.unknown and ev.tile in ps.concealed \
+                and not waits(_counts(ps, ev.tile), len(ps.melds)):
+            problems.append(f"the hand is not tenpai after discarding {self._t(ev.tile)}")
         if problems:
             self.violation("riichi-illegal", "riichi declared although " + "; ".join(problems),
                            p, evidence=(self._picture(p),))
@@ -349,9 +347,6 @@ class Referee:
         p = ev.player
         if self.engine.state.players[p].riichi:
             self.violation("riichi-call", f"{ev.TYPE} after riichi", p)
-        seat = self.seats[p]
-        if seat.first_call is None:
-            seat.first_call = ev
 
     def _open_kan(self, ev: OpenKan) -> None:
         self._settle()
@@ -400,10 +395,7 @@ class Referee:
             return
         if ps.unknown:
             return
-        before = [0] * 34
-        for t in ps.concealed:
-            before[KIND_OF[t]] += 1
-        before[KIND_OF[drawn]] -= 1
+        before = _counts(ps, drawn)
         after = list(before)
         after[kind] = 0
         w_before = waits(before, len(ps.melds))
@@ -463,9 +455,7 @@ class Referee:
                                "wins; the ruleset makes it an abortive draw (三家和)", w,
                                move=False)
         if not tsumo and isinstance(self.events[self.index - 1], ClosedKan):
-            hand = [0] * 34
-            for t in ev.hand:
-                hand[KIND_OF[t]] += 1
+            hand = counts_of([KIND_OF[t] for t in ev.hand])
             if not (rules.chankan_closed_kokushi and is_thirteen_orphans(hand)):
                 self.violation("chankan-closed", "ron on the tile of a closed kan", w,
                                move=False)
@@ -540,6 +530,11 @@ class Referee:
         self._missed_abort()
 
 
+def _counts(ps: PlayerState, without: int = -1) -> list[int]:
+    """Kind counts of a player's concealed tiles, leaving out the physical tile ``without``."""
+    return counts_of([KIND_OF[t] for t in ps.concealed if t != without])
+
+
 def _meld_text(call: Chi | Pon | OpenKan | AddedKan | ClosedKan, red: bool) -> str:
     return f"{call.TYPE} {tiles_str(call.tiles, red)}"
 
@@ -552,7 +547,7 @@ def _readings_without(counts: list[int], mask: int, kind: int) -> list[YakuReadi
         c[w] += 1
         for pair, sets in readings(c):
             if not any(s[0] == kind and not s[1] for s in sets):
-                out.append(YakuReading(pair, sets, len(sets), (f"wins on {w}",)))
+                out.append(YakuReading(pair, sets, len(sets), (f"wins on {kind_str(w)}",)))
     return out
 
 

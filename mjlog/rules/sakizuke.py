@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mjlog.events import AddedKan, Chi, ClosedKan, Event, OpenKan, Pon, Win
-from mjlog.hand.shape import kinds_of_mask, waits
+from mjlog.hand.shape import counts_of, kinds_of_mask, waits
 from mjlog.replay.state import TableState
 from mjlog.rules.evidence import kinds_text, readings_text, set_text
 from mjlog.ruleset import Ruleset
@@ -125,9 +125,7 @@ def _daisangen_settled(sit: WinSituation, first: Chi | Pon | OpenKan | AddedKan,
         return True
     if not rules.sakizuke_concealed:
         return False
-    counts = [0] * 34
-    for t in sit.hand:
-        counts[KIND_OF[t]] += 1
+    counts = counts_of([KIND_OF[t] for t in sit.hand])
     concealed = any(counts[k] >= 3 for k in _DRAGONS)
     return concealed or any(isinstance(m, ClosedKan) and KIND_OF[m.tiles[0]] in _DRAGONS
                             for m in sit.melds)
@@ -214,10 +212,7 @@ def _one_sided(sit: WinSituation, rules: Ruleset) -> list[Judgement]:
     """S2: every winning tile of the tenpai hand must give a yaku (and one in common)."""
     tenpai = list(sit.hand)
     tenpai.remove(sit.win_tile)
-    counts = [0] * 34
-    for t in tenpai:
-        counts[KIND_OF[t]] += 1
-    mask = waits(counts, len(sit.melds))
+    mask = waits(counts_of([KIND_OF[t] for t in tenpai]), len(sit.melds))
     incidental = _incidental(rules)
     if rules.sakizuke_menzen_tsumo == "ignored":
         incidental = incidental | {"menzen-tsumo"}

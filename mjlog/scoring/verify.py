@@ -48,6 +48,7 @@ from mjlog.diagnostics import ScoreMismatch
 from mjlog.events import (
     AbortiveDraw,
     AddedKan,
+    Event,
     ExhaustiveDraw,
     GameEnd,
     GameStart,
@@ -90,13 +91,23 @@ class ScoreReport:
     draws_verified: int = 0
 
 
-class _Verifier:
-    """One game's verification: the engine, the ruleset and what is expected next."""
+class Verifier:
+    """One game's verification: the engine, the ruleset and what is expected next.
 
-    def __init__(self, record: GameRecord, ruleset: Ruleset | None) -> None:
+    :func:`verify` drives it alone. Another replay of the same record (the rule
+    checks of :mod:`mjlog.rules.referee`) can drive it instead, sharing its
+    engine: it then calls :meth:`visit` for each event of :attr:`CLASSES`
+    just before applying it.
+    """
+
+    CLASSES = frozenset({RoundStart, Win, ExhaustiveDraw, AbortiveDraw, GameStart, GameEnd})
+    """The events the verifier looks at (it pauses the replay before each)."""
+
+    def __init__(self, record: GameRecord, ruleset: Ruleset | None,
+                 engine: Engine | None = None) -> None:
         self.record = record
         self.events = record.events
-        self.engine = Engine(record.src)
+        self.engine = engine or Engine(record.src)
         self.ruleset = ruleset
         self.report = ScoreReport()
         self.round_start = -1
@@ -106,28 +117,31 @@ class _Verifier:
         self.any_win = False
         self.sticks_to = -1
         self.last_abortive = False
+        self._handlers = {RoundStart: self._round_start, Win: self._win,
+                          ExhaustiveDraw: self._draw, AbortiveDraw: self._draw,
+                          GameStart: self._game_start, GameEnd: self._game_end}
 
     # -- driving
 
     def run(self) -> None:
+        """Replay the whole record with the verifier's own engine."""
         events = self.events
         engine = self.engine
-        handlers = {RoundStart: self._round_start, Win: self._win, ExhaustiveDraw: self._draw,
-                    AbortiveDraw: self._draw, GameStart: self._game_start,
-                    GameEnd: self._game_end}
-        pause = frozenset(handlers)
         i = 0
-        while (i := engine.run(events, i, pause=pause)) < len(events):
-            self.index = i
-            ev = events[i]
-            try:
-                handlers[ev.__class__](ev)  # type: ignore[operator]
-            except (IndexError, KeyError, ValueError, TypeError, ZeroDivisionError) as exc:
-                # a result that does not fit the table at all (a hand-made record)
-                self.mismatch("unverifiable", ev.TYPE, None, None,
-                              message=f"cannot be verified on this table: {exc!r}")
-            engine.apply(ev, i)
+        while (i := engine.run(events, i, pause=self.CLASSES)) < len(events):
+            self.visit(events[i], i)
+            engine.apply(events[i], i)
             i += 1
+
+    def visit(self, ev: Event, i: int) -> None:
+        """Verify ``ev`` (at index ``i``, one of :attr:`CLASSES`) on the table before it."""
+        self.index = i
+        try:
+            self._handlers[ev.__class__](ev)  # type: ignore[operator]
+        except (IndexError, KeyError, ValueError, TypeError, ZeroDivisionError) as exc:
+            # a result that does not fit the table at all (a hand-made record)
+            self.mismatch("unverifiable", ev.TYPE, None, None,
+                          message=f"cannot be verified on this table: {exc!r}")
 
     def _game_start(self, ev: GameStart) -> None:
         if self.ruleset is None:
@@ -322,6 +336,6 @@ def verify(record: GameRecord, ruleset: Ruleset | None = None) -> tuple[Engine, 
     Returns the engine (its findings and final state, as :func:`mjlog.replay.engine.replay`
     gives them) and the score report.
     """
-    v = _Verifier(record, ruleset)
+    v = Verifier(record, ruleset)
     v.run()
     return v.engine, v.report

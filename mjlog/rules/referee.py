@@ -251,6 +251,10 @@ class Referee:
         if seat.just_called is not None:
             self._kuikae(ev, seat.just_called)
             seat.last_draw = -1
+        drawn = seat.last_draw
+        if ps.riichi and drawn >= 0 and seat.waits >> KIND_OF[drawn] & 1 \
+                and not seat.riichi_furiten:  # a riichi hand lets its winning draw go
+            seat.riichi_furiten = f"{self._t(drawn)} (own draw, turn {self.engine.state.turn})"
         if ps.riichi and seat.just_called is None and ev.tile != seat.last_draw \
                 and ev.tile in ps.concealed:
             self.violation("riichi-hand-changed", f"discards {self._t(ev.tile)} from hand "

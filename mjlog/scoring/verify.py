@@ -214,7 +214,7 @@ class Verifier:
                 self.mismatch("win-indicators", "dora indicators",
                               tiles_str(ev.dora_indicators, sort=False),
                               tiles_str(s.dora_indicators, sort=False), player=ev.winner)
-            pao = _pao(sit)
+            pao = liable(sit)
             if ev.pao != pao:
                 self.mismatch("win-pao", "pao", ev.pao, pao, player=ev.winner)
             if ev.deltas:
@@ -314,7 +314,7 @@ def _agrees(ev: Win, val: Valuation) -> bool:
             == {y.name: y.han for y in val.yaku if y.han})
 
 
-def _pao(sit: WinSituation) -> int | None:
+def liable(sit: WinSituation) -> int | None:
     """The liable seat (pao): who fed the last set of a 大三元 or 大四喜, ``None`` if nobody.
 
     Only a hand with all three dragon (four wind) sets called or kanned can

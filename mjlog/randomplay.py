@@ -217,9 +217,6 @@ class RandomGame:
         if self._may_win(p, tile, tsumo=True) \
                 and (ps.riichi or self.rng.random() < self.style.win):
             return self._wins([p], p, tile)
-        if ps.riichi and waits(_counts([t for t in ps.concealed if t != tile]), len(ps.melds)) \
-                >> KIND_OF[tile] & 1:
-            mem.riichi_passed = True  # a riichi hand that lets its winning draw go
         if not ps.river and not s.calls and self.rules.nine_terminals \
                 and len({KIND_OF[t] for t in ps.concealed} & _ORPHANS) >= 9 \
                 and self.rng.random() < self.style.nine_terminals:

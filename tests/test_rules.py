@@ -6,7 +6,10 @@ Each file of ``tests/rules/`` holds games announcing what they break::
     # expect under PRESET [option=value ...]: CODES  (under another)
 
 and each game must give exactly those violations, and no finding of the
-replay itself (a case is a consistent record).
+replay itself (a case is a consistent record). A case exercises the checks
+its expectations name, and those of an optional ``# checks: code, ...`` line
+(for a legal case that names no violation); every check needs at least
+three violating and three legal runs.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import pytest
 from mjlog.audit import ruleset_for
 from mjlog.events import GameStart
 from mjlog.formats import notation
+from mjlog.rules import RULES
 from mjlog.rules.referee import check
 from mjlog.ruleset import parse_option
 
@@ -27,6 +31,7 @@ from .conftest import announced
 
 CASES = Path(__file__).parent / "rules"
 EXPECT = re.compile(r"^#\s*expect(?: under ([^:]+))?:\s*(.*)$", re.MULTILINE)
+CHECKS = re.compile(r"^#\s*checks:\s*(.*)$", re.MULTILINE)
 
 
 def _cases() -> list[tuple[str, str]]:
@@ -59,3 +64,19 @@ def test_case_gives_exactly_what_it_announces(name: str, text: str) -> None:
         assert [f for f in engine.findings if f.severity != "info"] == [], under
         found = Counter(v.code for v in violations)
         assert found == announced(codes), (under or "own ruleset", [str(v) for v in violations])
+
+
+def test_every_check_has_three_violating_and_three_legal_runs() -> None:
+    violating: Counter[str] = Counter()
+    legal: Counter[str] = Counter()
+    for _, text in CASE_LIST:
+        runs = [announced(codes) for _, codes in EXPECT.findall(text)]
+        exercised = {code for run in runs for code in run}
+        exercised |= {c.strip() for line in CHECKS.findall(text) for c in line.split(",")}
+        assert exercised <= RULES.keys(), exercised - RULES.keys()
+        for run in runs:
+            for code in exercised:
+                (violating if run[code] else legal)[code] += 1
+    thin = {code: (violating[code], legal[code]) for code in RULES
+            if violating[code] < 3 or legal[code] < 3}
+    assert thin == {}

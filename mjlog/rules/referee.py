@@ -251,10 +251,6 @@ class Referee:
         if seat.just_called is not None:
             self._kuikae(ev, seat.just_called)
             seat.last_draw = -1
-        drawn = seat.last_draw
-        if ps.riichi and drawn >= 0 and seat.waits >> KIND_OF[drawn] & 1 \
-                and not seat.riichi_furiten:  # a riichi hand lets its winning draw go
-            seat.riichi_furiten = f"{self._t(drawn)} (own draw, turn {self.engine.state.turn})"
         if ps.riichi and seat.just_called is None and ev.tile != seat.last_draw \
                 and ev.tile in ps.concealed:
             self.violation("riichi-hand-changed", f"discards {self._t(ev.tile)} from hand "
@@ -451,8 +447,8 @@ class Referee:
         tsumo = ev.from_player == w
         if not tsumo:
             self.wins_in_row.append(w)
-            if len(self.wins_in_row) == 2 and not rules.double_ron:
-                self.violation("double-ron", "a second ron on the same tile, where only the "
+            if len(self.wins_in_row) >= 2 and not rules.double_ron:
+                self.violation("double-ron", "another ron on the same tile, where only the "
                                "first in turn order may win", w, move=False)
             if len(self.wins_in_row) == 3 and rules.triple_ron:
                 self.violation("abortive-missed", "three rons on one tile are recorded as "

@@ -1,4 +1,4 @@
-"""The ``mjlog`` command line: convert, replay and audit records.
+"""The ``mjlog`` command line: convert, replay, audit and generate records.
 
 Exit status of every command: 0 when all went well, 1 when ``audit`` found an
 error-severity problem, 2 when the usage is wrong or an input could not be
@@ -32,6 +32,7 @@ from mjlog.events import (
     round_label,
 )
 from mjlog.formats import expand, mjai, notation, read_path, tenhou6
+from mjlog.randomplay import random_game
 from mjlog.record import GameRecord
 from mjlog.render import table_text, wall_text
 from mjlog.replay.engine import Engine
@@ -268,20 +269,9 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
     of error severity, no rule violation and no score mismatch was found, 1
     when something was, 2 when an input could not be read or the usage is wrong.
     """
-    if preset is not None and preset not in PRESETS:
-        raise click.BadParameter(f"unknown preset {preset!r}; known: "
-                                 f"{', '.join(sorted(PRESETS))}", param_hint="--rules")
-    options = []
-    for text in settings:
-        name, eq, value = text.partition("=")
-        try:
-            if not eq:
-                raise ValueError(f"write OPTION=VALUE, not {text!r}")
-            options.append((name, parse_option(name, value)))
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--set") from None
+    options = _rule_options(preset, settings)
     checks = Checks(wall=not no_wall, scores=not no_scores, rules=not no_rules, preset=preset,
-                    options=tuple(options))
+                    options=options)
     items = collect(inputs)
     report: dict[str, Any]
     if fmt == "text" and sys.stderr.isatty() and len(items) > 1:
@@ -301,6 +291,63 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
             click.echo("no game records found", err=True)
         sys.exit(2)
     sys.exit(1 if s["errors"] or s["score_mismatches"] else 0)
+
+
+def _rule_options(preset: str | None, settings: tuple[str, ...]) -> tuple[tuple[str, object], ...]:
+    """Check ``--rules PRESET`` and parse each ``--set OPTION=VALUE`` (usage errors: exit 2)."""
+    if preset is not None and preset not in PRESETS:
+        raise click.BadParameter(f"unknown preset {preset!r}; known: "
+                                 f"{', '.join(sorted(PRESETS))}", param_hint="--rules")
+    options = []
+    for text in settings:
+        name, eq, value = text.partition("=")
+        try:
+            if not eq:
+                raise ValueError(f"write OPTION=VALUE, not {text!r}")
+            options.append((name, parse_option(name, value)))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--set") from None
+    return tuple(options)
+
+
+# ---------------------------------------------------------------- generate
+
+
+@main.command("generate")
+@click.option("--rules", "preset", metavar="PRESET", default="tenhou", show_default=True,
+              help="The ruleset preset the games are played under (see `mjlog rules`).")
+@click.option("--set", "settings", multiple=True, metavar="OPTION=VALUE",
+              help="Change one ruleset option (repeatable), e.g. --set kuikae=same.")
+@click.option("-n", "--games", type=click.IntRange(min=1), default=1, show_default=True,
+              help="How many games.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the first game; the next ones take the following seeds.")
+@click.option("-o", "--output", type=click.Path(), default="-", show_default=True,
+              help="A folder to write one notation file per game into, or '-' for "
+              "standard output.")
+def generate_cmd(preset: str, settings: tuple[str, ...], games: int, seed: int,
+                 output: str) -> None:
+    """Play random legal games and write them in mjlog notation.
+
+    Random players play whole games under the ruleset (riichi family): the
+    same seed gives the same game, and every game audits clean under that
+    ruleset. Useful as test data and to try a ruleset's options.
+    """
+    rs = PRESETS[preset].with_options(**dict(_rule_options(preset, settings)))
+    if rs.family != "riichi":
+        raise click.BadParameter("random play covers riichi games only", param_hint="--rules")
+    folder = None if output == "-" else Path(output)
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    for i in range(games):
+        text = notation.write(random_game(rs, seed + i).events)
+        if folder is None:
+            click.echo(text, nl=False)
+        else:
+            (folder / f"random-{preset}-{seed + i}{notation.EXTENSION}").write_text(
+                text, encoding="utf-8")
+    if folder is not None:
+        click.echo(f"wrote {games} games to {folder}", err=True)
 
 
 @main.command("rules")

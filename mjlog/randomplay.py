@@ -104,7 +104,7 @@ class _Memory:
     def __init__(self) -> None:
         self.river_kinds = 0
         self.waits = 0
-        """Winning kinds of the hand after the player's last discard."""
+        """Winning kinds of the hand after the player's last discard (or the deal)."""
         self.passed = False
         self.riichi_passed = False
         self.drawn = -1
@@ -189,6 +189,8 @@ class RandomGame:
                  for p in range(n)]
         self.live = tiles[DEAD_WALL + 13 * n:]
         self.mem = [_Memory() for _ in range(n)]
+        for mem, hand in zip(self.mem, hands, strict=True):
+            mem.waits = waits(_counts(list(hand)), 0)  # a dealt hand may be tenpai
         self.kans = []
         self.dora_due = 0
         self.shown = [[] for _ in range(n)]
@@ -333,16 +335,12 @@ class RandomGame:
         if ps.riichi:
             tile = Tile(mem.drawn)
         else:
-            options = self._discards(ps, call)
-            tile = self._choose(ps, options)
-            if all(isinstance(m, ClosedKan) for m in ps.melds) \
+            tile, ready = self._choose(ps, self._discards(ps, call))
+            if ready and all(isinstance(m, ClosedKan) for m in ps.melds) \
                     and s.scores[p] >= rs.riichi_min_score \
                     and s.live_wall >= (rs.riichi_min_wall or self.n) \
                     and self.rng.random() < self.style.riichi:
-                ready = [t for t in options
-                         if waits(_counts([x for x in ps.concealed if x != t]), len(ps.melds))]
-                if ready:
-                    tile, riichi = self.rng.choice(ready), True
+                tile, riichi = self.rng.choice(ready), True
         self.emit(Discard(player=p, tile=tile, tsumogiri=tile == mem.drawn, riichi=riichi))
         mem.drawn = -1
         mem.passed = False
@@ -384,28 +382,33 @@ class RandomGame:
                 banned.add(low - 1)
         return banned
 
-    def _choose(self, ps: PlayerState, options: list[Tile]) -> Tile:
-        """Mostly a discard that keeps the hand closest to winning, else any."""
+    def _choose(self, ps: PlayerState, options: list[Tile]) -> tuple[Tile, list[Tile]]:
+        """A discard (mostly one that keeps the hand closest to winning, else any), and
+        the discards seen to leave the hand tenpai (those riichi may declare with)."""
         if self.rng.random() >= self.style.best:
-            return self.rng.choice(options)
+            return self.rng.choice(options), []
+        melds = len(ps.melds)
         c = _counts(ps.concealed)
         lone = [t for t in options if _isolated(c, KIND_OF[t])]
         if lone:  # a tile with no partner never helps: no need to count shanten
-            return self.rng.choice(lone)
-        melds = len(ps.melds)
+            tile = self.rng.choice(lone)
+            c[KIND_OF[tile]] -= 1
+            return tile, [tile] if waits(c, melds) else []
         best: list[Tile] = []
         low = 99
         tried: dict[int, int] = {}
         for t in options:
             k = KIND_OF[t]
             if k not in tried:
-                tried[k] = shanten(_counts([x for x in ps.concealed if x != t]), melds)
+                c[k] -= 1
+                tried[k] = shanten(c, melds)
+                c[k] += 1
             sh = tried[k]
             if sh < low:
                 low, best = sh, [t]
             elif sh == low:
                 best.append(t)
-        return self.rng.choice(best)
+        return self.rng.choice(best), best if low == 0 else []
 
     def _abort_after_discard(self, riichi: bool) -> str:
         """The abortive draw this discard brings, if any (none was ronned)."""
@@ -507,7 +510,7 @@ class RandomGame:
         for d in range(1, self.n):
             q = (p + d) % self.n
             ps = s.players[q]
-            if not waits(_counts(ps.concealed), len(ps.melds)) & bit:
+            if not self.mem[q].waits & bit:  # its hand is as it was after its last discard
                 continue
             if can_win and self._may_win(q, tile, tsumo=False) \
                     and self.rng.random() < self.style.win:

@@ -156,3 +156,21 @@ def test_stats_command_outputs(tmp_path: Path) -> None:
     assert code == 2 and "cannot group by colour" in out
     code, out = run("stats", str(EXAMPLES), "--player", "Ben", "--by", "")
     assert code == 0 and "all" in out
+
+
+def test_generate_writes_games_that_audit_clean(tmp_path: Path) -> None:
+    code, out = run("generate", "--rules", "tenhou-sanma", "--set", "kan_dora=immediate",
+                    "-n", "3", "--seed", "11", "-o", str(tmp_path))
+    assert code == 0
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == [f"random-tenhou-sanma-{s}.mjn" for s in (11, 12, 13)]
+    assert '[Rules "kan_dora=immediate"]' in (tmp_path / files[0]).read_text("utf-8")
+    code, out = run("audit", str(tmp_path))
+    assert code == 0, out
+    assert "3 files, 3 games (3 complete)" in out and "0 mismatches" in out
+
+
+def test_generate_same_seed_same_text_and_bad_option_exits_2() -> None:
+    assert run("generate", "--seed", "4")[1] == run("generate", "--seed", "4")[1]
+    code, out = run("generate", "--set", "kuikae=never")
+    assert code == 2 and "kuikae is one of allowed, same, both" in out

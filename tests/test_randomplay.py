@@ -137,7 +137,7 @@ def _kans_per_round(rec: GameRecord) -> list[int]:
 
 def test_every_illegal_move_injected_into_generated_games_is_caught(
         kan_happy: list[GameRecord]) -> None:
-    records = [*random_games(preset("tenhou"), 70, seed=2000), *kan_happy]
+    records = [*random_games(preset("tenhou"), 100, seed=2000), *kan_happy]
     made: Counter[str] = Counter()
     caught: Counter[str] = Counter()
     alone: Counter[str] = Counter()

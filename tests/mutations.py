@@ -8,8 +8,9 @@ mutation per game, with the violation code the rule checks must give.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import replace
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
 
 from mjlog.events import (
     AddedKan,
@@ -24,7 +25,9 @@ from mjlog.events import (
     Win,
 )
 from mjlog.hand.shape import counts_of, waits
+from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
+from mjlog.rules.referee import check
 from mjlog.tiles import KIND_OF, Tile
 
 Mutation = tuple[list[Event], str]
@@ -276,3 +279,28 @@ MUTATORS: dict[str, Callable[[list[Event]], Iterator[Mutation]]] = {
     "fifth kan": fifth_kan,
 }
 """Every mutator by the name of the illegal action it injects."""
+
+
+@dataclass
+class Tally:
+    """Mutations made, caught with the expected code, and caught with no other, by kind."""
+
+    made: Counter[str] = field(default_factory=Counter)
+    caught: Counter[str] = field(default_factory=Counter)
+    alone: Counter[str] = field(default_factory=Counter)
+
+    def inject(self, rec: GameRecord, kinds: Iterable[str] = MUTATORS) -> None:
+        """Make each kind of mutation of ``rec`` (where it allows one) and judge it."""
+        for name in kinds:
+            for events, code in MUTATORS[name](rec.events):
+                self.made[name] += 1
+                _, violations = check(GameRecord(path=rec.path, format="mutated",
+                                                 events=events))
+                codes = [v.code for v in violations]
+                self.caught[name] += code in codes
+                self.alone[name] += codes == [code]
+
+    def print(self, title: str) -> None:
+        print(f"{title} (made, caught, caught with no other violation):")
+        for name in MUTATORS:
+            print(f"  {name}: {self.made[name]}, {self.caught[name]}, {self.alone[name]}")

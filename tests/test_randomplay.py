@@ -15,10 +15,9 @@ from mjlog.events import ExhaustiveDraw, Win
 from mjlog.formats import notation
 from mjlog.randomplay import SOURCE, Style, random_game, random_games
 from mjlog.record import GameRecord
-from mjlog.rules.referee import check
 from mjlog.ruleset import Ruleset, parse_option, preset
 
-from .mutations import MUTATORS
+from .mutations import MUTATORS, Tally
 
 
 def _ruleset(spec: str) -> Ruleset:
@@ -138,20 +137,9 @@ def _kans_per_round(rec: GameRecord) -> list[int]:
 def test_every_illegal_move_injected_into_generated_games_is_caught(
         kan_happy: list[GameRecord]) -> None:
     records = [*random_games(preset("tenhou"), 100, seed=2000), *kan_happy]
-    made: Counter[str] = Counter()
-    caught: Counter[str] = Counter()
-    alone: Counter[str] = Counter()
+    tally = Tally()
     for rec in records:
-        for name, mutate in MUTATORS.items():
-            for events, code in mutate(rec.events):
-                made[name] += 1
-                _, violations = check(GameRecord(path=rec.path, format="mutated",
-                                                 events=events))
-                codes = [v.code for v in violations]
-                caught[name] += code in codes
-                alone[name] += codes == [code]
-    print("mutations of generated games by kind (made, caught, caught alone):")
-    for name in MUTATORS:
-        print(f"  {name}: {made[name]}, {caught[name]}, {alone[name]}")
-    assert all(made[name] >= 10 for name in MUTATORS), made
-    assert caught == made
+        tally.inject(rec)
+    tally.print("mutations of generated games by kind")
+    assert all(tally.made[name] >= 10 for name in MUTATORS), tally.made
+    assert tally.caught == tally.made

@@ -19,7 +19,7 @@ from mjlog.record import GameRecord
 from mjlog.rules.referee import check
 
 from .conftest import CORPUS, CORPUS_MISSING
-from .mutations import MUTATORS
+from .mutations import MUTATORS, Tally
 
 TENHOU_XML = CORPUS / "tenhou-xml"
 _BOT = "MahjongRepository-tenhou-python-bot/project/system_testing/fixtures/"
@@ -84,23 +84,12 @@ def test_every_injected_violation_is_caught(xml_games: list[tuple[str, GameRecor
     """Each kind of mutation once per game where the game allows it: every fourth game,
     and every game for a fifth kan (the corpus has six rounds with four kans, and
     the tiles a fifth needs are still unseen in one of them)."""
-    made: Counter[str] = Counter()
-    caught: Counter[str] = Counter()
-    alone: Counter[str] = Counter()
+    tally = Tally()
     for i, (rel, rec) in enumerate(xml_games):
         if rel.removeprefix("tenhou-xml/") in KNOWN or not rec.complete:
             continue
-        for name, mutate in MUTATORS.items():
-            if i % 4 and name not in RARE:
-                continue
-            for events, code in mutate(rec.events):
-                made[name] += 1
-                _, violations = check(GameRecord(path=rel, format="mutated", events=events))
-                codes = [v.code for v in violations]
-                caught[name] += code in codes
-                alone[name] += codes == [code]
-    print("mutations by kind (made, caught, caught with no other violation):")
-    for name in MUTATORS:
-        print(f"  {name}: {made[name]}, {caught[name]}, {alone[name]}")
-    assert all(made[name] >= (1 if name in RARE else 10) for name in MUTATORS), made
-    assert caught == made
+        tally.inject(rec, [name for name in MUTATORS if name in RARE or i % 4 == 0])
+    tally.print("mutations of corpus games by kind")
+    assert all(tally.made[name] >= (1 if name in RARE else 10) for name in MUTATORS), \
+        tally.made
+    assert tally.caught == tally.made

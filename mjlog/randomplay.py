@@ -63,7 +63,7 @@ from mjlog.scoring.fast import readings
 from mjlog.scoring.payments import nagashi_deltas, next_round, noten_deltas, win_deltas
 from mjlog.scoring.riichi import Valuation, value
 from mjlog.scoring.situation import situation
-from mjlog.scoring.verify import liable
+from mjlog.scoring.verify import liable_seat
 from mjlog.tiles import KIND_OF, Tile
 
 SOURCE = "mjlog-random"
@@ -548,7 +548,7 @@ class RandomGame:
         for i, w in enumerate(winners):
             win, val = self._value(w, tile, tsumo=w == p)
             sit = situation(s, self.events, self.round_start, len(self.events), win)
-            pao = liable(sit)
+            pao = liable_seat(sit, self.events, self.round_start, len(self.events), self.rules)
             deltas = win_deltas(val, sit, sticks=s.kyotaku if i == 0 else 0, honba=i == 0,
                                 pao=pao)
             self.emit(Win(

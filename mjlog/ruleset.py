@@ -46,6 +46,7 @@ class Ruleset:
     four_kans: FourKans = "abort"
     kan_dora: KanDora = "after-discard"
     chankan_closed_kokushi: bool = True
+    open_kan_pao: bool = False
     # -- general legality (section 7)
     kuikae: Kuikae = "both"
     riichi_min_score: int = 1000
@@ -105,6 +106,8 @@ OPTION_DOCS: dict[str, str] = {
     "once, an open or added kan after the discard that follows; Tenhou), 'immediate' (every "
     "kan at once, 即ノリ), 'none' (no kan dora, as in JPML's official rules).",
     "chankan_closed_kokushi": "K6, whether thirteen orphans may rob a closed kan.",
+    "open_kan_pao": "K8 (大明槓の包): whether a win on the replacement tile right after an open "
+    "kan is paid entirely by the player whose discard was kanned.",
     "kuikae": "Swap-calling (喰い替え) after a chi or pon: 'allowed', 'same' (the called "
     "tile may not be discarded at once), 'both' (nor the other end of the run; Tenhou).",
     "riichi_min_score": "Points a player needs to declare riichi (0: none).",

@@ -70,7 +70,8 @@ def test_generated_games_audit_clean_under_their_preset(spec: str, games: int) -
 
 
 VARIANTS = [
-    "tenhou,kan_dora=immediate", "tenhou,kan_dora=none", "tenhou,four_kans=no-abort",
+    "tenhou,kan_dora=immediate", "tenhou,kan_dora=none", "tenhou,open_kan_pao=true",
+    "tenhou,four_kans=no-abort",
     "tenhou,four_kans=fifth-ends", "tenhou,kuikae=allowed", "tenhou,kuikae=same",
     "tenhou,kan_after_riichi=shape", "tenhou,kan_after_riichi=forbidden",
     "tenhou,double_ron=false", "tenhou,triple_ron=false", "tenhou,furiten_tsumo=true",

@@ -19,6 +19,7 @@ from mahjong.hand_calculating.scores import ScoresCalculator
 
 from mjlog import serialize
 from mjlog.events import Win
+from mjlog.formats import notation
 from mjlog.ruleset import PRESETS
 from mjlog.scoring.fast import (
     FU_BASE,
@@ -219,3 +220,30 @@ def test_dora_indicators_other_than_the_tables_are_reported(tmp_path: Path) -> N
     _, report = verify(serialize.read(path.read_bytes())[0])
     assert [(m.code, m.recorded, m.computed) for m in report.mismatches] == [
         ("win-indicators", "2z", "1z")]
+
+
+_OPEN_KAN_RINSHAN = """mjlog-notation 1
+[Players "A" "B" "C" "D"]
+[Ruleset "tenhou"]
+E1-0 dora=9p
+hands 123m456p789s1122z 23m567p234s555z99m ? ?
+5z' S:kan555z 4m
+tsumo S 40fu 2700 rinshan-kaihou haku{pao}
+noend
+"""
+
+
+def test_open_kan_responsibility_k8() -> None:
+    """K8: a rinshan win right after an open kan is paid by the player whose tile was
+    kanned, where the ruleset says so; elsewhere it is an ordinary tsumo."""
+    plain = notation.read(_OPEN_KAN_RINSHAN.format(pao="").encode())[0]
+    liable = notation.read(_OPEN_KAN_RINSHAN.format(pao=" pao=E").encode())[0]
+    k8 = PRESETS["tenhou"].with_options(open_kan_pao=True)
+    assert verify(plain)[1].mismatches == []
+    assert {m.code for m in verify(liable)[1].mismatches} == {"win-pao", "win-deltas"}
+    assert verify(liable, k8)[1].mismatches == []
+    wrong = verify(plain, k8)[1].mismatches
+    assert [(m.code, m.recorded, m.computed) for m in wrong if m.code == "win-pao"] == [
+        ("win-pao", None, 0)]
+    [win] = [ev for ev in liable.events if isinstance(ev, Win)]
+    assert win.deltas == (-2700, 2700, 0, 0)  # the kanned player pays the whole tsumo

@@ -42,12 +42,15 @@ rules of a ruleset) is the business of rule checks.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mjlog.diagnostics import ScoreMismatch
 from mjlog.events import (
+    MOVES,
     AbortiveDraw,
     AddedKan,
+    Draw,
     Event,
     ExhaustiveDraw,
     GameEnd,
@@ -214,7 +217,7 @@ class Verifier:
                 self.mismatch("win-indicators", "dora indicators",
                               tiles_str(ev.dora_indicators, sort=False),
                               tiles_str(s.dora_indicators, sort=False), player=ev.winner)
-            pao = liable(sit)
+            pao = liable_seat(sit, self.events, self.round_start, self.index, self.ruleset)
             if ev.pao != pao:
                 self.mismatch("win-pao", "pao", ev.pao, pao, player=ev.winner)
             if ev.deltas:
@@ -328,6 +331,25 @@ def liable(sit: WinSituation) -> int | None:
             if isinstance(last, Pon | OpenKan | AddedKan) and last.from_player != sit.winner:
                 return last.from_player
     return None
+
+
+def liable_seat(sit: WinSituation, events: Sequence[Event], round_start: int, index: int,
+                ruleset: Ruleset) -> int | None:
+    """The seat that pays the whole win at ``events[index]``, ``None`` if nobody.
+
+    That is the :func:`liable` feeder of 大三元 or 大四喜, or, where the ruleset
+    has K8 (``open_kan_pao``), the player whose discard was kanned by an open
+    kan right before a win on its replacement tile.
+    """
+    pao = liable(sit)
+    if pao is None and ruleset.open_kan_pao and sit.rinshan:
+        for i in range(index - 1, round_start, -1):
+            ev = events[i]
+            if isinstance(ev, OpenKan):
+                return ev.from_player
+            if isinstance(ev, MOVES) and not isinstance(ev, Draw):
+                break  # the replacement tile came after another kan or a kita
+    return pao
 
 
 def verify(record: GameRecord, ruleset: Ruleset | None = None) -> tuple[Engine, ScoreReport]:

@@ -27,12 +27,11 @@ sys.path.insert(0, str(ROOT))
 
 from mjlog.audit import Checks, audit_file, collect  # noqa: E402
 from mjlog.diagnostics import InputError  # noqa: E402
-from mjlog.events import GameStart, RoundStart, Win  # noqa: E402
 from mjlog.formats import read_path  # noqa: E402
-from mjlog.replay.engine import Engine  # noqa: E402
 from mjlog.ruleset import Ruleset  # noqa: E402
 from mjlog.scoring.riichi import library_value, value  # noqa: E402
-from mjlog.scoring.situation import WinSituation, situation  # noqa: E402
+from mjlog.scoring.situation import WinSituation  # noqa: E402
+from mjlog.scoring.verify import win_situations  # noqa: E402
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -45,27 +44,14 @@ def timed(fn: Callable[[], object]) -> float:
 
 def wins(items: list[tuple[str, bool]]) -> list[tuple[WinSituation, Ruleset]]:
     """The situation of every win in the files, taken from the replay."""
-    out = []
+    out: list[tuple[WinSituation, Ruleset]] = []
     for path, _ in items:
         try:
             records = read_path(path)
         except InputError:
             continue
         for rec in records:
-            ev = rec.events
-            if not ev or not isinstance(ev[0], GameStart):
-                continue
-            engine = Engine()
-            start = i = 0
-            pause = frozenset({RoundStart, Win})
-            while (i := engine.run(ev, i, pause=pause)) < len(ev):
-                e = ev[i]
-                if isinstance(e, Win):
-                    out.append((situation(engine.state, ev, start, i, e), ev[0].ruleset))
-                else:
-                    start = i
-                engine.apply(e, i)
-                i += 1
+            out.extend((sit, rs) for _, sit, rs in win_situations(rec))
     return out
 
 

@@ -56,13 +56,13 @@ from mjlog.events import (
 )
 from mjlog.hand.shape import TERMINALS_AND_HONOURS, counts_of, is_complete, shanten, waits
 from mjlog.record import GameRecord
-from mjlog.replay.engine import Engine
+from mjlog.replay.engine import Engine, final_scores
 from mjlog.replay.state import DEAD_WALL, PlayerState
 from mjlog.ruleset import Ruleset
 from mjlog.scoring.fast import readings
 from mjlog.scoring.payments import nagashi_deltas, next_round, noten_deltas, win_deltas
 from mjlog.scoring.riichi import Valuation, value
-from mjlog.scoring.situation import situation
+from mjlog.scoring.situation import WinSituation, situation
 from mjlog.scoring.verify import liable_seat
 from mjlog.tiles import KIND_OF, Tile
 
@@ -165,11 +165,7 @@ class RandomGame:
                                                      dealer_keeps=keeps, honba_up=honba_up)
             if min(scores) < 0 or wind > _LAST_WIND[rs.length] or rs.length == "one-round":
                 break
-        final = list(scores)
-        if sticks:  # left on the table: to the top score, ties to the seat nearer the first dealer
-            top = min(range(self.n), key=lambda p: (-final[p], p))
-            final[top] += 1000 * sticks
-        self.emit(GameEnd(scores=tuple(final)))
+        self.emit(GameEnd(scores=tuple(final_scores(scores, sticks, 0))))
         return GameRecord(path=f"{SOURCE}:{rs.name}:{self.seed}", format="generated",
                           events=self.events)
 
@@ -483,10 +479,16 @@ class RandomGame:
 
     # -- wins
 
-    def _furiten(self, q: int, ps: PlayerState) -> bool:
+    def _furiten(self, q: int, ps: PlayerState, *, tsumo: bool) -> bool:
+        """Furiten by a passed tile or by a wait in the player's own river. For a tsumo the
+        waits of the hand as it is now count too (a kan may have changed them)."""
         mem = self.mem[q]
-        now = waits(_counts([t for t in ps.concealed if t != mem.drawn]), len(ps.melds))
-        return bool(mem.passed or mem.riichi_passed or (mem.waits | now) & mem.river_kinds)
+        if mem.passed or mem.riichi_passed:
+            return True
+        w = mem.waits
+        if tsumo:
+            w |= waits(_counts([t for t in ps.concealed if t != mem.drawn]), len(ps.melds))
+        return bool(w & mem.river_kinds)
 
     def _may_win(self, q: int, tile: int, *, tsumo: bool) -> bool:
         """Whether ``q`` may win on ``tile``: a complete hand, a yaku, no furiten."""
@@ -497,9 +499,9 @@ class RandomGame:
             return False
         if self.rules.sakizuke and not ps.riichi:
             return False
-        if (not tsumo or self.rules.furiten_tsumo) and self._furiten(q, ps):
+        if (not tsumo or self.rules.furiten_tsumo) and self._furiten(q, ps, tsumo=tsumo):
             return False
-        return not self._value(q, tile, tsumo=tsumo)[1].error
+        return not self._value(q, tile, tsumo=tsumo)[2].error
 
     def _rons(self, p: int, tile: int, *, can_win: bool = True) -> list[int]:
         """Who rons ``tile`` given up by ``p``, in turn order; everyone else who waits
@@ -526,8 +528,8 @@ class RandomGame:
             return winners[:1]  # the first in turn order takes it (頭ハネ)
         return winners
 
-    def _value(self, w: int, tile: int, *, tsumo: bool) -> tuple[Win, Valuation]:
-        """The win ``w`` would make on ``tile`` (without payments) and its value."""
+    def _value(self, w: int, tile: int, *, tsumo: bool) -> tuple[Win, WinSituation, Valuation]:
+        """The win ``w`` would make on ``tile`` (without payments), its situation and value."""
         s = self.engine.state
         ps = s.players[w]
         hand = sorted(ps.concealed) if tsumo else sorted([*ps.concealed, tile])
@@ -538,7 +540,7 @@ class RandomGame:
         sit = situation(s, self.events, self.round_start, len(self.events), win)
         if not self.rules.ippatsu and sit.ippatsu:
             sit = sit._replace(ippatsu=False)
-        return win, value(sit, self.rules)
+        return win, sit, value(sit, self.rules)
 
     def _wins(self, winners: list[int], p: int, tile: int) -> Outcome:
         """Emit the wins (or the abortive draw of a triple ron) and end the round."""
@@ -546,8 +548,7 @@ class RandomGame:
         if len(winners) == 3 and self.rules.triple_ron and p not in winners:
             return self._abort("triple-ron", (None,) * self.n)
         for i, w in enumerate(winners):
-            win, val = self._value(w, tile, tsumo=w == p)
-            sit = situation(s, self.events, self.round_start, len(self.events), win)
+            win, sit, val = self._value(w, tile, tsumo=w == p)
             pao = liable_seat(sit, self.events, self.round_start, len(self.events), self.rules)
             deltas = win_deltas(val, sit, sticks=s.kyotaku if i == 0 else 0, honba=i == 0,
                                 pao=pao)

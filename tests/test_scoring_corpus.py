@@ -14,12 +14,9 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from mjlog.events import GameStart, RoundStart, Win
 from mjlog.formats import tenhou_xml
-from mjlog.replay.engine import Engine
 from mjlog.scoring.riichi import library_value, value
-from mjlog.scoring.situation import situation
-from mjlog.scoring.verify import ScoreReport, verify
+from mjlog.scoring.verify import ScoreReport, verify, win_situations
 
 from .conftest import CORPUS
 from .test_corpus_tenhou import KNOWN_INCONSISTENT
@@ -100,28 +97,14 @@ def test_fast_path_agrees_with_the_library_on_every_win(tenhou_xml_paths: list[P
     compared = deferred = 0
     for path in tenhou_xml_paths:
         rec = tenhou_xml.read(path.read_bytes(), str(path))
-        ev = rec.events
-        if not ev or not isinstance(ev[0], GameStart):
-            continue
-        ruleset = ev[0].ruleset
-        engine = Engine()
-        start = i = 0
-        pause = frozenset({RoundStart, Win})
-        while (i := engine.run(ev, i, pause=pause)) < len(ev):
-            e = ev[i]
-            if isinstance(e, Win):
-                sit = situation(engine.state, ev, start, i, e)
-                mine, ref = value(sit, ruleset), library_value(sit, ruleset)
-                if mine.by == "mjlog":
-                    compared += 1
-                    assert ({y.name: y.han for y in mine.yaku}, mine.fu, mine.han, mine.limit,
-                            mine.main, mine.additional) == (
-                        {y.name: y.han for y in ref.yaku}, ref.fu, ref.han, ref.limit,
-                        ref.main, ref.additional), (path, i)
-                else:
-                    deferred += 1
+        for i, sit, ruleset in win_situations(rec):
+            mine, ref = value(sit, ruleset), library_value(sit, ruleset)
+            if mine.by == "mjlog":
+                compared += 1
+                assert ({y.name: y.han for y in mine.yaku}, mine.fu, mine.han, mine.limit,
+                        mine.main, mine.additional) == (
+                    {y.name: y.han for y in ref.yaku}, ref.fu, ref.han, ref.limit,
+                    ref.main, ref.additional), (path, i)
             else:
-                start = i
-            engine.apply(e, i)
-            i += 1
+                deferred += 1
     assert compared > 19_000 and deferred < 300

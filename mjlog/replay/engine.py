@@ -470,16 +470,22 @@ class Engine:
         s = self.state
         if ev.scores is None:
             return
-        expected = list(s.scores)
-        if s.kyotaku and self.game is not None:
-            # Sticks left on the table go to the player in first place (ties: the
-            # seat nearer the first dealer).
-            first = self.game.first_dealer
-            order = sorted(range(s.n), key=lambda p: (-expected[p], (p - first) % s.n))
-            expected[order[0]] += s.kyotaku * 1000
+        expected = final_scores(s.scores, s.kyotaku if self.game is not None else 0,
+                                self.game.first_dealer if self.game is not None else 0)
         if list(ev.scores) != expected:
             self.find("final-scores-mismatch",
                       f"final scores are recorded as {list(ev.scores)}, the replay has {expected}")
+
+
+def final_scores(scores: list[int], sticks: int, first_dealer: int) -> list[int]:
+    """A game's final scores: riichi sticks left on the table go to the player in first
+    place (ties: the seat nearer the first dealer)."""
+    final = list(scores)
+    if sticks:
+        n = len(final)
+        top = min(range(n), key=lambda p: (-final[p], (p - first_dealer) % n))
+        final[top] += 1000 * sticks
+    return final
 
 
 def _ignore(ev: Event) -> None:

@@ -42,7 +42,7 @@ rules of a ruleset) is the business of rule checks.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from mjlog.diagnostics import ScoreMismatch
@@ -350,6 +350,29 @@ def liable_seat(sit: WinSituation, events: Sequence[Event], round_start: int, in
             if isinstance(ev, MOVES) and not isinstance(ev, Draw):
                 break  # the replacement tile came after another kan or a kita
     return pao
+
+
+def win_situations(record: GameRecord) -> Iterator[tuple[int, WinSituation, Ruleset]]:
+    """The index and situation of every win of ``record``, taken from its replay, with
+    the ruleset the record suggests.
+
+    Only the facts: nothing is valued or compared. A record without a game
+    start gives nothing.
+    """
+    ev = record.events
+    if not ev or not isinstance(start_ev := ev[0], GameStart):
+        return
+    engine = Engine(record.src)
+    start = i = 0
+    pause = frozenset({RoundStart, Win})
+    while (i := engine.run(ev, i, pause=pause)) < len(ev):
+        e = ev[i]
+        if isinstance(e, Win):
+            yield i, situation(engine.state, ev, start, i, e), start_ev.ruleset
+        else:
+            start = i
+        engine.apply(e, i)
+        i += 1
 
 
 def verify(record: GameRecord, ruleset: Ruleset | None = None) -> tuple[Engine, ScoreReport]:

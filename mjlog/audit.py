@@ -34,6 +34,7 @@ from mjlog.rules.referee import Referee
 from mjlog.ruleset import PRESETS, Ruleset, describe
 from mjlog.scoring.verify import ScoreReport, Verifier
 from mjlog.scoring.verify import verify as verify_scores
+from mjlog.taiwan.referee import TaiwanReferee
 from mjlog.wall.verify import verify as verify_wall
 
 FileResult = dict[str, Any]
@@ -129,7 +130,11 @@ def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True, scores: 
     start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
     ruleset = ruleset_for(start, preset, options)
     violations: list[Violation] = []
-    if rules:  # one replay serves the rule checks and, riding along, score verification
+    if ruleset.family == "taiwan16":  # the family's own referee judges and scores in one replay
+        tw = TaiwanReferee(rec, ruleset, rules=rules, scores=scores)
+        violations, score = tw.run()
+        engine = tw.engine
+    elif rules:  # one replay serves the rule checks and, riding along, score verification
         referee = Referee(rec, ruleset)
         verifier = Verifier(rec, ruleset, referee.engine) if scores else None
         violations = referee.run(verifier.visit if verifier else None, Verifier.CLASSES)

@@ -9,7 +9,7 @@ consumer (the replay engine, the auditor, exporters) reads them. A game is::
 
 where a *move* is a :class:`Draw`, :class:`Discard`, a call (:class:`Chi`,
 :class:`Pon`, :class:`OpenKan`, :class:`AddedKan`, :class:`ClosedKan`,
-:class:`Kita`), :class:`RiichiAccepted`, :class:`DoraReveal`,
+:class:`Kita`, :class:`Flower`), :class:`RiichiAccepted`, :class:`DoraReveal`,
 :class:`Disconnect`/:class:`Reconnect`, :class:`Comment` or :class:`Unknown`, and a *result* is a
 :class:`Win` (several for a multiple ron), an :class:`ExhaustiveDraw` or an
 :class:`AbortiveDraw`.
@@ -194,6 +194,21 @@ class Kita:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Flower:
+    """Taiwanese: a flower set aside (a replacement draw from the dead wall follows).
+
+    During the flower procedure after the deal any player may set flowers
+    aside; later only the player who just drew. With ``from_player`` the
+    player takes the flower that player had set aside (搶花, for 七搶一).
+    """
+
+    TYPE: ClassVar[str] = "flower"
+    player: int
+    tile: Tile
+    from_player: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RiichiAccepted:
     """A riichi stands (its discard was not won on); its stick is deposited.
 
@@ -335,13 +350,13 @@ class Unknown:
 
 
 Call = Chi | Pon | OpenKan | AddedKan | ClosedKan | Kita
-MOVES: tuple[type, ...] = (Draw, Discard, Chi, Pon, OpenKan, AddedKan, ClosedKan, Kita)
+MOVES: tuple[type, ...] = (Draw, Discard, Chi, Pon, OpenKan, AddedKan, ClosedKan, Kita, Flower)
 """Events that count as one move of a round: what a finding's ``turn`` and
 ``mjlog replay --turn`` count."""
 Result = Win | ExhaustiveDraw | AbortiveDraw
 Event = (
     GameStart | RoundStart | Draw | Discard | Chi | Pon | OpenKan | AddedKan | ClosedKan
-    | Kita | RiichiAccepted | DoraReveal | Win | ExhaustiveDraw | AbortiveDraw | RoundEnd
+    | Kita | Flower | RiichiAccepted | DoraReveal | Win | ExhaustiveDraw | AbortiveDraw | RoundEnd
     | GameEnd | Disconnect | Reconnect | Comment | Unknown
 )
 
@@ -352,7 +367,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
         GameStart, RoundStart, Draw, Discard, Chi, Pon, OpenKan, AddedKan, ClosedKan, Kita,
-        RiichiAccepted, DoraReveal, Win, ExhaustiveDraw, AbortiveDraw, RoundEnd, GameEnd,
+        Flower, RiichiAccepted, DoraReveal, Win, ExhaustiveDraw, AbortiveDraw, RoundEnd, GameEnd,
         Disconnect, Reconnect, Comment, Unknown,
     )
 }

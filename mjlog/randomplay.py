@@ -24,7 +24,7 @@ independent. Where a rule is in doubt the players stay on the safe side:
 
 Values and payments come from :mod:`mjlog.scoring` (the same code that
 verifies them). Riichi family only: Taiwanese 16-tile games are not
-generated.
+generated here but by :mod:`mjlog.taiwan.play`, which :func:`random_game` hands them to.
 """
 
 from __future__ import annotations
@@ -586,7 +586,14 @@ class RandomGame:
 
 
 def random_game(ruleset: Ruleset, seed: int, style: Style = Style()) -> GameRecord:
-    """One random legal game under ``ruleset`` (riichi family); the same seed, the same game."""
+    """One random legal game under ``ruleset``; the same seed, the same game.
+
+    Taiwanese rulesets are played by :class:`mjlog.taiwan.play.TaiwanGame`.
+    """
+    if ruleset.family == "taiwan16":
+        from mjlog.taiwan.play import TaiwanGame
+
+        return TaiwanGame(ruleset, seed, style).play()
     return RandomGame(ruleset, seed, style).play()
 
 

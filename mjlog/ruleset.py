@@ -21,6 +21,7 @@ KanAfterRiichi = Literal["wait", "shape", "forbidden"]
 FourKans = Literal["abort", "fifth-ends", "no-abort"]
 KanDora = Literal["after-discard", "immediate", "none"]
 Kuikae = Literal["allowed", "same", "both"]
+SeatWind = Literal["dice", "dealer"]
 MenzenTsumo = Literal["counts", "not-alone", "ignored"]
 
 
@@ -69,6 +70,22 @@ class Ruleset:
     sakizuke_ron_only: bool = False
     oute_bisha: bool = True
     oute_bisha_yakuhai: bool = True
+    # -- Taiwanese 16-tile (sections 3 and 4)
+    tw_base: int = 50
+    tw_tai: int = 20
+    tw_seat_wind: SeatWind = "dice"
+    tw_liguligu: bool = True
+    tw_sixteen: bool = True
+    tw_seven_rob_one: bool = True
+    tw_last_discard: bool = False
+    tw_qingyise: int = 8
+    tw_four_concealed: int = 5
+    tw_five_concealed: int = 8
+    tw_all_honours: int = 8
+    tw_sixteen_tai: int = 10
+    tw_heavenly: int = 24
+    tw_earth_ready: int = 8
+    tw_earth_ready_first: int = 12
 
     def with_options(self, **options: object) -> Ruleset:
         """A copy with some options changed (unknown names raise ``TypeError``)."""
@@ -143,6 +160,25 @@ OPTION_DOCS: dict[str, str] = {
     "yaku is common to all waits is allowed.",
     "oute_bisha_yakuhai": "S2 variant: whether two different value tiles in a shanpon count "
     "as one common yaku (役牌).",
+    "tw_base": "Taiwanese: 底, the points every win is paid on top of its 台.",
+    "tw_tai": "Taiwanese: the points one 台 is worth.",
+    "tw_seat_wind": "Taiwanese: whose wind is east, for 風牌 and 花牌: 'dice' (the player the "
+    "dice open the wall at, 開門; the source) or 'dealer'.",
+    "tw_liguligu": "Taiwanese: whether seven pairs and a triplet (嚦咕嚦咕, 8 台) wins.",
+    "tw_sixteen": "Taiwanese: whether 十六不搭 (sixteen unrelated tiles and a pair) wins.",
+    "tw_seven_rob_one": "Taiwanese: whether a player with seven flowers may rob the eighth "
+    "(七搶一; one association dropped it in 2012).",
+    "tw_last_discard": "Taiwanese: whether a ron on the last discard scores 河底撈魚 (1 台).",
+    "tw_qingyise": "Taiwanese: 台 of 清一色, 8 (or 12).",
+    "tw_four_concealed": "Taiwanese: 台 of 四暗刻, 5 (or 6).",
+    "tw_five_concealed": "Taiwanese: 台 of 五暗刻, 8 (or 16).",
+    "tw_all_honours": "Taiwanese: 台 of 字一色, 8 (or 16: then its 小三元 is not added and "
+    "4 is taken off a 大三元, 小四喜 or 大四喜 it holds).",
+    "tw_sixteen_tai": "Taiwanese: 台 of 十六不搭, 10 (or 6).",
+    "tw_heavenly": "Taiwanese: 台 of 天胡, 24 (or 16).",
+    "tw_earth_ready": "Taiwanese: 台 of 地聽 (tenpai declared with the first discard), 8 (or 4).",
+    "tw_earth_ready_first": "Taiwanese: 台 of 地聽一發 (a win within a go-around of it), 12 "
+    "(or 8).",
 }
 
 PRESETS: dict[str, Ruleset] = {
@@ -156,13 +192,37 @@ PRESETS: dict[str, Ruleset] = {
     "kansaki": Ruleset(name="kansaki", red_fives=False, open_tanyao=False, dealing="two-rolls",
                        kan_after_riichi="shape", sakizuke=True, furiten_tsumo=True,
                        oute_bisha=False, oute_bisha_yakuhai=True),
+    "taiwan16": Ruleset(name="taiwan16", family="taiwan16", red_fives=False, length="full",
+                        starting_score=0, dealing="one-roll", ippatsu=False, ura_dora=False,
+                        kan_dora="none", four_kans="no-abort", kuikae="allowed",
+                        riichi_min_score=0, double_ron=False, nine_terminals=False,
+                        four_winds=False, four_riichi=False, triple_ron=False),
 }
 """Named presets. ``majsoul``: Mahjong Soul's ranked rules as far as scoring goes
 (double yakuman count double); ``jpml``: the Japan Professional Mahjong League's
 official rules (日本プロ麻雀連盟公式ルール: no red fives, no ippatsu, no ura or kan dora,
 30000 to start); ``kansaki``: a club "nashi-nashi" set (完全先付け, no open tanyao, a kan
 after riichi only when the triplet is one in every reading, furiten forbidding tsumo too,
-王手飛車 not allowed, no red fives, dealt with two rolls)."""
+王手飛車 not allowed, no red fives, dealt with two rolls); ``taiwan16``: Taiwanese 16-tile
+mahjong as the source of ``docs/rules.md`` section 4 describes it (144 tiles with flowers,
+one 一荘 east to north, 底 50 and 台 20, scores counted from 0), its two-valued 台 at the
+common value."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSize:
+    """What a family's table holds: tiles in play, dead wall, tiles dealt to a hand."""
+
+    tiles: int
+    dead_wall: int
+    hand: int
+
+
+def table_of(rs: Ruleset) -> TableSize:
+    """The table of a ruleset's family and number of players."""
+    if rs.family == "taiwan16":
+        return TableSize(tiles=144, dead_wall=16, hand=16)
+    return TableSize(tiles=108 if rs.players == 3 else 136, dead_wall=14, hand=13)
 
 
 def preset(name: str) -> Ruleset:

@@ -43,6 +43,7 @@ from mjlog.events import (
     Draw,
     Event,
     ExhaustiveDraw,
+    Flower,
     GameEnd,
     GameStart,
     Kita,
@@ -63,7 +64,18 @@ from mjlog.ruleset import PRESETS, Ruleset, overrides, parse_option
 from mjlog.scoring.fast import hand_value, up100
 from mjlog.scoring.payments import noten_deltas
 from mjlog.scoring.yaku import YAKU, default_han
-from mjlog.tiles import KIND_OF, RED_FIVE_IDS, UNKNOWN, UNKNOWN_KIND, Tile, join_mpsz, tile_str
+from mjlog.taiwan import tai as tw
+from mjlog.tiles import (
+    FIRST_FLOWER,
+    KIND_OF,
+    NUM_KINDS,
+    RED_FIVE_IDS,
+    UNKNOWN,
+    UNKNOWN_KIND,
+    Tile,
+    join_mpsz,
+    tile_str,
+)
 
 FORMAT: Final = "notation"
 MAGIC: Final = "mjlog-notation 1"
@@ -103,6 +115,8 @@ class NotationError(Exception):
 
 def _copies(kind: int, red_fives: bool) -> tuple[int, ...]:
     """A kind's copies in canonical order: the red five (copy 0 of a five) last."""
+    if kind >= NUM_KINDS:  # a flower: one copy
+        return (FIRST_FLOWER + kind - NUM_KINDS,)
     base = kind * 4
     if red_fives and base in RED_FIVE_IDS:
         return (base + 1, base + 2, base + 3, base)
@@ -139,6 +153,9 @@ class _Table:
         self.kan_tile = -1
         self.kan_player = -1
         self.after_kan = False
+        self.dealing = False
+        """Taiwanese flower procedure after the deal: the dealer discards next."""
+        self.flowers: list[list[int]] = [[] for _ in range(n)]
         self.ura_shown: list[int] = []
 
     def dealer_of(self, round_number: int) -> int:
@@ -196,7 +213,7 @@ class _Table:
                 self.hands[ev.player].add(ev.tile)
         self.used.add(ev.tile)
         self.last_draw = ev.tile
-        self.to_discard, self.to_draw = ev.player, -1
+        self.to_discard, self.to_draw = (self.dealer if self.dealing else ev.player), -1
         self.after_kan = False
         self.kan_tile = -1
 
@@ -205,6 +222,7 @@ class _Table:
             self._give(ev.player, ev.tile)
         self.last_discard, self.last_discarder = ev.tile, ev.player
         self.to_draw, self.to_discard = (ev.player + 1) % self.n, -1
+        self.dealing = False
         self.kan_tile = -1
 
     def _give(self, seat: int, tile: int) -> None:
@@ -252,6 +270,23 @@ class _Table:
         self.to_draw = p
         self.after_kan = True
 
+    def _flower(self, ev: Flower) -> None:
+        p = ev.player
+        if ev.from_player is None:
+            self._give(p, ev.tile)
+        elif 0 <= ev.from_player < self.n and ev.tile in self.flowers[ev.from_player]:
+            self.flowers[ev.from_player].remove(ev.tile)
+        if 0 <= p < self.n:
+            self.flowers[p].append(ev.tile)
+        self.used.add(ev.tile)
+        self.to_draw, self.to_discard = p, -1
+        self.after_kan = True
+        self.kan_tile = -1
+
+    def flower_owner(self, tile: int) -> int:
+        """The seat that has set flower ``tile`` aside, -1 when nobody has."""
+        return next((p for p in range(self.n) if tile in self.flowers[p]), -1)
+
     def _riichi(self, ev: RiichiAccepted) -> None:
         if 0 <= ev.player < self.n:
             self.scores[ev.player] -= 1000
@@ -271,6 +306,10 @@ class _Table:
         self.used = {t for h in ev.hands for t in h if t != UNKNOWN} | {ev.dora_indicator}
         self.dora = [ev.dora_indicator]
         self.to_draw, self.to_discard = ev.dealer, -1
+        self.flowers = [[] for _ in range(self.n)]
+        self.dealing = self.ruleset.family == "taiwan16"
+        if self.dealing:  # the dealer's seventeenth tile is dealt: the dealer discards first
+            self.to_draw, self.to_discard = -1, ev.dealer
         self.last_draw = self.last_discard = self.last_discarder = -1
         self.kan_tile = self.kan_player = -1
         self.after_kan = False
@@ -293,7 +332,8 @@ class _Table:
 _APPLY: dict[type, Callable[[_Table, Any], None]] = {
     Draw: _Table._draw, Discard: _Table._discard, Chi: _Table._call, Pon: _Table._call,
     OpenKan: _Table._call, ClosedKan: _Table._own_kan, AddedKan: _Table._own_kan,
-    Kita: _Table._own_kan, RiichiAccepted: _Table._riichi, DoraReveal: _Table._dora,
+    Kita: _Table._own_kan, Flower: _Table._flower, RiichiAccepted: _Table._riichi,
+    DoraReveal: _Table._dora,
     RoundStart: _Table._round_start, Win: _Table._result, ExhaustiveDraw: _Table._result,
     AbortiveDraw: _Table._result, RoundEnd: _Table._round_end,
 }
@@ -352,8 +392,14 @@ def _deltas_str(values: Sequence[int]) -> str:
     return ",".join(f"{d:+d}" if d else "0" for d in values)
 
 
-def _claim_str(y: YakuClaim, open_hand: bool) -> str:
-    return y.name if y.han == default_han(y.name, open_hand) else f"{y.name}:{y.han}"
+def _default_han(name: str, open_hand: bool, rs: Ruleset) -> int:
+    if rs.family == "taiwan16":
+        return tw.default_tai(name, rs)
+    return default_han(name, open_hand)
+
+
+def _claim_str(y: YakuClaim, open_hand: bool, rs: Ruleset) -> str:
+    return y.name if y.han == _default_han(y.name, open_hand, rs) else f"{y.name}:{y.han}"
 
 
 def _is_open(t: _Table, seat: int) -> bool:
@@ -379,7 +425,9 @@ def derived_deltas(t: _Table, ev: Win | ExhaustiveDraw | AbortiveDraw,
                    first: bool) -> tuple[int, ...]:
     """The score changes a result implies, filled in when the text states none.
 
-    A win pays its stated points (a ron from the discarder; a tsumo split as
+    A Taiwanese win pays 底 + 台 x value for the 台 it claims, with the
+    dealer's 2n + 1 (:func:`mjlog.taiwan.tai.payments`); a Taiwanese draw pays
+    nothing. A riichi win pays its stated points (a ron from the discarder; a tsumo split as
     Tenhou splits it, with the absent seat's share unpaid in three-player
     games), the honba (100 per honba from each payer, 300 or 200 on a ron) and
     the riichi sticks to the first winner only; with pao, as in
@@ -390,8 +438,15 @@ def derived_deltas(t: _Table, ev: Win | ExhaustiveDraw | AbortiveDraw,
     """
     n = t.n
     deltas = [0] * n
-    if isinstance(ev, AbortiveDraw):
+    if isinstance(ev, AbortiveDraw) or (t.ruleset.family == "taiwan16"
+                                        and isinstance(ev, ExhaustiveDraw)):
         return tuple(deltas)
+    if isinstance(ev, Win) and t.ruleset.family == "taiwan16":
+        if not (0 <= ev.winner < n and 0 <= ev.from_player < n):
+            return ()
+        return tuple(tw.payments(n, ev.winner, None if ev.from_player == ev.winner
+                                 else ev.from_player, t.dealer, ev.honba,
+                                 tw.total(ev.yaku), t.ruleset))
     if isinstance(ev, ExhaustiveDraw):
         if ev.nagashi:
             return ()
@@ -488,7 +543,7 @@ class _Writer:
         """A tile as written; its copy digit goes to the ``ids`` line."""
         if t == UNKNOWN:
             return "?"
-        self.digits.append(t % 4)
+        self.digits.append(t % 4 if t < FIRST_FLOWER else 0)
         self.canonical = self.canonical and t == canonical
         return tile_str(t, self.t.red)
 
@@ -552,6 +607,8 @@ class _Writer:
             self.call(ev)
         elif isinstance(ev, ClosedKan | AddedKan | Kita):
             self.own_call(ev)
+        elif isinstance(ev, Flower):
+            self.flower(ev)
         elif isinstance(ev, RiichiAccepted):
             self.emit(f"{t.wind(ev.player)}:paid" + self.paid_scores(ev))
         elif isinstance(ev, DoraReveal):
@@ -617,7 +674,8 @@ class _Writer:
             head.append("dice=" + ",".join(map(str, ev.dice)))
         t.used = set()
         t.dealer = ev.dealer
-        head.append("dora=" + self.fresh_tiles([ev.dora_indicator]))
+        if ev.dora_indicator != UNKNOWN or t.ruleset.family != "taiwan16":
+            head.append("dora=" + self.fresh_tiles([ev.dora_indicator]))
         head.extend(f"@{k}={_pct(v)}" for k, v in ev.extra
                     if self.exact or k not in MACHINE_META)
         self.lines.append(" ".join(head))
@@ -709,6 +767,18 @@ class _Writer:
             token += "kita" + self.held_tiles(p, [ev.tile])
         self.emit(token)
 
+    def flower(self, ev: Flower) -> None:
+        t = self.t
+        p = ev.player
+        token = "" if p == t.to_discard and not t.dealing else f"{t.wind(p)}:"
+        name = tile_str(ev.tile)
+        if ev.from_player is None:
+            self.emit(f"{token}flower{self.held_tiles(p, [ev.tile])}")
+        elif ev.from_player == t.flower_owner(ev.tile):
+            self.emit(f"{token}rob{name}")
+        else:
+            self.emit(f"{token}rob{name}!{ev.from_player}")
+
     # -- results
 
     def win(self, ev: Win) -> None:
@@ -731,14 +801,16 @@ class _Writer:
         melds = list(_win_melds(t, ev.winner))
         if list(ev.melds) != melds:
             parts.append("melds=" + "/".join(_ints_str(m) for m in ev.melds))
-        parts.append(f"{ev.fu}fu")
+        taiwan = t.ruleset.family == "taiwan16"
+        if not taiwan or ev.fu:
+            parts.append(f"{ev.fu}fu")
         parts.append(str(ev.points))
         if ev.han != sum(y.han for y in ev.yaku):
             parts.append(f"han={ev.han}")
-        if ev.limit != hand_value(ev.han, ev.fu, t.ruleset)[1]:
+        if ev.limit != ("" if taiwan else hand_value(ev.han, ev.fu, t.ruleset)[1]):
             parts.append(f"limit={ev.limit or '-'}")
         open_hand = _is_open(t, ev.winner)
-        parts.extend(_claim_str(y, open_hand) for y in ev.yaku)
+        parts.extend(_claim_str(y, open_hand, t.ruleset) for y in ev.yaku)
         if ev.ura_indicators:
             t_ = self.t
             parts.append("ura=" + self.tiles(ev.ura_indicators, lambda x, taken: t_.ura(
@@ -804,14 +876,14 @@ def write(events: Sequence[Event], *, exact: bool = True) -> str:
 
 # ---------------------------------------------------------------- reader
 
-_TILE: Final = r"(?:[0-9][mpsz]|[ESWNHGR]|\?)"
+_TILE: Final = r"(?:[0-9][mpszf]|[ESWNHGR]|\?)"
 _MOVE_RE: Final = re.compile(
     rf"^(?:(?P<seat>[ESWN])(?P<dir>[<>]))?(?P<rinshan>~)?(?P<a>{_TILE})(?P<b>{_TILE})?"
     r"(?P<giri>')?(?P<riichi>\*)?$")
 _CALL_RE: Final = re.compile(
     r"^(?P<seat>[ESWN]):(?P<op>chi|pon|kan)(?P<tiles>[^!]+)(?:!(?P<raw>.*))?$")
 _OWN_RE: Final = re.compile(
-    r"^(?:(?P<seat>[ESWN]):)?(?P<op>ankan|kakan|kita)(?P<tiles>[^!]*)(?:!(?P<raw>.*))?$")
+    r"^(?:(?P<seat>[ESWN]):)?(?P<op>ankan|kakan|kita|flower|rob)(?P<tiles>[^!]*)(?:!(?P<raw>.*))?$")
 _SEAT_OP_RE: Final = re.compile(
     r"^(?P<seat>[ESWN]):(?P<op>paid|unpaid|bye|back)(?:=(?P<arg>.*))?$")
 _ROUND_RE: Final = re.compile(r"^(?P<wind>[ESWN])(?P<number>[1-4])-(?P<honba>\d+)$")
@@ -847,6 +919,14 @@ def _parse_kinds(text: str, line: int, col: int) -> list[tuple[int, bool]]:
                 raise NotationError("bad-tile", f"suit {ch!r} without digits", line, col + i)
             base = "mps".index(ch) * 9
             out.extend((base + 4, True) if d == 0 else (base + d - 1, False) for d, _ in digits)
+            digits = []
+        elif ch == "f":
+            for d, j in digits:
+                if not 1 <= d <= 8:
+                    raise NotationError("bad-tile", f"there is no flower {d}f", line, col + j)
+                out.append((NUM_KINDS - 1 + d, False))
+            if not digits:
+                raise NotationError("bad-tile", "suit 'f' without digits", line, col + i)
             digits = []
         elif ch == "z":
             if not digits:
@@ -930,6 +1010,8 @@ class _Reader:
         self.id_pos += 1
         if red and digit != 0:
             raise NotationError("bad-ids", "a red five must be copy 0", line, col)
+        if kind >= NUM_KINDS:
+            return Tile(FIRST_FLOWER + kind - NUM_KINDS)
         return Tile(kind * 4 + digit)
 
     def fresh(self, text: str, line: int, col: int) -> list[Tile]:
@@ -1142,6 +1224,8 @@ class _Reader:
             else:
                 opts[key] = value
                 cols[key] = lines[start].find(word) + len(key) + 2
+        if "dora" not in opts and t.ruleset.family == "taiwan16":
+            opts["dora"], cols["dora"] = "?", 1  # no dora in Taiwanese mahjong
         if "dora" not in opts:
             raise NotationError("bad-round", "the round header needs dora=<tile>", start + 1, 1)
         line_no = start + 1
@@ -1411,10 +1495,31 @@ class _Reader:
                 tiles, called, frm = (*pon.tiles, added), pon.called, pon.from_player
             self.emit(AddedKan(player=p, from_player=frm, called=called, added=added,
                                tiles=tiles), line, col)
-        else:
+        elif op == "kita":
             text = m.group("tiles") or "4z"
             tile = self.held(p, text, line, tcol)[0]
             self.emit(Kita(player=p, tile=tile), line, col)
+        else:
+            self.flower_move(p, op, m, line, col, tcol)
+
+    def flower_move(self, p: int, op: str, m: re.Match[str], line: int, col: int,
+                    tcol: int) -> None:
+        """``flower3f``: a flower set aside; ``rob3f``: the flower another set aside taken
+        (from its holder, or from the seat number after ``!``)."""
+        kinds = _kinds(m.group("tiles"), line, tcol)
+        if len(kinds) != 1 or kinds[0][0] < NUM_KINDS:
+            raise NotationError("bad-token", f"{op} names one flower, e.g. {op}1f", line, col)
+        tile = Tile(FIRST_FLOWER + kinds[0][0] - NUM_KINDS)
+        if op == "flower":
+            self.emit(Flower(player=p, tile=self.held(p, m.group("tiles"), line, tcol)[0]),
+                      line, col)
+            return
+        raw = m.group("raw")
+        frm = int(raw) if raw and raw.isdigit() else self.t.flower_owner(tile)
+        if frm < 0:
+            raise NotationError("bad-token", f"nobody has set {m.group('tiles')} aside to rob",
+                                line, col)
+        self.emit(Flower(player=p, tile=tile, from_player=frm), line, col)
 
     # -- results
 
@@ -1468,7 +1573,10 @@ class _Reader:
                     yaku.append(self.claim(word, line, c, _is_open(t, w)))
                 continue
             vals[key] = self.field(key, value, line, c + len(key) + 1)
-        if fu < 0 or points < 0:
+        taiwan = t.ruleset.family == "taiwan16"
+        if taiwan:
+            fu = max(fu, 0)
+        elif fu < 0 or points < 0:
             raise NotationError("bad-result", "a win states its fu (e.g. 40fu) and points",
                                 line, 1)
         win_tile = int(vals["tile"])  # type: ignore[call-overload]
@@ -1476,7 +1584,7 @@ class _Reader:
         if not tsumo:
             hand_set.add(win_tile)
         han = int(vals.get("han", sum(y.han for y in yaku)))  # type: ignore[call-overload]
-        limit = vals.get("limit", hand_value(han, fu, t.ruleset)[1])
+        limit = vals.get("limit", "" if taiwan else hand_value(han, fu, t.ruleset)[1])
         ev = Win(
             winner=w, from_player=int(vals["from"]),  # type: ignore[call-overload]
             hand=vals.get("hand", tuple(Tile(x) for x in sorted(hand_set))),  # type: ignore[arg-type]
@@ -1496,17 +1604,20 @@ class _Reader:
         deltas = vals.get("deltas")
         ev = replace(ev, deltas=derived_deltas(t, ev, not self.results)
                      if deltas is None else cast(tuple[int, ...], deltas))
+        if points < 0:  # a Taiwanese win may leave its points to its 台
+            ev = replace(ev, points=ev.deltas[w] if 0 <= w < len(ev.deltas) else 0)
         self.emit(ev, line, 1)
 
     def claim(self, word: str, line: int, col: int, open_hand: bool) -> YakuClaim:
         name, colon, han = word.partition(":")
-        name = _JAPANESE.get(name, name)
+        rs = self.t.ruleset
+        name = tw.NAME_OF.get(name, name) if rs.family == "taiwan16" else _JAPANESE.get(name, name)
         if colon:
             if not han.lstrip("-").isdigit():
                 raise NotationError("bad-result", f"{word!r}: han after ':' is a number", line,
                                     col)
             return YakuClaim(name=name, han=int(han))
-        return YakuClaim(name=name, han=default_han(name, open_hand))
+        return YakuClaim(name=name, han=_default_han(name, open_hand, rs))
 
     def field(self, key: str, value: str, line: int, col: int) -> object:
         if key in ("from", "honba", "sticks", "han", "tile", "seats"):

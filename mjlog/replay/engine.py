@@ -55,6 +55,7 @@ from mjlog.events import (
     Draw,
     Event,
     ExhaustiveDraw,
+    Flower,
     GameEnd,
     GameStart,
     Kita,
@@ -69,7 +70,8 @@ from mjlog.events import (
     round_label,
 )
 from mjlog.record import GameRecord
-from mjlog.replay.state import DEAD_WALL, TableState
+from mjlog.replay.state import TableState
+from mjlog.ruleset import Ruleset, table_of
 from mjlog.tiles import KIND_OF, UNKNOWN, tile_str, tiles_str
 
 Handler = Callable[[Any], None]
@@ -98,7 +100,8 @@ class Engine:
             GameStart: self._game_start, RoundStart: self._round_start, Draw: self._draw,
             Discard: self._discard, Chi: self._chi_pon, Pon: self._chi_pon,
             OpenKan: self._open_kan, AddedKan: self._added_kan, ClosedKan: self._closed_kan,
-            Kita: self._kita, RiichiAccepted: self._riichi, DoraReveal: self._dora,
+            Kita: self._kita, Flower: self._flower, RiichiAccepted: self._riichi,
+            DoraReveal: self._dora,
             Win: self._win, ExhaustiveDraw: self._draw_result, AbortiveDraw: self._draw_result,
             RoundEnd: self._round_end, GameEnd: self._game_end, Disconnect: _ignore,
             Reconnect: _ignore, Comment: _ignore, Unknown: _ignore,
@@ -137,7 +140,7 @@ class Engine:
             cls = ev.__class__
             if cls is Draw:
                 p, t = ev.player, ev.tile  # type: ignore[union-attr]
-                if s.to_draw == p and not used[t] and s.live_wall > 0:
+                if s.to_draw == p and not used[t] and s.live_wall > 0 and not s.dealing:
                     s.turn += 1
                     used[t] = 1
                     s.live_wall -= 1
@@ -219,7 +222,9 @@ class Engine:
                       f"round starts with {ev.kyotaku} riichi sticks, the table holds "
                       f"{sticks_held}")
         s.kyotaku, s.dealer, s.scores = ev.kyotaku, ev.dealer, list(ev.scores)
-        s.live_wall = (108 if s.n == 3 else 136) - DEAD_WALL - sum(len(h) for h in ev.hands)
+        size = table_of(self.game.ruleset if self.game is not None
+                        else Ruleset(players=s.n))
+        s.live_wall = size.tiles - size.dead_wall - sum(len(h) for h in ev.hands)
         dealt = [ev.dora_indicator]
         for p, hand in enumerate(ev.hands):
             known = [t for t in hand if t != UNKNOWN] if UNKNOWN in hand else hand
@@ -237,8 +242,11 @@ class Engine:
         else:  # some tile is dealt twice: mark one by one to report each
             for t in dealt:
                 self._mark(t)
-        s.dora_indicators.append(ev.dora_indicator)
+        if ev.dora_indicator != UNKNOWN:
+            s.dora_indicators.append(ev.dora_indicator)
         s.to_draw = ev.dealer
+        if len(ev.hands[ev.dealer]) == size.hand + 1:  # Taiwanese: the dealer holds 17
+            s.to_draw, s.to_discard, s.dealing = -1, ev.dealer, True
         self._sticks_collected = False
         self._round_ended = False
         self._end_scores = None
@@ -275,7 +283,7 @@ class Engine:
             s.used[t] = 1
             s.players[p].concealed.add(t)
         s.to_draw = -1
-        s.to_discard = p
+        s.to_discard = s.dealer if s.dealing else p
         s.last_discard = -1
 
     def _discard(self, ev: Discard) -> None:
@@ -284,6 +292,7 @@ class Engine:
         s.turn += 1
         if s.to_discard != p:
             self.find("out-of-turn", f"player {p} discards, but it is not their discard", p)
+        s.dealing = False
         ps = s.players[p]
         t = ev.tile
         try:
@@ -390,6 +399,26 @@ class Engine:
         self._take_from_hand(p, [ev.tile], "kita")
         s = self.state
         s.players[p].kita.append(ev.tile)
+        s.to_discard = -1
+        s.to_draw = p
+
+    def _flower(self, ev: Flower) -> None:
+        p = ev.player
+        s = self.state
+        s.turn += 1
+        if not s.dealing and s.to_discard != p and ev.from_player is None:
+            self.find("out-of-turn", f"player {p} sets a flower aside when it is not their "
+                      "turn", p)
+        if ev.from_player is None:
+            self._take_from_hand(p, [ev.tile], "setting a flower aside")
+        else:
+            held = s.players[ev.from_player].flowers
+            if ev.tile in held:
+                held.remove(ev.tile)
+            else:
+                self.find("call-not-in-hand", f"takes flower {self._t(ev.tile)} from player "
+                          f"{ev.from_player}, who has not set it aside", p)
+        s.players[p].flowers.append(ev.tile)
         s.to_discard = -1
         s.to_draw = p
 

@@ -25,7 +25,8 @@ def _fresh_used() -> bytearray:
 class PlayerState:
     """One seat: concealed tiles, melds, river, riichi and kita."""
 
-    __slots__ = ("called_away", "concealed", "kita", "melds", "riichi_calls", "riichi_index",
+    __slots__ = ("called_away", "concealed", "flowers", "kita", "melds", "riichi_calls",
+                 "riichi_index",
                  "river", "unknown")
 
     def __init__(self) -> None:
@@ -40,6 +41,8 @@ class PlayerState:
         self.riichi_calls = -1
         """The table's ``calls`` when the player declared riichi, -1 without riichi."""
         self.kita: list[Tile] = []
+        self.flowers: list[Tile] = []
+        """Taiwanese: the flowers set aside, in order."""
         self.unknown = 0
         """Tiles in hand that the record does not name (partial records)."""
 
@@ -53,7 +56,7 @@ class TableState:
     """Everything on the table: seats, wall counts, indicators, scores, sticks and turn."""
 
     __slots__ = (
-        "calls", "dealer", "dora_indicators", "honba", "kans", "kyotaku", "last_discard",
+        "calls", "dealer", "dealing", "dora_indicators", "honba", "kans", "kyotaku", "last_discard",
         "last_discarder", "live_wall", "n", "players", "round_number", "round_wind",
         "scores", "to_discard", "to_draw", "turn", "ura_indicators", "used",
     )
@@ -86,6 +89,9 @@ class TableState:
         self.last_discard = -1
         """The last discarded tile while it may still be called, else -1."""
         self.last_discarder = -1
+        self.dealing = False
+        """Taiwanese: the flower procedure after the deal is still on (until the dealer's
+        first discard): anyone may set flowers aside, and the dealer discards next."""
 
     def new_round(self) -> None:
         """Clear everything that a round start resets (not scores)."""
@@ -97,3 +103,4 @@ class TableState:
         self.used = _fresh_used()
         self.turn = 0
         self.to_draw = self.to_discard = self.last_discard = self.last_discarder = -1
+        self.dealing = False

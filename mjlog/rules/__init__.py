@@ -86,5 +86,26 @@ RULES: dict[str, Rule] = _rules(
          "四家立直, 四開槓, 三家和).", "", False),
     Rule("double-ron", "7", "Two rons on one tile only where double ron is allowed.",
          "double_ron", False),
+    # -- Taiwanese 16-tile (family taiwan16, judged by mjlog.taiwan.referee)
+    Rule("guo-shui", "3", "A player who passed a win (過水) may not win until a discard from "
+         "an incomplete hand or an added kan.", "", True),
+    Rule("false-win", "4", "A win needs five sets and a pair (or 嚦咕嚦咕, 十六不搭, a flower "
+         "win): anything else is 詐胡.", "", True),
+    Rule("dead-hand-win", "4", "A dead hand (暗相, 明相) may not win.", "", True),
+    Rule("chi-wait-discard", "4 T1", "After a chi, no discard of a tile the same two tiles "
+         "also wait on.", "", True),
+    Rule("pon-discard", "4 T2", "After a pon, no discard of the same tile.", "", True),
+    Rule("pon-same-go-around", "4 T3", "No pon of a tile already discarded earlier in the "
+         "same go-around.", "", True),
+    Rule("call-late", "4 T4", "No chi, pon or open kan with three or fewer tiles left in the "
+         "wall.", "", True),
+    Rule("open-kan-tsumo", "4 T5", "No tsumo win on the replacement chain of an open kan.",
+         "", True),
+    Rule("flower-kept", "4", "A flower is set aside and replaced at once; one kept in hand "
+         "makes the hand dead (暗相).", "", True),
+    Rule("flower-discarded", "4", "A flower discarded makes the hand openly dead (明相).", "",
+         True),
+    Rule("flower-rob", "4", "Only a player with seven flowers may take the eighth (七搶一), "
+         "where the ruleset plays it.", "tw_seven_rob_one", True),
 )
 """Every rule check by code."""

@@ -555,7 +555,15 @@ def check(record: GameRecord, ruleset: Ruleset | None = None) -> tuple[Engine, l
     """Replay ``record`` and judge it under ``ruleset`` (default: the record's own).
 
     Returns the engine (with the replay's own findings) and the violations.
+    A Taiwanese ruleset is judged by :class:`mjlog.taiwan.referee.TaiwanReferee`.
     """
+    start = record.events[0] if record.events else None
+    own = start.ruleset if isinstance(start, GameStart) else None
+    if (ruleset or own or Ruleset()).family == "taiwan16":
+        from mjlog.taiwan.referee import TaiwanReferee
+
+        tw = TaiwanReferee(record, ruleset, scores=False)
+        return tw.engine, tw.run()[0]
     ref = Referee(record, ruleset)
     ref.run()
     return ref.engine, ref.violations

@@ -1,0 +1,19 @@
+"""Taiwanese 16-tile mahjong (台湾式十六張麻将): the ``taiwan16`` rule family.
+
+``docs/rules.md`` sections 3 and 4 and the source they distil (seed 003) are
+the specification. The family plugs into mjlog where the families differ:
+
+* :mod:`mjlog.taiwan.hand`: the winning shapes (five sets and a pair,
+  嚦咕嚦咕 and 十六不搭) and their waits, on the shared hand kernel;
+* :mod:`mjlog.taiwan.tai`: 台 scoring of every pattern of the source with
+  its exclusions, and the payments with 底, 台 value and the dealer's
+  莊家/連莊/拉莊 bonus;
+* :mod:`mjlog.taiwan.referee`: one replay that judges a record under a
+  ``taiwan16`` ruleset (過水, T1-T5, flower faults, false wins) and verifies
+  every payment;
+* :mod:`mjlog.taiwan.play`: legal random play, for the generator and tests.
+
+The replay engine, the events and the notation are shared with the riichi
+family; what differs there (tile count, dead wall, flowers) is read from
+:func:`mjlog.ruleset.table_of`.
+"""

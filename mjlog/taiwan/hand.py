@@ -1,0 +1,94 @@
+"""Winning shapes of a Taiwanese hand and their waits.
+
+A Taiwanese hand wins with 17 tiles (fewer concealed ones after calls): five
+sets and a pair, found by the shared kernel (:mod:`mjlog.hand.shape`, whose
+per-suit tables take any number of sets), or one of two special shapes that
+local rules may switch off:
+
+* **嚦咕嚦咕** (八対半): seven pairs and a triplet, all concealed (four of a
+  kind may be two pairs);
+* **十六不搭**: no two suited tiles of one suit within two of each other
+  (three per suit), the seven honours, and one of these sixteen kinds paired.
+
+Counts are 34 ints as in :mod:`mjlog.hand.shape` (flowers are never part of
+a hand). This module knows shapes only: no 台, no 過水.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Final
+
+from mjlog.hand.shape import NUM_KINDS, is_standard_complete, standard_waits
+
+HONOURS: Final = range(27, 34)
+
+
+def is_liguligu(counts: Sequence[int], melds: int = 0) -> bool:
+    """Whether a concealed 17-tile hand is seven pairs and one triplet (嚦咕嚦咕)."""
+    if melds or sum(counts) != 17:
+        return False
+    odd = [n for n in counts if n & 1]
+    return odd == [3]
+
+
+def is_sixteen_unrelated(counts: Sequence[int], melds: int = 0) -> bool:
+    """Whether a concealed 17-tile hand is 十六不搭: the seven honours and three
+    unrelated tiles of each suit (no two within two of each other), one paired."""
+    if melds or sum(counts) != 17:
+        return False
+    pairs = 0
+    for k in range(NUM_KINDS):
+        n = counts[k]
+        if n > 2:
+            return False
+        pairs += n == 2
+    if pairs != 1 or not all(counts[k] for k in HONOURS):
+        return False
+    for start in (0, 9, 18):
+        held = [i for i in range(9) if counts[start + i]]
+        if len(held) != 3 or any(b - a < 3 for a, b in itertools.pairwise(held)):
+            return False
+    return True
+
+
+def is_win(counts: Sequence[int], melds: int, *, liguligu: bool = True,
+           sixteen: bool = True) -> bool:
+    """Whether the concealed counts (with ``melds`` sets shown or kanned) are a winning
+    shape; ``liguligu`` and ``sixteen`` switch the special shapes on."""
+    if is_standard_complete(counts):
+        return True
+    return (liguligu and is_liguligu(counts, melds)) or (
+        sixteen and is_sixteen_unrelated(counts, melds))
+
+
+def _special_waits(counts: Sequence[int], liguligu: bool, sixteen: bool) -> int:
+    mask = 0
+    odd = sum(1 for n in counts if n & 1)
+    lig = liguligu and odd <= 2
+    six = sixteen and max(counts) <= 2
+    if not (lig or six):
+        return 0
+    c = list(counts)
+    for k in range(NUM_KINDS):
+        if c[k] >= 4:
+            continue
+        c[k] += 1
+        if (lig and is_liguligu(c)) or (six and is_sixteen_unrelated(c)):
+            mask |= 1 << k
+        c[k] -= 1
+    return mask
+
+
+def waits(counts: Sequence[int], melds: int, *, liguligu: bool = True,
+          sixteen: bool = True) -> int:
+    """Winning kinds (a 34-bit mask) of a hand one tile short of winning.
+
+    The special shapes count only for a concealed 16-tile hand and when
+    switched on. A kind held four times is never a wait. 0 when not tenpai.
+    """
+    mask = standard_waits(counts) if sum(counts) % 3 == 1 else 0
+    if melds == 0 and sum(counts) == 16:
+        mask |= _special_waits(counts, liguligu, sixteen)
+    return mask

@@ -1,0 +1,316 @@
+"""Taiwanese 16-tile mahjong (mjlog.taiwan): the worked examples of the source (seed 003)
+with their exact figures, the special shapes' waits, and a thousand generated games that
+survive the notation round trip and audit clean, with injected faults caught.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+
+from mjlog.audit import audit_record
+from mjlog.events import Chi, Discard, Draw, Event, Flower, Win
+from mjlog.formats import notation
+from mjlog.hand.shape import counts_of, kinds_of_mask
+from mjlog.randomplay import random_game
+from mjlog.record import GameRecord
+from mjlog.replay.engine import Engine
+from mjlog.ruleset import preset
+from mjlog.taiwan.hand import is_liguligu, is_sixteen_unrelated, is_win, waits
+from mjlog.taiwan.tai import TaiWin, flower_tai, payments, tai, total
+from mjlog.tiles import KIND_OF, Tile, kind_str, parse_kinds
+
+RS = preset("taiwan16")
+
+
+def _counts(text: str) -> list[int]:
+    return counts_of([k for k, _ in parse_kinds(text)])
+
+
+def _kind(text: str) -> int:
+    return parse_kinds(text)[0][0]
+
+
+def _win(hand: str, tile: str, melds: tuple[tuple[int, str], ...] = (), *, tsumo: bool = False,
+         rs: object = RS, **kw: object) -> dict[str, int]:
+    c = _counts(hand)
+    w = waits(c, len(melds))
+    c[_kind(tile)] += 1
+    claims = tai(TaiWin(counts=tuple(c), melds=melds, win_kind=_kind(tile), tsumo=tsumo,
+                        waits=w, **kw), rs)  # type: ignore[arg-type]
+    assert claims is not None
+    return {y.name: y.han for y in claims}
+
+
+def _waits_text(hand: str) -> list[str]:
+    return [kind_str(k) for k in kinds_of_mask(waits(_counts(hand), 0))]
+
+
+# -- section 3: 底 50 / 台 20
+
+
+def test_section3_red_dragon_single_wait() -> None:
+    # (中) 1 台 and 獨聽 1 台, flowers of other seats: an open hand
+    got = _win("456m789p123s777z5s", "5s", ((0, "chi"),))
+    assert got == {"sanyuanpai": 1, "duting": 1}
+    assert payments(4, 1, 2, 0, 0, total_of(got), RS)[1] == 20 * 2 + 50 == 90
+    tsumo = _win("456m789p123s777z5s", "5s", ((0, "chi"),), tsumo=True)
+    assert total_of(tsumo) == 3
+    # each non-dealer pays 110; the source's 330 is three such payers (its example
+    # leaves the dealer out; a dealer among them pays 莊家 1 台 more)
+    deltas = payments(4, 1, None, 0, 0, total_of(tsumo), RS)
+    assert deltas[2] == deltas[3] == -110 and deltas[0] == -130
+
+
+def test_section3_no_pattern_and_self_draw() -> None:
+    # the flower the example holds is another seat's (無効花), and it rules out 平胡
+    assert _win("456m789p234s78s55p", "6s", ((0, "chi"),), flowers=(1,)) == {}
+    assert payments(4, 1, 2, 0, 0, 0, RS)[1] == 50
+    assert _win("456m789p234s78s55p", "6s", ((0, "chi"),), tsumo=True,
+                flowers=(1,)) == {"zimo": 1}
+    assert payments(4, 1, None, 0, 0, 1, RS)[2] == -70
+
+
+def test_section3_concealed_all_runs() -> None:
+    assert _win("123456m789p23s678s55p", "4s") == {"menqian": 1, "pinghu": 2}
+    assert payments(4, 1, 2, 0, 0, 3, RS)[1] == 110
+    assert _win("123456m789p23s678s55p", "4s", tsumo=True) == {"menqian-zimo": 3}
+    # 平胡 needs no flower at all
+    assert _win("123456m789p23s678s55p", "4s", flowers=(1,)) == {"menqian": 1}
+
+
+# -- section 4: 連莊 and 拉莊 (n = 2, a hand of 3 台)
+
+
+@pytest.mark.parametrize(("winner", "payer", "expected"), [
+    (0, None, {1: -210, 2: -210, 3: -210}),  # dealer tsumo: {台 + 底 + (2n+1)} x 3
+    (0, 2, {2: -210}),                        # dealer ron: 台 + 底 + (2n+1)
+    (1, None, {0: -210, 2: -110, 3: -110}),   # child tsumo: (台 + 底) x 3 + (2n+1)
+    (1, 0, {0: -210}),                        # child ron on the dealer
+    (1, 2, {2: -110}),                        # child ron on a child: 台 + 底
+])
+def test_section4_lian_la_zhuang(winner: int, payer: int | None,
+                                 expected: dict[int, int]) -> None:
+    deltas = payments(4, winner, payer, 0, 2, 3, RS)
+    assert {p: d for p, d in enumerate(deltas) if d < 0} == expected
+    assert deltas[winner] == -sum(expected.values())
+
+
+# -- section 5: flower wins
+
+
+def test_eight_immortals_fifteen_tai() -> None:
+    # the eighth flower replaced by 1s: an open 混一色 with 發 won on the replacement
+    got = _win("23s456s789s666z11s", "1s", ((26, "pon"),), tsumo=True, replacement=True,
+               flowers=tuple(range(8)), flower_win="eight")
+    assert got == {"zimo": 1, "gangshang": 1, "sanyuanpai": 1, "hunyise": 4, "baxian": 8}
+    assert sum(got.values()) == 15
+    # the same replacement not completing the hand: 八仙過海 alone
+    c = _counts("23s456s789s666z11s1p")
+    alone = tai(TaiWin(counts=tuple(c), melds=((26, "pon"),), win_kind=9, tsumo=True,
+                       replacement=True, flowers=tuple(range(8)), flower_win="eight"), RS)
+    assert alone is not None and {y.name: y.han for y in alone} == {"baxian": 8}
+
+
+def test_seven_rob_one_ten_tai() -> None:
+    # east seat in the south round, 春秋梅蘭菊竹 and 夏 held, 冬 robbed; replacement 2m
+    flowers = (0, 1, 2, 4, 5, 6, 7, 3)
+    got = _win("111z555p777s999m34m22m", "2m", tsumo=True, replacement=True, seat_wind=0,
+               round_wind=1, flowers=flowers, flower_win="rob")
+    hand = {k: v for k, v in got.items() if k != "qiqiangyi"}
+    assert hand == {"menqian-zimo": 3, "gangshang": 1, "fengpai": 1, "sianke": 5}
+    assert sum(hand.values()) == 10 and got["qiqiangyi"] == 8
+    # the robbed player adds 七搶一's 8 台; the other two the seven other flowers: 春 1
+    # and 梅蘭菊竹 as 梅 1 + 花槓 1
+    others = sum(flower_tai([f for f in flowers if f != 3], 0).values())
+    assert others == 3
+    deltas = payments(4, 0, None, 0, 0, 10, RS, extra={1: 8, 2: others, 3: others})
+    assert deltas[1:] == [-(50 + 20 * 19), -(50 + 20 * 14), -(50 + 20 * 14)]
+
+
+# -- section 6: the special shapes
+
+
+def test_liguligu_nine_sided_wait() -> None:
+    hand = "1113334455667788m"
+    assert _waits_text(hand) == ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"]
+    c = _counts(hand)
+    c[0] += 1
+    assert is_liguligu(c) and not is_liguligu(c, melds=1)
+    assert _waits_text(hand) != [kind_str(k) for k in kinds_of_mask(
+        waits(_counts(hand), 0, liguligu=False))]
+
+
+def test_liguligu_eight_sided_wait_and_values() -> None:
+    assert _waits_text("11z55z33m44s55p66m77s88p") == ["3m", "6m", "5p", "8p", "4s", "7s",
+                                                        "1z", "5z"]
+    # the 9p single wait with a 白 triplet: 獨聽 1 and 白 1
+    assert _win("11335577m2244p555z9p", "9p") == {"liguligu": 8, "sanyuanpai": 1, "duting": 1}
+    c = _counts("11335577m2244p555z9p9p")
+    off = TaiWin(counts=tuple(c), win_kind=_kind("9p"), tsumo=False)
+    assert tai(off, RS.with_options(tw_liguligu=False)) is None
+
+
+def test_sixteen_unrelated_waits() -> None:
+    assert _waits_text("147m258p69s1234567z1z") == ["1s", "2s", "3s"]
+    assert _waits_text("17m258p369s1234567z1z") == ["4m"]
+    c = _counts("147m258p369s1234567z1z")
+    assert is_sixteen_unrelated(c) and not is_sixteen_unrelated(c, melds=1)
+    assert waits(_counts("17m258p369s1234567z1z"), 0, sixteen=False) == 0
+    got = _win("17m258p369s1234567z1z", "4m")
+    assert got == {"shiliu-buda": 10, "duting": 1}
+
+
+def test_all_honours_local_rule_29_tai() -> None:
+    # four wind pons and 發, a shanpon on 北 and 白, won on 北: 字一色 16 + 大四喜 16 + 發 1 - 4
+    melds = ((27, "pon"), (28, "pon"), (29, "pon"), (32, "pon"))
+    got = _win("44z55z", "4z", melds, rs=RS.with_options(tw_all_honours=16), seat_wind=2,
+               round_wind=2)
+    assert sum(got.values()) == 29
+    assert got["dasixi"] == 16 and got["sanyuanpai"] == 1
+    plain = _win("44z55z", "4z", melds, seat_wind=2, round_wind=2)
+    assert plain == {"dasixi": 16, "ziyise": 8, "sanyuanpai": 1}
+
+
+def total_of(claims: dict[str, int]) -> int:
+    return sum(claims.values())
+
+
+def test_total_of_claims() -> None:
+    claims = tai(TaiWin(counts=tuple(_counts("123456m789p234s678s55p")), win_kind=_kind("4s"),
+                        tsumo=True), RS)
+    assert claims is not None and total(claims) == 3
+
+
+# -- generated games
+
+GAMES = 1000
+
+
+def _play(seed: int) -> tuple[int, dict[str, int], list[str]]:
+    """One game: generated, written, read back and audited; (rounds, move counts, problems)."""
+    rec = random_game(RS, seed)
+    text = notation.write(rec.events)
+    (back,) = notation.read(text.encode(), f"taiwan-{seed}.mjn")
+    problems = [str(d) for d in back.diagnostics]
+    if back.events != rec.events:
+        problems.append("the notation round trip changed the events")
+    rep = audit_record(back, wall=False)
+    problems += [f"{k}: {x['code']}" for k in ("findings", "violations", "mismatches")
+                 for x in rep[k] if x.get("severity") != "info"]
+    moves: Counter[str] = Counter(ev.TYPE for ev in rec.events)
+    moves["ron"] = sum(1 for ev in rec.events
+                       if isinstance(ev, Win) and ev.from_player != ev.winner)
+    for ev in rec.events:
+        if isinstance(ev, Win):
+            moves.update(f"tai:{y.name}" for y in ev.yaku)
+    return rep["rounds"], dict(moves), problems
+
+
+def test_a_thousand_generated_games_round_trip_and_audit_clean() -> None:
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        results = pool.map(_play, range(GAMES), chunksize=25)
+    bad = {seed: p for seed, (_, _, p) in enumerate(results) if p}
+    assert bad == {}
+    moves: Counter[str] = Counter()
+    for _, m, _ in results:
+        moves.update(m)
+    rounds = sum(r for r, _, _ in results)
+    assert rounds >= 10 * GAMES
+    # real games: flowers, every call, wins of both kinds, draws, patterns
+    for kind in ("flower", "chi", "pon", "open_kan", "added_kan", "closed_kan",
+                 "exhaustive_draw"):
+        assert moves[kind] >= GAMES // 10, (kind, moves[kind])
+    assert moves["win"] >= 5 * GAMES and moves["ron"] >= GAMES, moves
+    for pattern in ("menqian", "zimo", "menqian-zimo", "duting", "huapai", "fengpai",
+                    "sanyuanpai", "gangshang", "haidi", "pengpeng", "hunyise", "pinghu"):
+        assert moves[f"tai:{pattern}"] >= 5, pattern
+
+
+# -- injected faults
+
+
+def _cut(rec: GameRecord, events: list[Event]) -> GameRecord:
+    return GameRecord(path=rec.path, format=rec.format, events=events)
+
+
+def _inject(rec: GameRecord) -> list[tuple[str, GameRecord]]:
+    """Faults injected into one game, each cutting the game right after it."""
+    out: list[tuple[str, GameRecord]] = []
+    ev = rec.events
+    done: set[str] = set()
+    for i in range(1, len(ev) - 2):
+        prev, a, b, c = ev[i - 1], ev[i], ev[i + 1], ev[i + 2]
+        drawn = isinstance(prev, Draw) and isinstance(a, Flower) and prev.player == a.player
+        if "flower-discarded" not in done and isinstance(a, Flower) and isinstance(b, Draw) \
+                and drawn and b.rinshan:
+            # the drawn flower thrown instead of set aside
+            out.append(("flower-discarded", _cut(rec, [*ev[:i], Discard(
+                player=a.player, tile=a.tile, tsumogiri=True)])))
+            done.add("flower-discarded")
+        if "flower-kept" not in done and isinstance(a, Flower) and isinstance(b, Draw) \
+                and isinstance(c, Discard) and c.player == a.player and c.tile != b.tile \
+                and drawn:
+            # the flower kept in hand, another tile thrown
+            out.append(("flower-kept", _cut(rec, [*ev[:i], replace(c, tsumogiri=False)])))
+            done.add("flower-kept")
+        if "chi-wait-discard" not in done and isinstance(a, Chi) and isinstance(b, Discard):
+            own = sorted(KIND_OF[t] for t in a.tiles if t != a.called)
+            lo, hi = own
+            banned = {lo - 1, hi + 1} if hi - lo == 1 else {lo + 1}
+            hand = _hand_before(rec, i + 1, a.player)
+            pick = next((t for t in hand if KIND_OF[t] in banned and KIND_OF[t] // 9 == lo // 9
+                         and KIND_OF[t] < 27), None)
+            if pick is not None:
+                out.append(("chi-wait-discard",
+                            _cut(rec, [*ev[:i + 1], replace(b, tile=Tile(pick))])))
+                done.add("chi-wait-discard")
+        if "false-win" not in done and isinstance(a, Discard) and isinstance(b, Draw):
+            q = b.player
+            hand = _hand_before(rec, i + 1, q)
+            win = Win(winner=q, from_player=a.player,
+                      hand=tuple(sorted(Tile(t) for t in [*hand, a.tile])),
+                      win_tile=a.tile)
+            if not _completes(rec, i + 1, q, a.tile):
+                out.append(("false-win", _cut(rec, [*ev[:i + 1], win])))
+                done.add("false-win")
+    return out
+
+
+def _engine_at(rec: GameRecord, stop: int) -> Engine:
+    e = Engine()
+    e.run(rec.events, 0, stop)
+    return e
+
+
+def _hand_before(rec: GameRecord, stop: int, p: int) -> list[int]:
+    e = _engine_at(rec, stop)
+    return sorted(e.state.players[p].concealed)
+
+
+def _completes(rec: GameRecord, stop: int, p: int, tile: int) -> bool:
+    e = _engine_at(rec, stop)
+    ps = e.state.players[p]
+    c = [0] * 34
+    for t in [*ps.concealed, tile]:
+        if KIND_OF[t] < 34:
+            c[KIND_OF[t]] += 1
+    return is_win(c, len(ps.melds))
+
+
+def test_injected_faults_are_caught() -> None:
+    made: Counter[str] = Counter()
+    caught: Counter[str] = Counter()
+    for seed in range(30):
+        rec = random_game(RS, 5000 + seed)
+        for code, mutated in _inject(rec):
+            made[code] += 1
+            rep = audit_record(mutated, wall=False)
+            if code in {v["code"] for v in rep["violations"]}:
+                caught[code] += 1
+    assert set(made) == {"flower-discarded", "flower-kept", "chi-wait-discard", "false-win"}
+    assert min(made.values()) >= 10, made
+    assert caught == made

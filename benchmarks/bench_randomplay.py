@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/bench_randomplay.py [--games N] [--rules PRESET ...]
 
-For each preset (default ``tenhou`` and ``tenhou-sanma``), side by side in
+For each preset (default ``tenhou``, ``tenhou-sanma`` and ``taiwan16``), side by side in
 one run: playing N games (:func:`mjlog.randomplay.random_game`), the bare
 replay of those games, and their whole audit (replay, rule checks and score
 verification: :func:`mjlog.audit.audit_record`). Prints games/s, moves/s of
@@ -32,7 +32,7 @@ from mjlog.ruleset import preset  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--rules", nargs="*", default=["tenhou", "tenhou-sanma"])
+    parser.add_argument("--rules", nargs="*", default=["tenhou", "tenhou-sanma", "taiwan16"])
     args = parser.parse_args()
     for name in args.rules:
         rs = preset(name)

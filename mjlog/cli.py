@@ -329,13 +329,11 @@ def generate_cmd(preset: str, settings: tuple[str, ...], games: int, seed: int,
                  output: str) -> None:
     """Play random legal games and write them in mjlog notation.
 
-    Random players play whole games under the ruleset (riichi family): the
-    same seed gives the same game, and every game audits clean under that
-    ruleset. Useful as test data and to try a ruleset's options.
+    Random players play whole games under the ruleset (riichi, or a whole
+    Taiwanese 一荘 under taiwan16): the same seed gives the same game, and
+    every game audits clean under that ruleset. Useful as test data and to try a ruleset's options.
     """
     rs = PRESETS[preset].with_options(**dict(_rule_options(preset, settings)))
-    if rs.family != "riichi":
-        raise click.BadParameter("random play covers riichi games only", param_hint="--rules")
     folder = None if output == "-" else Path(output)
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)

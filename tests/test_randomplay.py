@@ -13,7 +13,7 @@ import pytest
 from mjlog.audit import audit_record
 from mjlog.events import ExhaustiveDraw, Win
 from mjlog.formats import notation
-from mjlog.randomplay import SOURCE, Style, random_game, random_games
+from mjlog.randomplay import SOURCE, RandomGame, Style, random_game, random_games
 from mjlog.record import GameRecord
 from mjlog.ruleset import Ruleset, parse_option, preset
 
@@ -98,9 +98,12 @@ def test_the_same_seed_gives_the_same_game() -> None:
     assert getattr(start, "source", "") == SOURCE and getattr(start, "ruleset", None) == rs
 
 
-def test_random_play_is_riichi_only() -> None:
+def test_taiwanese_rulesets_are_played_by_the_taiwanese_players() -> None:
+    rec = random_game(preset("taiwan16"), 1)
+    assert rec.events[0].ruleset.family == "taiwan16"  # type: ignore[union-attr]
+    assert any(ev.TYPE == "flower" for ev in rec.events)
     with pytest.raises(ValueError, match="taiwan16"):
-        random_game(Ruleset(family="taiwan16"), 1)
+        RandomGame(Ruleset(family="taiwan16"), 1)
 
 
 @pytest.mark.parametrize("spec", ["tenhou", "tenhou-sanma", "kansaki"])

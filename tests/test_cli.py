@@ -34,9 +34,10 @@ def test_audit_examples_finds_the_disputes() -> None:
     """The quick start: the hand-written disputes in examples/ are caught (exit 1)."""
     code, out = run("audit", str(EXAMPLES))
     assert code == 1
-    assert "18 files, 18 games (6 complete), 37 rounds; 2 games with findings" in out
+    assert "23 files, 23 games (6 complete), 58 rounds; 2 games with findings" in out
     assert "discard-not-in-hand 1, out-of-turn 1" in out
-    assert "mismatches: win-deltas 6, win-fu 1, win-han 1, win-points 3, win-yaku 1" in out
+    assert "mismatches: win-deltas 8, win-fu 1, win-han 1, win-points 4, win-yaku 1" in out
+    assert "violations: dead-hand-win 1, guo-shui 1, pon-discard 1" in out
 
 
 def test_audit_json_is_valid_and_counts(tmp_path: Path) -> None:
@@ -45,7 +46,7 @@ def test_audit_json_is_valid_and_counts(tmp_path: Path) -> None:
     report = json.loads(out)
     schema = json.loads((ROOT / "schemas" / "audit-report.schema.json").read_text("utf-8"))
     jsonschema.validate(report, schema)
-    assert report["summary"]["games"] == 18 and report["summary"]["rounds"] == 37
+    assert report["summary"]["games"] == 23 and report["summary"]["rounds"] == 58
     assert report["skipped"] == [str(EXAMPLES / "make_examples.py")]
 
 

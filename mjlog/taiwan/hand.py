@@ -20,7 +20,9 @@ import itertools
 from collections.abc import Sequence
 from typing import Final
 
+from mjlog.events import AddedKan, Chi, ClosedKan, Event, OpenKan, Pon
 from mjlog.hand.shape import NUM_KINDS, is_standard_complete, standard_waits
+from mjlog.tiles import KIND_OF
 
 HONOURS: Final = range(27, 34)
 
@@ -92,3 +94,26 @@ def waits(counts: Sequence[int], melds: int, *, liguligu: bool = True,
     if melds == 0 and sum(counts) == 16:
         mask |= _special_waits(counts, liguligu, sixteen)
     return mask
+
+
+def partner_waits(a: int, b: int) -> int:
+    """Kinds (a mask) that make a run with two tiles ``a`` <= ``b`` of a hand: what T1
+    forbids discarding after a chi with them (45m: 3m and 6m; 46m: 5m)."""
+    if a >= 27 or a // 9 != b // 9:
+        return 0
+    lo, i = a // 9 * 9, a % 9
+    if b - a == 1:
+        return sum(1 << (lo + j) for j in (i - 1, i + 2) if 0 <= j < 9)
+    return 1 << (a + 1) if b - a == 2 else 0
+
+
+def meld_of(m: Event) -> tuple[int, str]:
+    """A call as 台 scoring reads it: (first kind, ``chi``/``pon``/``kan``/``ankan``)."""
+    if isinstance(m, Chi):
+        return min(KIND_OF[t] for t in m.tiles), "chi"
+    if isinstance(m, ClosedKan):
+        return KIND_OF[m.tiles[0]], "ankan"
+    if isinstance(m, Pon):
+        return KIND_OF[m.called], "pon"
+    assert isinstance(m, OpenKan | AddedKan)
+    return KIND_OF[m.tiles[0]], "kan"

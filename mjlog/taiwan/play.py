@@ -51,7 +51,7 @@ from mjlog.replay.engine import Engine
 from mjlog.ruleset import Ruleset, table_of
 from mjlog.scoring.payments import next_round
 from mjlog.taiwan import tai as tw
-from mjlog.taiwan.hand import is_win, waits
+from mjlog.taiwan.hand import is_win, meld_of, partner_waits, waits
 from mjlog.tiles import FIRST_FLOWER, KIND_OF, NUM_KINDS, Tile
 
 SOURCE = "mjlog-random"
@@ -355,7 +355,7 @@ class TaiwanGame:
                 if None in own:
                     continue
                 a, b = (t for t in own if t is not None)
-                ban = _partner_waits(KIND_OF[a], KIND_OF[b])
+                ban = partner_waits(KIND_OF[a], KIND_OF[b])
                 if all(ban >> KIND_OF[t] & 1 for t in ps.concealed if t not in (a, b)):
                     continue  # nothing left to discard
                 self.emit(Chi(player=q, from_player=p, called=tile,
@@ -384,7 +384,7 @@ class TaiwanGame:
         if KIND_OF[tile] < NUM_KINDS:
             before[KIND_OF[tile]] -= 1
         rs = self.rules
-        melds = tuple(_meld(m) for m in ps.melds)
+        melds = tuple(meld_of(m) for m in ps.melds)
         complete = is_win(counts, len(melds), liguligu=rs.tw_liguligu, sixteen=rs.tw_sixteen)
         robbed_kan = isinstance(self.events[-1], AddedKan)
         win = tw.TaiWin(
@@ -425,23 +425,3 @@ def _isolated(c: list[int], k: int) -> bool:
         return True
     lo, hi = max(k - 2, k - k % 9), min(k + 2, k - k % 9 + 8)
     return sum(c[lo: hi + 1]) == 1
-
-
-def _partner_waits(a: int, b: int) -> int:
-    if a >= 27 or a // 9 != b // 9:
-        return 0
-    lo, i = a // 9 * 9, a % 9
-    if b - a == 1:
-        return sum(1 << (lo + j) for j in (i - 1, i + 2) if 0 <= j < 9)
-    return 1 << (a + 1) if b - a == 2 else 0
-
-
-def _meld(m: Event) -> tuple[int, str]:
-    if isinstance(m, Chi):
-        return min(KIND_OF[t] for t in m.tiles), "chi"
-    if isinstance(m, ClosedKan):
-        return KIND_OF[m.tiles[0]], "ankan"
-    if isinstance(m, Pon):
-        return KIND_OF[m.called], "pon"
-    assert isinstance(m, OpenKan | AddedKan)
-    return KIND_OF[m.tiles[0]], "kan"

@@ -62,7 +62,7 @@ from mjlog.ruleset import Ruleset, describe
 from mjlog.scoring.payments import next_round
 from mjlog.scoring.verify import ScoreReport
 from mjlog.taiwan import tai as tw
-from mjlog.taiwan.hand import is_win, waits
+from mjlog.taiwan.hand import is_win, meld_of, partner_waits, waits
 from mjlog.tiles import FIRST_FLOWER, KIND_OF, NUM_KINDS, kind_str, tile_str
 
 _UNFIT = (IndexError, KeyError, ValueError, TypeError)
@@ -340,7 +340,7 @@ class TaiwanReferee:
             self.seats[p].ban = ("pon-discard", 1 << kind)
         elif isinstance(ev, Chi):
             own = sorted(KIND_OF[t] for t in ev.tiles if t != ev.called)
-            self.seats[p].ban = ("chi-wait-discard", _partner_waits(own[0], own[1]))
+            self.seats[p].ban = ("chi-wait-discard", partner_waits(own[0], own[1]))
         self.seats[p].declared = 0
 
     def _same_go_around(self, p: int, kind: int) -> int:
@@ -435,7 +435,7 @@ class TaiwanReferee:
         if KIND_OF[ev.win_tile] < NUM_KINDS:
             before[KIND_OF[ev.win_tile]] -= 1
         ps = s.players[w]
-        melds = tuple(_meld(m) for m in ps.melds)
+        melds = tuple(meld_of(m) for m in ps.melds)
         declared = 0
         if seat.declared:
             declared = 2 if seat.discards == 1 else 1
@@ -503,29 +503,6 @@ class TaiwanReferee:
             else:
                 self.report.draws_verified += 1
         self._end_round(dealer_keeps=True)
-
-
-def _partner_waits(a: int, b: int) -> int:
-    """Kinds (mask) that make a run with the two tiles ``a`` <= ``b`` from hand (T1)."""
-    if a >= 27 or a // 9 != b // 9:
-        return 0
-    lo, i = a // 9 * 9, a % 9
-    if b - a == 1:
-        return sum(1 << (lo + j) for j in (i - 1, i + 2) if 0 <= j < 9)
-    if b - a == 2:
-        return 1 << (a + 1)
-    return 0
-
-
-def _meld(m: Event) -> tuple[int, str]:
-    if isinstance(m, Chi):
-        return min(KIND_OF[t] for t in m.tiles), "chi"
-    if isinstance(m, ClosedKan):
-        return KIND_OF[m.tiles[0]], "ankan"
-    if isinstance(m, Pon):
-        return KIND_OF[m.called], "pon"
-    assert isinstance(m, OpenKan | AddedKan)
-    return KIND_OF[m.tiles[0]], "kan"
 
 
 def _own_flower_before_rob(events: list[Event], index: int, w: int) -> bool:

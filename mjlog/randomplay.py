@@ -54,7 +54,14 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
-from mjlog.hand.shape import TERMINALS_AND_HONOURS, counts_of, is_complete, shanten, waits
+from mjlog.hand.shape import (
+    TERMINALS_AND_HONOURS,
+    counts_of,
+    is_complete,
+    is_isolated,
+    shanten,
+    waits,
+)
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine, final_scores
 from mjlog.replay.state import DEAD_WALL, PlayerState
@@ -385,7 +392,7 @@ class RandomGame:
             return self.rng.choice(options), []
         melds = len(ps.melds)
         c = _counts(ps.concealed)
-        lone = [t for t in options if _isolated(c, KIND_OF[t])]
+        lone = [t for t in options if is_isolated(c, KIND_OF[t])]
         if lone:  # a tile with no partner never helps: no need to count shanten
             tile = self.rng.choice(lone)
             c[KIND_OF[tile]] -= 1
@@ -602,13 +609,3 @@ def random_games(ruleset: Ruleset, count: int, seed: int = 0,
     """``count`` random games with seeds ``seed``, ``seed + 1`` …"""
     for i in range(count):
         yield random_game(ruleset, seed + i, style)
-
-
-def _isolated(c: list[int], k: int) -> bool:
-    """Whether kind ``k`` is a single with no other tile of its suit within two."""
-    if c[k] != 1:
-        return False
-    if k >= 27:
-        return True
-    lo, hi = max(k - 2, k - k % 9), min(k + 2, k - k % 9 + 8)
-    return sum(c[lo: hi + 1]) == 1

@@ -19,7 +19,7 @@ from mjlog.randomplay import random_game
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.ruleset import preset
-from mjlog.taiwan.hand import is_liguligu, is_sixteen_unrelated, is_win, waits
+from mjlog.taiwan.hand import is_liguligu, is_sixteen_unrelated, is_win, kind_counts, waits
 from mjlog.taiwan.tai import TaiWin, flower_tai, payments, tai, total
 from mjlog.tiles import KIND_OF, Tile, kind_str, parse_kinds
 
@@ -242,7 +242,11 @@ def _inject(rec: GameRecord) -> list[tuple[str, GameRecord]]:
     out: list[tuple[str, GameRecord]] = []
     ev = rec.events
     done: set[str] = set()
+    engine = Engine()  # one replay: the table after ev[:i + 1] at each step
+    engine.apply(ev[0], 0)
     for i in range(1, len(ev) - 2):
+        engine.apply(ev[i], i)
+        players = engine.state.players
         prev, a, b, c = ev[i - 1], ev[i], ev[i + 1], ev[i + 2]
         drawn = isinstance(prev, Draw) and isinstance(a, Flower) and prev.player == a.player
         if "flower-discarded" not in done and isinstance(a, Flower) and isinstance(b, Draw) \
@@ -261,7 +265,7 @@ def _inject(rec: GameRecord) -> list[tuple[str, GameRecord]]:
             own = sorted(KIND_OF[t] for t in a.tiles if t != a.called)
             lo, hi = own
             banned = {lo - 1, hi + 1} if hi - lo == 1 else {lo + 1}
-            hand = _hand_before(rec, i + 1, a.player)
+            hand = sorted(players[a.player].concealed)
             pick = next((t for t in hand if KIND_OF[t] in banned and KIND_OF[t] // 9 == lo // 9
                          and KIND_OF[t] < 27), None)
             if pick is not None:
@@ -270,35 +274,14 @@ def _inject(rec: GameRecord) -> list[tuple[str, GameRecord]]:
                 done.add("chi-wait-discard")
         if "false-win" not in done and isinstance(a, Discard) and isinstance(b, Draw):
             q = b.player
-            hand = _hand_before(rec, i + 1, q)
+            ps = players[q]
             win = Win(winner=q, from_player=a.player,
-                      hand=tuple(sorted(Tile(t) for t in [*hand, a.tile])),
+                      hand=tuple(sorted(Tile(t) for t in [*ps.concealed, a.tile])),
                       win_tile=a.tile)
-            if not _completes(rec, i + 1, q, a.tile):
+            if not is_win(kind_counts(ps.concealed, a.tile), len(ps.melds)):
                 out.append(("false-win", _cut(rec, [*ev[:i + 1], win])))
                 done.add("false-win")
     return out
-
-
-def _engine_at(rec: GameRecord, stop: int) -> Engine:
-    e = Engine()
-    e.run(rec.events, 0, stop)
-    return e
-
-
-def _hand_before(rec: GameRecord, stop: int, p: int) -> list[int]:
-    e = _engine_at(rec, stop)
-    return sorted(e.state.players[p].concealed)
-
-
-def _completes(rec: GameRecord, stop: int, p: int, tile: int) -> bool:
-    e = _engine_at(rec, stop)
-    ps = e.state.players[p]
-    c = [0] * 34
-    for t in [*ps.concealed, tile]:
-        if KIND_OF[t] < 34:
-            c[KIND_OF[t]] += 1
-    return is_win(c, len(ps.melds))
 
 
 def test_injected_faults_are_caught() -> None:

@@ -258,6 +258,17 @@ def waits(counts: Sequence[int], melds: int = 0) -> int:
     return mask
 
 
+def is_isolated(counts: Sequence[int], kind: int) -> bool:
+    """Whether ``kind`` is a single with no other tile of its suit within two (a tile
+    that helps no set: random players throw these first)."""
+    if counts[kind] != 1:
+        return False
+    if kind >= 27:
+        return True
+    lo, hi = max(kind - 2, kind - kind % 9), min(kind + 2, kind - kind % 9 + 8)
+    return sum(counts[lo: hi + 1]) == 1
+
+
 def kinds_of_mask(mask: int) -> list[int]:
     """The kinds set in a 34-bit mask, in order."""
     out = []

@@ -17,7 +17,7 @@ a hand). This module knows shapes only: no 台, no 過水.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from mjlog.events import AddedKan, Chi, ClosedKan, Event, OpenKan, Pon
@@ -25,6 +25,19 @@ from mjlog.hand.shape import NUM_KINDS, is_standard_complete, standard_waits
 from mjlog.tiles import KIND_OF
 
 HONOURS: Final = range(27, 34)
+
+
+def kind_counts(tiles: Iterable[int], extra: int = -1) -> list[int]:
+    """Kind counts (34 ints) of physical tiles, and of ``extra`` when given; flowers are
+    not part of a hand and are skipped."""
+    counts = [0] * NUM_KINDS
+    for t in tiles:
+        k = KIND_OF[t]
+        if k < NUM_KINDS:
+            counts[k] += 1
+    if extra >= 0 and KIND_OF[extra] < NUM_KINDS:
+        counts[KIND_OF[extra]] += 1
+    return counts
 
 
 def is_liguligu(counts: Sequence[int], melds: int = 0) -> bool:

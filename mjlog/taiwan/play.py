@@ -45,13 +45,13 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
-from mjlog.hand.shape import standard_shanten
+from mjlog.hand.shape import is_isolated, standard_shanten
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.ruleset import Ruleset, table_of
 from mjlog.scoring.payments import next_round
 from mjlog.taiwan import tai as tw
-from mjlog.taiwan.hand import is_win, meld_of, partner_waits, waits
+from mjlog.taiwan.hand import is_win, kind_counts, meld_of, partner_waits, waits
 from mjlog.tiles import FIRST_FLOWER, KIND_OF, NUM_KINDS, Tile
 
 SOURCE = "mjlog-random"
@@ -177,12 +177,7 @@ class TaiwanGame:
         return self.engine.state.live_wall
 
     def _counts(self, p: int, extra: int = -1) -> list[int]:
-        c = [0] * NUM_KINDS
-        for t in self.engine.state.players[p].concealed:
-            c[KIND_OF[t]] += 1
-        if extra >= 0:
-            c[KIND_OF[extra]] += 1
-        return c
+        return kind_counts(self.engine.state.players[p].concealed, extra)
 
     def _complete(self, p: int, extra: int = -1) -> bool:
         rs = self.rules
@@ -202,7 +197,7 @@ class TaiwanGame:
             t = self.wall.pop(0)
             self.emit(Draw(player=p, tile=t))
             mem.drawn, mem.rinshan = t, False
-        while KIND_OF[mem.drawn] >= NUM_KINDS if mem.drawn >= 0 else False:
+        while mem.drawn >= 0 and KIND_OF[mem.drawn] >= NUM_KINDS:
             self.emit(Flower(player=p, tile=Tile(mem.drawn)))
             if self._live() <= 0:  # a flower as the last tile ends the round
                 return self._exhaustive()
@@ -260,7 +255,7 @@ class TaiwanGame:
         if self.rng.random() >= self.style.best:
             return self.rng.choice(options)
         c = self._counts(p)
-        lone = [t for t in options if _isolated(c, KIND_OF[t])]
+        lone = [t for t in options if is_isolated(c, KIND_OF[t])]
         if lone:  # a tile with no partner never helps: no need to count shanten
             return self.rng.choice(lone)
         melds = len(ps.melds)
@@ -415,13 +410,3 @@ class TaiwanGame:
         self.emit(ExhaustiveDraw(deltas=(0,) * self.n, scores_before=tuple(s.scores),
                                  honba=s.honba))
         return _KEEP
-
-
-def _isolated(c: list[int], k: int) -> bool:
-    """Whether kind ``k`` is a single with no other tile of its suit within two."""
-    if c[k] != 1:
-        return False
-    if k >= 27:
-        return True
-    lo, hi = max(k - 2, k - k % 9), min(k + 2, k - k % 9 + 8)
-    return sum(c[lo: hi + 1]) == 1

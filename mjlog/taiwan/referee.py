@@ -62,7 +62,7 @@ from mjlog.ruleset import Ruleset, describe
 from mjlog.scoring.payments import next_round
 from mjlog.scoring.verify import ScoreReport
 from mjlog.taiwan import tai as tw
-from mjlog.taiwan.hand import is_win, meld_of, partner_waits, waits
+from mjlog.taiwan.hand import is_win, kind_counts, meld_of, partner_waits, waits
 from mjlog.tiles import FIRST_FLOWER, KIND_OF, NUM_KINDS, kind_str, tile_str
 
 _UNFIT = (IndexError, KeyError, ValueError, TypeError)
@@ -201,14 +201,7 @@ class TaiwanReferee:
     # -- the hand
 
     def _counts(self, p: int, extra: int = -1) -> list[int]:
-        counts = [0] * NUM_KINDS
-        for t in self.engine.state.players[p].concealed:
-            k = KIND_OF[t]
-            if k < NUM_KINDS:
-                counts[k] += 1
-        if extra >= 0:
-            counts[KIND_OF[extra]] += 1
-        return counts
+        return kind_counts(self.engine.state.players[p].concealed, extra)
 
     def _complete(self, p: int, extra: int = -1) -> bool:
         ps = self.engine.state.players[p]

@@ -444,7 +444,10 @@ class TaiwanReferee:
             robbed_kan=self.pending is not None and self.pending[2] == "added kan",
             heavenly=tsumo and w == s.dealer and s.dealing,
             declared=declared, flower_win=flower_win,
-            flower_win_in_deal=bool(flower_win) and self.deal_flowers[w] >= 7,
+            # 配牌花胡: eight flowers from the deal, or seven and a rob before the first discard
+            flower_win_in_deal=bool(flower_win) and (
+                self.deal_flowers[w] == 8
+                or (self.deal_flowers[w] == 7 and robbed >= 0 and seat.discards == 0)),
         )
         claims = tw.tai(win, self.rs) if (complete or flower_win) else None
         if claims is None:

@@ -9,7 +9,8 @@ consumer (the replay engine, the auditor, exporters) reads them. A game is::
 
 where a *move* is a :class:`Draw`, :class:`Discard`, a call (:class:`Chi`,
 :class:`Pon`, :class:`OpenKan`, :class:`AddedKan`, :class:`ClosedKan`,
-:class:`Kita`, :class:`Flower`), :class:`RiichiAccepted`, :class:`DoraReveal`,
+:class:`Kita`, :class:`Flower`), :class:`RiichiAccepted`, :class:`ReadyDeclared`,
+:class:`DoraReveal`,
 :class:`Disconnect`/:class:`Reconnect`, :class:`Comment` or :class:`Unknown`, and a *result* is a
 :class:`Win` (several for a multiple ron), an :class:`ExhaustiveDraw` or an
 :class:`AbortiveDraw`.
@@ -221,6 +222,18 @@ class RiichiAccepted:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ReadyDeclared:
+    """Taiwanese 天聽: a player other than the dealer declares ready during the flower
+    procedure, before their first draw. No discard goes with it and no stick is paid.
+
+    地聽, declared with the first discard, is a :class:`Discard` with ``riichi`` set.
+    """
+
+    TYPE: ClassVar[str] = "ready_declared"
+    player: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DoraReveal:
     """A new dora indicator is turned over (after a kan)."""
 
@@ -356,8 +369,8 @@ MOVES: tuple[type, ...] = (Draw, Discard, Chi, Pon, OpenKan, AddedKan, ClosedKan
 Result = Win | ExhaustiveDraw | AbortiveDraw
 Event = (
     GameStart | RoundStart | Draw | Discard | Chi | Pon | OpenKan | AddedKan | ClosedKan
-    | Kita | Flower | RiichiAccepted | DoraReveal | Win | ExhaustiveDraw | AbortiveDraw | RoundEnd
-    | GameEnd | Disconnect | Reconnect | Comment | Unknown
+    | Kita | Flower | RiichiAccepted | ReadyDeclared | DoraReveal | Win | ExhaustiveDraw
+    | AbortiveDraw | RoundEnd | GameEnd | Disconnect | Reconnect | Comment | Unknown
 )
 
 Meld = Chi | Pon | OpenKan | AddedKan | ClosedKan
@@ -367,8 +380,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
         GameStart, RoundStart, Draw, Discard, Chi, Pon, OpenKan, AddedKan, ClosedKan, Kita,
-        Flower, RiichiAccepted, DoraReveal, Win, ExhaustiveDraw, AbortiveDraw, RoundEnd, GameEnd,
-        Disconnect, Reconnect, Comment, Unknown,
+        Flower, RiichiAccepted, ReadyDeclared, DoraReveal, Win, ExhaustiveDraw, AbortiveDraw,
+        RoundEnd, GameEnd, Disconnect, Reconnect, Comment, Unknown,
     )
 }
 """Every event class by its ``TYPE`` tag."""

@@ -84,6 +84,7 @@ class Ruleset:
     tw_all_honours: int = 8
     tw_sixteen_tai: int = 10
     tw_heavenly: int = 24
+    tw_heavenly_ready: int = 16
     tw_earth_ready: int = 8
     tw_earth_ready_first: int = 12
 
@@ -175,7 +176,9 @@ OPTION_DOCS: dict[str, str] = {
     "tw_all_honours": "Taiwanese: 台 of 字一色, 8 (or 16: then its 小三元 is not added and "
     "4 is taken off a 大三元, 小四喜 or 大四喜 it holds).",
     "tw_sixteen_tai": "Taiwanese: 台 of 十六不搭, 10 (or 6).",
-    "tw_heavenly": "Taiwanese: 台 of 天胡, 24 (or 16).",
+    "tw_heavenly": "Taiwanese: 台 of 天胡, 地胡 and 人胡, 24 (or 16).",
+    "tw_heavenly_ready": "Taiwanese: 台 of 天聽 (tenpai declared before the first draw), 16 "
+    "(or 8).",
     "tw_earth_ready": "Taiwanese: 台 of 地聽 (tenpai declared with the first discard), 8 (or 4).",
     "tw_earth_ready_first": "Taiwanese: 台 of 地聽一發 (a win within a go-around of it), 12 "
     "(or 8).",

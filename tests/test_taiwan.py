@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from mjlog.audit import audit_record
-from mjlog.events import Chi, Discard, Draw, Event, Flower, Win
+from mjlog.events import Chi, Discard, Draw, Event, Flower, RiichiAccepted, Win
 from mjlog.formats import notation
 from mjlog.hand.shape import counts_of, kinds_of_mask
 from mjlog.randomplay import random_game
@@ -183,6 +183,57 @@ def test_total_of_claims() -> None:
     claims = tai(TaiWin(counts=tuple(_counts("123456m789p234s678s55p")), win_kind=_kind("4s"),
                         tsumo=True), RS)
     assert claims is not None and total(claims) == 3
+
+
+# -- declarations: 天聽 (S:ting in the flower procedure) and 地聽 (* on the first discard)
+
+_DEAL = ("E1-0 dice=1,1,3\nhands 1488999p1122336677z 123456789m23p12355s "
+         "456789m567p4566789s 123456m123567p89s44z\n")  # S waits on 1p and 4p
+
+
+def _declared(moves: str, result: str) -> tuple[list[str], list[str], GameRecord]:
+    text = ('mjlog-notation 1\n[Players "A" "B" "C" "D"]\n[Ruleset "taiwan16"]\n'
+            f"{_DEAL}{moves}\n{result}\n")
+    (rec,) = notation.read(text.encode(), "declared.mjn")
+    assert rec.diagnostics == []
+    rep = audit_record(rec, wall=False)
+    errors = [x["code"] for k in ("findings", "violations") for x in rep[k]
+              if x.get("severity") != "info"]
+    return errors, [f"{x['code']}:{x['field']}" for x in rep["mismatches"]], rec
+
+
+@pytest.mark.parametrize(("moves", "result", "points"), [
+    # 人胡: a ron before the declarer's first discard; 天聽 and 門前 are contained
+    ("S:ting 1p", "ron S renhu pinghu", 50 + (24 + 2 + 1) * 20),
+    # 地胡: a tsumo on the first draw; 天聽 and 門前自摸 are contained
+    ("S:ting 7z 4p", "tsumo S dihu", 530 * 2 + 550),
+    # 天聽 that stands (the tsumogiri keeps it): 16, and a tsumo adds 自摸 and 不求
+    ("S:ting 7z 5z' 5z' 5z' 5z7z 4p", "tsumo S tianting zimo:2", 410 * 2 + 430),
+    # 地聽一發 and 地聽: the declaration rides on the first discard, and pays no stick
+    ("7z 5z'* 5z' 5z' 5z7z 4p", "tsumo S diting-yifa zimo:2", 330 * 2 + 350),
+    ("7z 5z'* 5z' 5z' 5z7z 4z' 4z' 1s' 1s6z 4p", "tsumo S diting zimo:2", 250 * 2 + 270),
+    # a discard from hand ends 天聽: the ron is scored without it
+    ("S:ting 7z 5s5s 9s' 8s' 1z1p", "ron S menqian pinghu", 50 + 4 * 20),
+])
+def test_declarations_are_scored(moves: str, result: str, points: int) -> None:
+    errors, mismatches, rec = _declared(moves, result)
+    assert errors == [] and mismatches == []
+    win = next(ev for ev in rec.events if isinstance(ev, Win))
+    assert win.points == points
+    assert not any(isinstance(ev, RiichiAccepted) for ev in rec.events)
+    assert notation.read(notation.write(rec.events).encode(), "back.mjn")[0].events \
+        == rec.events
+
+
+@pytest.mark.parametrize(("moves", "result"), [
+    ("S:ting 7z 5s5s 9s' 8s' 1z1p", "ron S tianting pinghu"),  # 天聽 ended by the 5s
+    ("E:ting 7z 4p", "tsumo S dihu"),  # the dealer cannot declare 天聽 …
+    ("7z S:ting 4p", "tsumo S dihu"),  # … nor anyone after the dealer's first discard
+])
+def test_declarations_that_do_not_count(moves: str, result: str) -> None:
+    errors, mismatches, _ = _declared(moves, result)
+    assert "win-tai:tai" in mismatches
+    assert errors == ([] if "5s5s" in moves else ["out-of-turn"])
 
 
 # -- generated games

@@ -50,6 +50,7 @@ from mjlog.events import (
     OpenKan,
     PlayerInfo,
     Pon,
+    ReadyDeclared,
     Reconnect,
     RiichiAccepted,
     RoundEnd,
@@ -613,6 +614,8 @@ class _Writer:
             self.emit(f"{t.wind(ev.player)}:paid" + self.paid_scores(ev))
         elif isinstance(ev, DoraReveal):
             self.emit("dora:" + self.fresh_tiles([ev.indicator]))
+        elif isinstance(ev, ReadyDeclared):
+            self.emit(f"{t.wind(ev.player)}:ting")
         elif isinstance(ev, Disconnect):
             self.emit(f"{t.wind(ev.player)}:bye")
         elif isinstance(ev, Reconnect):
@@ -885,7 +888,7 @@ _CALL_RE: Final = re.compile(
 _OWN_RE: Final = re.compile(
     r"^(?:(?P<seat>[ESWN]):)?(?P<op>ankan|kakan|kita|flower|rob)(?P<tiles>[^!]*)(?:!(?P<raw>.*))?$")
 _SEAT_OP_RE: Final = re.compile(
-    r"^(?P<seat>[ESWN]):(?P<op>paid|unpaid|bye|back)(?:=(?P<arg>.*))?$")
+    r"^(?P<seat>[ESWN]):(?P<op>paid|unpaid|bye|back|ting)(?:=(?P<arg>.*))?$")
 _ROUND_RE: Final = re.compile(r"^(?P<wind>[ESWN])(?P<number>[1-4])-(?P<honba>\d+)$")
 _TAG_RE: Final = re.compile(
     r'^\[(?P<key>[A-Za-z][\w.-]*)(?P<values>(?:\s+"(?:[^"\\]|\\.)*")*)\s*\]$')
@@ -1366,6 +1369,8 @@ class _Reader:
             self.settle_riichi(line, col)
             if op == "bye":
                 self.emit(Disconnect(player=p), line, col)
+            elif op == "ting":
+                self.emit(ReadyDeclared(player=p), line, col)
             else:
                 self.emit(Reconnect(player=p, name=_unpct(m.group("arg") or "")), line, col)
             return
@@ -1430,7 +1435,7 @@ class _Reader:
         if ev is None:
             ev = _DISCARDS[key] = Discard(player=p, tile=tile, tsumogiri=giri, riichi=riichi)
         self.emit(ev, line, col)
-        if riichi:
+        if riichi and self.t.ruleset.family != "taiwan16":  # 地聽 pays no stick
             self.pending = p
 
     def call(self, m: re.Match[str], line: int, col: int) -> None:

@@ -15,8 +15,8 @@ Finding codes (all of severity ``error``):
 ``call-not-in-hand``       tiles a call uses from hand are not there
 ``call-not-last-discard``  a chi, pon or open kan takes a tile that is not
                            the last discard, or from the wrong player
-``out-of-turn``            a draw, discard or call when it is not that
-                           player's move
+``out-of-turn``            a draw, discard, call or 天聽 declaration when
+                           it is not that player's move
 ``tile-reused``            one physical tile is dealt, drawn or shown twice
 ``wall-exhausted``         a draw when the live wall is empty
 ``win-hand-mismatch``      the winning hand in the record is not the hand
@@ -61,6 +61,7 @@ from mjlog.events import (
     Kita,
     OpenKan,
     Pon,
+    ReadyDeclared,
     Reconnect,
     RiichiAccepted,
     RoundEnd,
@@ -101,7 +102,7 @@ class Engine:
             Discard: self._discard, Chi: self._chi_pon, Pon: self._chi_pon,
             OpenKan: self._open_kan, AddedKan: self._added_kan, ClosedKan: self._closed_kan,
             Kita: self._kita, Flower: self._flower, RiichiAccepted: self._riichi,
-            DoraReveal: self._dora,
+            ReadyDeclared: self._ready, DoraReveal: self._dora,
             Win: self._win, ExhaustiveDraw: self._draw_result, AbortiveDraw: self._draw_result,
             RoundEnd: self._round_end, GameEnd: self._game_end, Disconnect: _ignore,
             Reconnect: _ignore, Comment: _ignore, Unknown: _ignore,
@@ -421,6 +422,12 @@ class Engine:
         s.players[p].flowers.append(ev.tile)
         s.to_discard = -1
         s.to_draw = p
+
+    def _ready(self, ev: ReadyDeclared) -> None:
+        s = self.state
+        if not s.dealing or ev.player == s.dealer:
+            self.find("out-of-turn", f"player {ev.player} declares 天聽, which only a player "
+                      "other than the dealer may, before the dealer's first discard", ev.player)
 
     def _riichi(self, ev: RiichiAccepted) -> None:
         s = self.state

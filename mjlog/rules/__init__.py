@@ -107,5 +107,7 @@ RULES: dict[str, Rule] = _rules(
          True),
     Rule("flower-rob", "4", "Only a player with seven flowers may take the eighth (七搶一), "
          "where the ruleset plays it.", "tw_seven_rob_one", True),
+    Rule("flower-order", "4", "After the deal, flowers are set aside seat by seat from the "
+         "dealer; a replacement flower waits for the next go-around.", "", False),
 )
 """Every rule check by code."""

@@ -17,8 +17,12 @@ by event, like the riichi referee, with its own memory of each player:
   hand openly dead (明相).
 * **Flowers**: a flower kept in hand at a discard (暗相), a flower
   discarded (明相), a flower robbed without seven flowers or where 七搶一 is
-  off; a dead hand that wins (``dead-hand-win``); a hand that is no win
-  (``false-win``, 詐胡).
+  off; a flower set aside out of the procedure's order after the deal
+  (``flower-order``: seat by seat from the dealer, a replacement flower
+  waiting for the next go-around).
+* **Wins**: a dead hand that wins (``dead-hand-win``); a hand that is no win
+  (``false-win``, 詐胡); a ron on a closed kan (``chankan-closed``); a
+  second ron on one tile (``double-ron``: the first in turn order wins).
 
 Score verification rides along: each win is valued by
 :func:`mjlog.taiwan.tai.tai` from the table and paid by
@@ -27,8 +31,11 @@ Score verification rides along: each win is valued by
 draw pays nothing (``draw-deltas``); the next round keeps the dealer with
 one more 連莊 after a dealer's win or a draw (``next-round``).
 
-Not judged: the order of the flower procedure after the deal, call
-priority, and declarations mjlog has no event for (天聽).
+Declarations are remembered for scoring: 天聽 (:class:`~mjlog.events.ReadyDeclared`
+during the flower procedure) and 地聽 (a first discard with ``riichi``); a
+discard of another tile than the one drawn, or a call, ends them.
+
+Not judged: call priority (a record shows only the call that was made).
 """
 
 from __future__ import annotations
@@ -50,6 +57,7 @@ from mjlog.events import (
     GameStart,
     OpenKan,
     Pon,
+    ReadyDeclared,
     RoundStart,
     Win,
     round_label,
@@ -78,6 +86,7 @@ class _Seat:
         "discards",
         "drawn_rinshan",
         "guo_shui",
+        "heavenly_ready",
         "kan_chain",
         "passed_tsumo",
         "robbed",
@@ -98,6 +107,8 @@ class _Seat:
         self.drawn_rinshan = False
         self.declared = 0
         """地聽: the turn it was declared on the first discard (0: not declared)."""
+        self.heavenly_ready = False
+        """天聽 was declared during the flower procedure and still stands."""
         self.discards = 0
         self.robbed = -1
         """The seat this player took a flower from (七搶一), -1 when none."""
@@ -130,11 +141,16 @@ class TaiwanReferee:
         self.round_has_win = False
         self.east = 0
         self.deal_flowers: list[int] = []
+        self.procedure = (0, 0)
+        """Where the flower procedure after the deal stands: (go-around, seat from the dealer)."""
+        self.due: dict[int, tuple[int, int]] = {}
+        """Flowers held during the procedure: tile -> (go-around it may be set aside in, seat)."""
+        self.out_of_order: set[int] = set()
         self._pre: dict[type, Callable[[Any], None]] = {
             GameStart: self._game_start, RoundStart: self._round_start, Draw: self._draw,
             Discard: self._discard, Chi: self._call, Pon: self._call, OpenKan: self._call,
             AddedKan: self._added_kan, ClosedKan: self._closed_kan, Flower: self._flower,
-            Win: self._win, ExhaustiveDraw: self._exhaustive,
+            ReadyDeclared: self._ready, Win: self._win, ExhaustiveDraw: self._exhaustive,
         }
         self._post: dict[type, Callable[[Any], None]] = {
             Draw: self._after_draw, Discard: self._after_discard, AddedKan: self._after_added,
@@ -238,6 +254,11 @@ class TaiwanReferee:
         self.round_has_win = False
         self.east = tw.east_seat(ev.dealer, ev.dice, self.rs, len(ev.hands))
         self.deal_flowers = [0] * len(ev.hands)
+        n = len(ev.hands)
+        self.procedure = (0, 0)
+        self.out_of_order = set()
+        self.due = {t: (0, (p - ev.dealer) % n) for p, hand in enumerate(ev.hands)
+                    for t in hand if KIND_OF[t] >= NUM_KINDS}
 
     def _end_round(self, dealer_keeps: bool) -> None:
         s = self.engine.state
@@ -260,6 +281,9 @@ class TaiwanReferee:
     # -- moves
 
     def _draw(self, ev: Draw) -> None:
+        s = self.engine.state
+        if s.dealing and KIND_OF[ev.tile] >= NUM_KINDS:  # a replacement flower waits a round
+            self.due[ev.tile] = (self.procedure[0] + 1, (ev.player - s.dealer) % s.n)
         seat = self.seats[ev.player]
         seat.drawn_rinshan = ev.rinshan
         seat.passed_tsumo = False
@@ -297,11 +321,14 @@ class TaiwanReferee:
         seat.ban = ("", 0)
         if seat.declared and seat.discards and not ev.tsumogiri:
             seat.declared = 0  # 地聽 ends when the hand changes
+        if seat.heavenly_ready and not ev.tsumogiri:
+            seat.heavenly_ready = False  # so does 天聽, from the first discard on
         if seat.guo_shui and not seat.passed_tsumo and not self._complete(p):
             seat.guo_shui = ""
         seat.passed_tsumo = False
         seat.kan_chain = False
-        if ev.riichi and seat.discards == 0 and not s.players[p].melds:
+        if ev.riichi and seat.discards == 0 and not s.players[p].melds \
+                and not seat.heavenly_ready:
             seat.declared = s.turn + 1
         seat.discards += 1
         self.river.append((p, kind))
@@ -335,6 +362,7 @@ class TaiwanReferee:
             own = sorted(KIND_OF[t] for t in ev.tiles if t != ev.called)
             self.seats[p].ban = ("chi-wait-discard", partner_waits(own[0], own[1]))
         self.seats[p].declared = 0
+        self.seats[p].heavenly_ready = False
 
     def _same_go_around(self, p: int, kind: int) -> int:
         """The player who discarded ``kind`` since ``p``'s own last discard (included),
@@ -364,6 +392,8 @@ class TaiwanReferee:
         s = self.engine.state
         if s.dealing:
             self.deal_flowers[p] += 1
+            if ev.from_player is None:
+                self._procedure_order(p, ev.tile)
         if ev.from_player is not None:
             held = len(s.players[p].flowers)
             if not self.rs.tw_seven_rob_one or held != 7:
@@ -373,6 +403,45 @@ class TaiwanReferee:
                            f"player {ev.from_player}: {why}")
             self.seats[p].robbed = ev.from_player
             self.seats[p].robbed_tile = ev.tile
+
+    def _ready(self, ev: ReadyDeclared) -> None:
+        s = self.engine.state
+        if s.dealing and ev.player != s.dealer:  # the engine reports any other declaration
+            self.seats[ev.player].heavenly_ready = True
+
+    def _procedure_order(self, p: int, tile: int) -> None:
+        """Judge a flower set aside after the deal against the procedure: seat by seat from
+        the dealer, each setting aside what it held at its turn, go-around after go-around
+        (a replacement flower waits for the next one).
+
+        A flower set aside after its seat's turn has passed is late; one set aside early
+        (in the go-around its replacement came in) is reported only when another flower
+        was still due before it. A flower never set aside is ``flower-kept``, not this.
+        """
+        s = self.engine.state
+        done, at = self.procedure
+        first, seat = self.due.pop(tile, (0, (p - s.dealer) % s.n))
+        here = (max(first, done + (seat < at)), seat)  # the first turn of that seat it may use
+        late = first < here[0]
+        skipped: list[tuple[int, int, int]] = []
+        if first > done:  # a replacement of this go-around: others still due go first
+            skipped = sorted((r, q, t) for t, (r, q) in self.due.items()
+                             if (done, at) <= (r, q) < here and t not in self.out_of_order)
+        if (late and tile not in self.out_of_order) or skipped:
+            other = (skipped[0][1] + s.dealer) % s.n if skipped else (at + s.dealer) % s.n
+            message = (f"sets flower {tile_str(tile)} aside in the go-around it came in, "
+                       f"before player {other} set {tile_str(skipped[0][2])} aside"
+                       if skipped else f"sets flower {tile_str(tile)} aside late: it was due "
+                       f"in go-around {first + 1}, before player {other}'s flowers")
+            self.violation("flower-order", message, p, evidence=(
+                ("procedure", f"from the dealer seat by seat, go-around {here[0] + 1} now"),
+                self._picture(p)), consequence="not allowed: the replacement tiles go to other "
+                "players than the procedure gives")
+            self.out_of_order.update(t for _, _, t in skipped)  # each is reported once
+        if late:  # the rest of that late turn is not reported again; the procedure stays
+            self.out_of_order.update(t for t, d in self.due.items() if d == (first, seat))
+            return
+        self.procedure = here
 
     # -- results
 
@@ -405,6 +474,14 @@ class TaiwanReferee:
         elif seat.guo_shui:
             self.violation("guo-shui", "wins while in 過水", w,
                            evidence=(("passed", seat.guo_shui), self._picture(w)),
+                           consequence="false win (詐胡): the win is void")
+        if not tsumo and isinstance(self.events[self.index - 1], ClosedKan):
+            self.violation("chankan-closed", "ron on the tile of a closed kan", w,
+                           evidence=(self._picture(w),),
+                           consequence="false win (詐胡): only an added kan may be robbed")
+        elif not tsumo and len(self.winners) > 1 and not self.rs.double_ron:
+            self.violation("double-ron", "another ron on the same tile: the first player in "
+                           "turn order from the discarder wins alone (截胡)", w,
                            consequence="false win (詐胡): the win is void")
         if tsumo and seat.kan_chain and complete:
             self.violation("open-kan-tsumo", "tsumo on the replacement of an open kan", w,
@@ -444,6 +521,7 @@ class TaiwanReferee:
             robbed_kan=self.pending is not None and self.pending[2] == "added kan",
             heavenly=tsumo and w == s.dealer and s.dealing,
             declared=declared, flower_win=flower_win,
+            heavenly_ready=(2 if seat.discards == 0 else 1) if seat.heavenly_ready else 0,
             # 配牌花胡: eight flowers from the deal, or seven and a rob before the first discard
             flower_win_in_deal=bool(flower_win) and (
                 self.deal_flowers[w] == 8

@@ -14,14 +14,16 @@ source's section 2 (seed 003) and its exclusions:
   大四喜 is (the source's 29 台 example);
 * 嚦咕嚦咕 adds only its value triplet, 自摸 (no 不求 bonus), 獨聽 and the
   flushes; 十六不搭 the same (no triplet, no flush is possible);
-* 天胡 does not add 門前自摸; 地聽一發 contains 地聽 and 門前;
+* 天胡 does not add 門前自摸; 地聽一發 contains 地聽 and 門前; 天聽 and 地聽
+  contain 門前 (a tsumo adds 自摸 and the 不求 bonus); 地胡 (天聽 and a tsumo
+  before the first discard) contains 天聽 and 門前自摸; 人胡 (天聽 and a ron
+  before the first discard) contains 天聽 and 門前;
 * 八仙過海 and 七搶一 (8, or 12 as 配牌花胡 in the deal) replace 花牌 and 花槓;
   a hand that is complete as well adds its own 台.
 
 台 that depend on the dealer (莊家 1 and 連莊/拉莊 2n) are not in the list:
 they are paid only between the dealer and the winner, see :func:`payments`.
-The patterns that need a declaration mjlog has no event for (天聽, 地胡, 人胡)
-are not scored. Nothing here looks at the table: the caller states the win.
+Nothing here looks at the table: the caller states the win.
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ PATTERNS: Final[dict[str, str]] = {
     "qingyise": "清一色", "xiaosanyuan": "小三元", "dasanyuan": "大三元",
     "sananke": "三暗刻", "sianke": "四暗刻", "wuanke": "五暗刻", "xiaosixi": "小四喜",
     "dasixi": "大四喜", "ziyise": "字一色", "baxian": "八仙過海", "qiqiangyi": "七搶一",
-    "huahu": "配牌花胡", "tianhu": "天胡", "diting": "地聽", "diting-yifa": "地聽一發",
+    "huahu": "配牌花胡", "tianhu": "天胡", "dihu": "地胡", "renhu": "人胡",
+    "tianting": "天聽", "diting": "地聽", "diting-yifa": "地聽一發",
     "liguligu": "嚦咕嚦咕", "shiliu-buda": "十六不搭",
 }
 """Every pattern mjlog scores: its name in events and notation, and its written name."""
@@ -85,6 +88,8 @@ class TaiWin:
     """The dealer wins on the deal and its flower replacements (天胡)."""
     declared: int = 0
     """地聽: 0 none, 1 declared with the first discard, 2 won within one go-around of it."""
+    heavenly_ready: int = 0
+    """天聽: 0 none, 1 declared before the first draw, 2 won before the first discard."""
     flower_win: str = ""
     """``eight`` (八仙過海), ``rob`` (七搶一), or empty."""
     flower_win_in_deal: bool = False
@@ -186,7 +191,7 @@ def _common(out: dict[str, int], w: TaiWin, concealed_hand: bool, open_calls: in
     if w.heavenly:
         pass  # 天胡 holds 門前自摸
     elif concealed_hand:
-        if five_concealed or w.declared:  # 門前 is implied: a tsumo adds 自摸 and 不求
+        if five_concealed or w.declared or w.heavenly_ready:  # 門前 implied: 自摸 and 不求
             _add(out, "zimo", 2 if w.tsumo else 0)
         else:
             _add(out, "menqian-zimo" if w.tsumo else "menqian", 3 if w.tsumo else 1)
@@ -245,7 +250,16 @@ def _hand_tai(w: TaiWin, rs: Ruleset) -> dict[str, int] | None:
         for name in ("menqian", "menqian-zimo", "zimo"):
             best.pop(name, None)
         best["tianhu"] = rs.tw_heavenly
-    if best is not None and w.declared:
+    if best is not None and w.heavenly_ready:
+        best.pop("menqian", None)
+        if w.heavenly_ready == 1:
+            best["tianting"] = rs.tw_heavenly_ready
+        elif w.tsumo:
+            best.pop("zimo", None)
+            best["dihu"] = rs.tw_heavenly
+        else:
+            best["renhu"] = rs.tw_heavenly
+    elif best is not None and w.declared:
         best.pop("menqian", None)  # in 嚦咕嚦咕 or 十六不搭 it was never added
         if w.declared == 2:
             best["diting-yifa"] = rs.tw_earth_ready_first
@@ -297,6 +311,7 @@ def default_tai(name: str, rs: Ruleset) -> int:
     return {"qingyise": rs.tw_qingyise, "sianke": rs.tw_four_concealed,
             "wuanke": rs.tw_five_concealed, "ziyise": rs.tw_all_honours,
             "shiliu-buda": rs.tw_sixteen_tai, "tianhu": rs.tw_heavenly,
+            "dihu": rs.tw_heavenly, "renhu": rs.tw_heavenly, "tianting": rs.tw_heavenly_ready,
             "diting": rs.tw_earth_ready, "diting-yifa": rs.tw_earth_ready_first}.get(name, 1)
 
 

@@ -5,6 +5,7 @@ survive the notation round trip and audit clean, with injected faults caught.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 from collections import Counter
 from dataclasses import replace
@@ -12,7 +13,18 @@ from dataclasses import replace
 import pytest
 
 from mjlog.audit import audit_record
-from mjlog.events import Chi, Discard, Draw, Event, Flower, RiichiAccepted, Win
+from mjlog.events import (
+    Chi,
+    Discard,
+    Draw,
+    Event,
+    Flower,
+    OpenKan,
+    Pon,
+    RiichiAccepted,
+    RoundStart,
+    Win,
+)
 from mjlog.formats import notation
 from mjlog.hand.shape import counts_of, kinds_of_mask
 from mjlog.randomplay import random_game
@@ -21,7 +33,7 @@ from mjlog.replay.engine import Engine
 from mjlog.ruleset import preset
 from mjlog.taiwan.hand import is_liguligu, is_sixteen_unrelated, is_win, kind_counts, waits
 from mjlog.taiwan.tai import TaiWin, flower_tai, payments, tai, total
-from mjlog.tiles import KIND_OF, Tile, kind_str, parse_kinds
+from mjlog.tiles import FIRST_FLOWER, KIND_OF, Tile, kind_str, parse_kinds
 
 RS = preset("taiwan16")
 
@@ -288,31 +300,89 @@ def _cut(rec: GameRecord, events: list[Event]) -> GameRecord:
     return GameRecord(path=rec.path, format=rec.format, events=events)
 
 
+def _fresh(engine: Engine, kinds: set[int], taken: set[int]) -> Tile:
+    """An unseen physical tile of one of ``kinds`` (not dealt, drawn or shown, nor in
+    ``taken``), which a mutation may hand out in a draw; KeyError when there is none."""
+    t = next((t for t in range(FIRST_FLOWER) if not engine.state.used[t]
+              and KIND_OF[t] in kinds and t not in taken), -1)
+    if t < 0:
+        raise KeyError(kinds)
+    taken.add(t)
+    return Tile(t)
+
+
+def _river_since(events: list[Event], i: int, p: int) -> list[int]:
+    """Kinds discarded from ``p``'s own last discard (included) to before ``events[i]``."""
+    out: list[int] = []
+    for ev in reversed(events[:i]):
+        if isinstance(ev, Discard):
+            out.append(KIND_OF[ev.tile])
+            if ev.player == p:
+                break
+        elif isinstance(ev, RoundStart):
+            break
+    return out
+
+
+def _pon_after(events: list[Event], i: int, engine: Engine, p: int, *,
+               third: bool) -> list[Event] | None:
+    """``p`` pons the discard ``events[i]``, then discards the third copy (``third``) or a
+    tile of another kind; None when ``p`` cannot."""
+    d = events[i]
+    assert isinstance(d, Discard)
+    kind = KIND_OF[d.tile]
+    own = sorted(t for t in engine.state.players[p].concealed if KIND_OF[t] == kind)
+    others = sorted(t for t in engine.state.players[p].concealed if KIND_OF[t] != kind)
+    if len(own) < (3 if third else 2) or not others:
+        return None
+    pon = Pon(player=p, from_player=d.player, called=d.tile,
+              tiles=tuple(sorted(Tile(t) for t in (*own[:2], d.tile))))
+    out = own[2] if third else others[0]
+    return [*events[:i + 1], pon, Discard(player=p, tile=Tile(out), tsumogiri=False)]
+
+
 def _inject(rec: GameRecord) -> list[tuple[str, GameRecord]]:
-    """Faults injected into one game, each cutting the game right after it."""
+    """Faults injected into one game (at most one of each kind), each cutting the game
+    right after it (a passed win plays on with unseen tiles to the player's tsumo)."""
     out: list[tuple[str, GameRecord]] = []
     ev = rec.events
     done: set[str] = set()
+
+    def add(code: str, events: list[Event] | None) -> None:
+        if events is not None and code not in done:
+            out.append((code, _cut(rec, events)))
+            done.add(code)
+
     engine = Engine()  # one replay: the table after ev[:i + 1] at each step
     engine.apply(ev[0], 0)
-    for i in range(1, len(ev) - 2):
+    for i in range(1, len(ev) - 3):
         engine.apply(ev[i], i)
-        players = engine.state.players
+        s = engine.state
+        players = s.players
         prev, a, b, c = ev[i - 1], ev[i], ev[i + 1], ev[i + 2]
         drawn = isinstance(prev, Draw) and isinstance(a, Flower) and prev.player == a.player
-        if "flower-discarded" not in done and isinstance(a, Flower) and isinstance(b, Draw) \
-                and drawn and b.rinshan:
+        if isinstance(a, Flower) and isinstance(b, Draw) and drawn and b.rinshan \
+                and not s.dealing:
             # the drawn flower thrown instead of set aside
-            out.append(("flower-discarded", _cut(rec, [*ev[:i], Discard(
-                player=a.player, tile=a.tile, tsumogiri=True)])))
-            done.add("flower-discarded")
-        if "flower-kept" not in done and isinstance(a, Flower) and isinstance(b, Draw) \
-                and isinstance(c, Discard) and c.player == a.player and c.tile != b.tile \
-                and drawn:
+            add("flower-discarded", [*ev[:i], Discard(player=a.player, tile=a.tile,
+                                                      tsumogiri=True)])
+        if isinstance(a, Flower) and isinstance(b, Draw) and isinstance(c, Discard) \
+                and c.player == a.player and c.tile != b.tile and drawn:
             # the flower kept in hand, another tile thrown
-            out.append(("flower-kept", _cut(rec, [*ev[:i], replace(c, tsumogiri=False)])))
-            done.add("flower-kept")
-        if "chi-wait-discard" not in done and isinstance(a, Chi) and isinstance(b, Discard):
+            add("flower-kept", [*ev[:i], replace(c, tsumogiri=False)])
+        if isinstance(a, Flower) and a.from_player is None and not s.dealing:
+            # another player, without seven flowers, takes the flower just set aside
+            q = (a.player + 1) % s.n
+            if len(players[q].flowers) < 7:
+                add("flower-rob", [*ev[:i + 1], Flower(player=q, tile=a.tile,
+                                                       from_player=a.player)])
+        d = ev[i + 3]
+        if s.dealing and isinstance(a, Flower) and isinstance(c, Flower) \
+                and a.from_player is None and c.from_player is None and a.player != c.player \
+                and isinstance(b, Draw) and isinstance(d, Draw):
+            # two seats' turns of the flower procedure swapped
+            add("flower-order", [*ev[:i], c, d, a, b])
+        if isinstance(a, Chi) and isinstance(b, Discard):
             own = sorted(KIND_OF[t] for t in a.tiles if t != a.called)
             lo, hi = own
             banned = {lo - 1, hi + 1} if hi - lo == 1 else {lo + 1}
@@ -320,19 +390,76 @@ def _inject(rec: GameRecord) -> list[tuple[str, GameRecord]]:
             pick = next((t for t in hand if KIND_OF[t] in banned and KIND_OF[t] // 9 == lo // 9
                          and KIND_OF[t] < 27), None)
             if pick is not None:
-                out.append(("chi-wait-discard",
-                            _cut(rec, [*ev[:i + 1], replace(b, tile=Tile(pick))])))
-                done.add("chi-wait-discard")
-        if "false-win" not in done and isinstance(a, Discard) and isinstance(b, Draw):
+                add("chi-wait-discard", [*ev[:i + 1], replace(b, tile=Tile(pick))])
+        if isinstance(a, Discard) and isinstance(b, Draw):
             q = b.player
             ps = players[q]
-            win = Win(winner=q, from_player=a.player,
-                      hand=tuple(sorted(Tile(t) for t in [*ps.concealed, a.tile])),
-                      win_tile=a.tile)
             if not is_win(kind_counts(ps.concealed, a.tile), len(ps.melds)):
-                out.append(("false-win", _cut(rec, [*ev[:i + 1], win])))
-                done.add("false-win")
+                add("false-win", [*ev[:i + 1], Win(
+                    winner=q, from_player=a.player,
+                    hand=tuple(sorted(Tile(t) for t in [*ps.concealed, a.tile])),
+                    win_tile=a.tile)])
+        if isinstance(a, Discard) and KIND_OF[a.tile] < 27 and not isinstance(b, Win):
+            kind = KIND_OF[a.tile]
+            for q in range(s.n):
+                if q == a.player:
+                    continue
+                if s.live_wall <= 3:
+                    add("call-late", _pon_after(ev, i, engine, q, third=False))
+                    continue
+                if kind in _river_since(ev, i, q):
+                    add("pon-same-go-around", _pon_after(ev, i, engine, q, third=False))
+                add("pon-discard", _pon_after(ev, i, engine, q, third=True))
+                if "open-kan-tsumo" not in done:
+                    with contextlib.suppress(KeyError):
+                        add("open-kan-tsumo", _open_kan_tsumo(ev, i, engine, q))
+        if isinstance(a, Discard) and isinstance(b, Win) and b.from_player == a.player \
+                and b.winner != a.player and s.live_wall > s.n and "guo-shui" not in done:
+            with contextlib.suppress(KeyError):
+                add("guo-shui", _passed_ron(ev, i, engine))
     return out
+
+
+def _open_kan_tsumo(ev: list[Event], i: int, engine: Engine, q: int) -> list[Event]:
+    """``q`` makes an open kan on the discard ``ev[i]`` and wins on an unseen replacement
+    tile (T5); KeyError when ``q`` holds no triplet of it or is not ready after the kan."""
+    a = ev[i]
+    assert isinstance(a, Discard)
+    kind = KIND_OF[a.tile]
+    ps = engine.state.players[q]
+    own = sorted(t for t in ps.concealed if KIND_OF[t] == kind)
+    if len(own) != 3:
+        raise KeyError(kind)
+    rest = kind_counts(ps.concealed)
+    rest[kind] = 0
+    tile = _fresh(engine, set(kinds_of_mask(waits(rest, len(ps.melds) + 1))), set())
+    kan = OpenKan(player=q, from_player=a.player, called=a.tile,
+                  tiles=tuple(sorted(Tile(t) for t in (*own, a.tile))))
+    won = tuple(sorted(Tile(t) for t in (*(t for t in ps.concealed if KIND_OF[t] != kind),
+                                         tile)))
+    return [*ev[:i + 1], kan, Draw(player=q, tile=tile, rinshan=True),
+            Win(winner=q, from_player=q, hand=won, win_tile=tile)]
+
+
+def _passed_ron(ev: list[Event], i: int, engine: Engine) -> list[Event]:
+    """The ron ``ev[i + 1]`` on the discard ``ev[i]`` is passed instead; play goes round,
+    others throwing unseen honours, to the winner's tsumo on an unseen winning tile."""
+    a, b = ev[i], ev[i + 1]
+    assert isinstance(a, Discard) and isinstance(b, Win)
+    s = engine.state
+    q, taken = b.winner, set[int]()
+    wins = set(kinds_of_mask(waits(kind_counts(s.players[q].concealed),
+                                   len(s.players[q].melds))))
+    events: list[Event] = list(ev[:i + 1])
+    p = (a.player + 1) % s.n
+    while p != q:
+        t = _fresh(engine, set(range(27, 34)) - wins, taken)
+        events += [Draw(player=p, tile=t), Discard(player=p, tile=t, tsumogiri=True)]
+        p = (p + 1) % s.n
+    t = _fresh(engine, wins, taken)
+    hand = tuple(sorted(Tile(x) for x in (*s.players[q].concealed, t)))
+    return [*events, Draw(player=q, tile=t), Win(winner=q, from_player=q, hand=hand,
+                                                 win_tile=t)]
 
 
 def test_injected_faults_are_caught() -> None:
@@ -343,8 +470,11 @@ def test_injected_faults_are_caught() -> None:
         for code, mutated in _inject(rec):
             made[code] += 1
             rep = audit_record(mutated, wall=False)
+            assert [f for f in rep["findings"] if f["severity"] != "info"] == [], code
             if code in {v["code"] for v in rep["violations"]}:
                 caught[code] += 1
-    assert set(made) == {"flower-discarded", "flower-kept", "chi-wait-discard", "false-win"}
+    assert set(made) == {"flower-discarded", "flower-kept", "flower-rob", "flower-order",
+                         "chi-wait-discard", "pon-discard", "pon-same-go-around", "call-late",
+                         "open-kan-tsumo", "guo-shui", "false-win"}
     assert min(made.values()) >= 10, made
     assert caught == made

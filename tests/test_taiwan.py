@@ -248,6 +248,25 @@ def test_declarations_that_do_not_count(moves: str, result: str) -> None:
     assert errors == ([] if "5s5s" in moves else ["out-of-turn"])
 
 
+def test_seven_rob_one_first_way_in_a_record() -> None:
+    # S has set seven flowers aside; the dealer draws the eighth, sets it aside, and S takes
+    # it at once: the hand is not complete, so the robbed dealer pays 8 台 + 莊家 1 + 底
+    text = ('mjlog-notation 1\n[Players "A" "B" "C" "D"]\n[Ruleset "taiwan16"]\n'
+            "E1-0 dice=1,1,3\nhands 1478899p1122336677z 123456789m2f3f4f5f6f7f8f "
+            "456789m567p4566789s 123456m123567p89s44z\n"
+            "S:flower2f 2p S:flower3f 1s S:flower4f 3s S:flower5f 4s S:flower6f 5s "
+            "S:flower7f 6s S:flower8f 7s\n1p 9p' 9s' 8s' 1f flower1f S:rob1f 5z\n"
+            "tsumo S qiqiangyi 230 deltas=-230,+230,0,0\n")
+    (rec,) = notation.read(text.encode(), "rob.mjn")
+    rep = audit_record(rec, wall=False)
+    assert (rep["findings"], rep["violations"], rep["mismatches"]) == ([], [], [])
+    (paid_by_all,) = notation.read(text.replace(" 230 deltas=-230,+230,0,0", "").encode())
+    rep = audit_record(paid_by_all, wall=False)  # the notation pays a tsumo by all three
+    assert {m["code"] for m in rep["mismatches"]} == {"win-points", "win-deltas"}
+    off = audit_record(rec, wall=False, options=(("tw_seven_rob_one", False),))
+    assert sorted(v["code"] for v in off["violations"]) == ["dead-hand-win", "flower-rob"]
+
+
 # -- generated games
 
 GAMES = 1000

@@ -21,15 +21,13 @@ Prints games/s for each and the ratios.
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import timed  # noqa: E402
 from mjlog.audit import Checks, audit_items, collect, ruleset_for  # noqa: E402
 from mjlog.diagnostics import InputError  # noqa: E402
 from mjlog.events import GameStart  # noqa: E402
@@ -37,14 +35,6 @@ from mjlog.formats import read_path  # noqa: E402
 from mjlog.record import GameRecord  # noqa: E402
 from mjlog.replay.engine import replay  # noqa: E402
 from mjlog.rules.referee import check  # noqa: E402
-
-
-def timed(fn: Callable[[], object]) -> float:
-    """Seconds one call of ``fn`` takes (garbage collected before)."""
-    gc.collect()
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
 
 
 def main() -> None:

@@ -16,15 +16,13 @@ the best of N interleaved runs of:
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import timed  # noqa: E402
 from mjlog.audit import Checks, audit_file, collect  # noqa: E402
 from mjlog.diagnostics import InputError  # noqa: E402
 from mjlog.formats import read_path  # noqa: E402
@@ -32,14 +30,6 @@ from mjlog.ruleset import Ruleset  # noqa: E402
 from mjlog.scoring.riichi import library_value, value  # noqa: E402
 from mjlog.scoring.situation import WinSituation  # noqa: E402
 from mjlog.scoring.verify import win_situations  # noqa: E402
-
-
-def timed(fn: Callable[[], object]) -> float:
-    """Seconds one call of ``fn`` takes (garbage collected before)."""
-    gc.collect()
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
 
 
 def wins(items: list[tuple[str, bool]]) -> list[tuple[WinSituation, Ruleset]]:

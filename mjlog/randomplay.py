@@ -59,6 +59,7 @@ from mjlog.hand.shape import (
     counts_of,
     is_complete,
     is_isolated,
+    least_shanten,
     shanten,
     waits,
 )
@@ -397,20 +398,9 @@ class RandomGame:
             tile = self.rng.choice(lone)
             c[KIND_OF[tile]] -= 1
             return tile, [tile] if waits(c, melds) else []
-        best: list[Tile] = []
-        low = 99
-        tried: dict[int, int] = {}
-        for t in options:
-            k = KIND_OF[t]
-            if k not in tried:
-                c[k] -= 1
-                tried[k] = shanten(c, melds)
-                c[k] += 1
-            sh = tried[k]
-            if sh < low:
-                low, best = sh, [t]
-            elif sh == low:
-                best.append(t)
+        kinds, low = least_shanten((KIND_OF[t] for t in options), c,
+                                   lambda x: shanten(x, melds))
+        best = [t for t in options if KIND_OF[t] in kinds]
         return self.rng.choice(best), best if low == 0 else []
 
     def _abort_after_discard(self, riichi: bool) -> str:

@@ -24,7 +24,7 @@ tiles (a red five is just a five).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import Final
 
@@ -267,6 +267,24 @@ def is_isolated(counts: Sequence[int], kind: int) -> bool:
         return True
     lo, hi = max(kind - 2, kind - kind % 9), min(kind + 2, kind - kind % 9 + 8)
     return sum(counts[lo: hi + 1]) == 1
+
+
+def least_shanten(kinds: Iterable[int], counts: list[int],
+                  shanten_of: Callable[[list[int]], int]) -> tuple[set[int], int]:
+    """Of the ``kinds`` one may discard, those whose discard leaves ``counts`` fewest from
+    ready by ``shanten_of``, and that number (99 when ``kinds`` is empty). ``counts`` is
+    changed while counting and restored; nothing is chosen here."""
+    best: set[int] = set()
+    low = 99
+    for k in set(kinds):
+        counts[k] -= 1
+        sh = shanten_of(counts)
+        counts[k] += 1
+        if sh < low:
+            low, best = sh, {k}
+        elif sh == low:
+            best.add(k)
+    return best, low
 
 
 def kinds_of_mask(mask: int) -> list[int]:

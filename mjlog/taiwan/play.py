@@ -45,7 +45,7 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
-from mjlog.hand.shape import is_isolated, standard_shanten
+from mjlog.hand.shape import is_isolated, least_shanten, standard_shanten
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.ruleset import Ruleset, table_of
@@ -259,20 +259,9 @@ class TaiwanGame:
         if lone:  # a tile with no partner never helps: no need to count shanten
             return self.rng.choice(lone)
         melds = len(ps.melds)
-        best: list[Tile] = []
-        low = 99
-        tried: dict[int, int] = {}
-        for t in options:
-            k = KIND_OF[t]
-            if k not in tried:
-                c[k] -= 1
-                tried[k] = standard_shanten(c, melds, sets=5)
-                c[k] += 1
-            if tried[k] < low:
-                low, best = tried[k], [t]
-            elif tried[k] == low:
-                best.append(t)
-        return self.rng.choice(best)
+        kinds, _ = least_shanten((KIND_OF[t] for t in options), c,
+                                 lambda x: standard_shanten(x, melds, sets=5))
+        return self.rng.choice([t for t in options if KIND_OF[t] in kinds])
 
     def _discard(self, p: int, tile: Tile) -> int:
         mem = self.mem[p]

@@ -36,7 +36,8 @@ import gzip
 import zlib
 from array import array
 from collections.abc import Callable
-from typing import Final
+from operator import add
+from typing import Final, cast
 from urllib.parse import unquote
 
 from lxml import etree
@@ -108,7 +109,16 @@ _MOVES: Final[tuple[dict[str, tuple[bool, int, int, int]], ...]] = tuple(
     for players in range(5)
 )
 """Move tags of a game with 0..4 players (index with the player count)."""
-_NO_MOVES: Final[dict[str, tuple[bool, int, int, int]]] = {}
+_Fast = tuple[Event, Event | None, int, int]
+_FAST: Final[tuple[dict[str, _Fast], ...]] = tuple(
+    {
+        tag: (_DISCARDS[k], _TSUMOGIRI[k], p, t) if is_discard else (_DRAWS[k], None, p, t)
+        for tag, (is_discard, p, t, k) in moves.items()
+    }
+    for moves in _MOVES
+)
+"""The hot loop's table: tag → (event, its tsumogiri form or None for a draw, seat, tile)."""
+_NO_MOVES: Final[dict[str, _Fast]] = {}
 
 DAN_NAMES: Final = (
     "新人", "9級", "8級", "7級", "6級", "5級", "4級", "3級", "2級", "1級",
@@ -161,6 +171,10 @@ def ruleset_from_go(go_type: int) -> Ruleset:
         length="south" if go_type & 0x08 else "east",
         kiriage=bool(go_type & 0x200),
     )
+
+
+_RULES_OF: dict[tuple[int, int | None], Ruleset] = {}
+"""Rulesets (immutable) by ``GO type`` and the starting score, as a game start suggests them."""
 
 
 # ---------------------------------------------------------------- melds
@@ -245,6 +259,52 @@ def _tiles(text: str | None, what: str) -> tuple[Tile, ...]:
         raise _BadElement(f"attribute {what}={text!r} has a value that is not a tile id") from None
 
 
+_SEATS: Final = {"0": 0, "1": 1, "2": 2, "3": 3}
+
+_YAKU_OF: dict[tuple[str, str], tuple[tuple[YakuClaim, ...], int]] = {}
+"""Decoded ``yaku`` and ``yakuman`` attributes with their han total (a few thousand forms)."""
+
+
+def _yaku_claims(yaku_text: str | None, yakuman_text: str | None) -> tuple[
+        tuple[YakuClaim, ...], int]:
+    """An ``AGARI``'s claims, from ``yaku`` (id, han pairs) and ``yakuman`` (ids); their han."""
+    key = (yaku_text or "", yakuman_text or "")
+    found = _YAKU_OF.get(key)
+    if found is not None:
+        return found
+    vals = _ints(yaku_text, "yaku")
+    if len(vals) % 2:
+        raise _BadElement("yaku has an odd number of values")
+    claims = [_yaku_claim(i, h) for i, h in zip(vals[::2], vals[1::2], strict=True)]
+    claims += [_yaku_claim(i, 13) for i in _ints(yakuman_text, "yakuman")]
+    found = (tuple(claims), sum(y.han for y in claims))
+    if len(_YAKU_OF) < 100_000:
+        _YAKU_OF[key] = found
+    return found
+
+
+_MELD_TILES: dict[str, tuple[Tile, ...]] = {}
+"""The tiles of a meld by its bit field as written (an ``AGARI``'s ``m`` lists them)."""
+
+
+def _meld_tiles_of(text: str) -> tuple[tuple[Tile, ...], ...]:
+    """Decode an ``AGARI``'s ``m`` (meld bit fields) to each meld's tiles."""
+    if not text or text.isspace():
+        return ()
+    melds = []
+    for code in text.split(","):
+        tiles = _MELD_TILES.get(code)
+        if tiles is None:
+            try:
+                tiles = _meld_tiles(decode_meld(0, _int(code, "m")))
+            except ValueError as exc:
+                raise _BadElement(str(exc)) from None
+            if len(_MELD_TILES) < 200_000:
+                _MELD_TILES[code] = tiles
+        melds.append(tiles)
+    return tuple(melds)
+
+
 def _int(text: str | None, what: str) -> int:
     vals = _ints(text, what)
     if len(vals) != 1:
@@ -311,52 +371,65 @@ class _Reader:
     # -- main loop
 
     def run(self, root: etree._Element) -> GameRecord:
-        handlers = self.handlers
-        draws, rinshan, discards, tsumogiri = _DRAWS, _RINSHAN_DRAWS, _DISCARDS, _TSUMOGIRI
+        """Turn the root's children into events.
+
+        Draws and discards (nine elements in ten) take the hot path: one table
+        look-up and one append. They come in runs between other elements, each
+        producing exactly one event at consecutive element indices, so their
+        positions (and lines) are filled in for the whole run when the next
+        other element comes, not one by one. A riichi discard or a replacement
+        draw is announced by the element before it, which switches the hot
+        path off until that move is read.
+        """
         events = self.rec.events
+        append = events.append
         positions = self.rec.positions
         lines = self.rec.lines
-        last_draw, rinshan_next, pending = self.last_draw, self.rinshan_next, self.riichi_pending
-        moves = _NO_MOVES  # the move tags valid now: none outside a round
-        for index, el in enumerate(root):
-            tag = el.tag
-            move = moves.get(tag)
-            if move is not None:
-                is_discard, p, t, k = move
-                if is_discard:
-                    if pending[p]:
-                        move = None  # a riichi declaration: the slow path below
-                    else:
-                        ev: Event = tsumogiri[k] if last_draw[p] == t else discards[k]
-                        last_draw[p] = -1
-                elif rinshan_next[p]:
-                    rinshan_next[p] = False
-                    ev = rinshan[k]
+        source_lines = [_line(el) for el in root] if lines is not None else []
+        last_draw = self.last_draw
+        moves = _NO_MOVES  # the move tags read on the hot path now: none outside a round
+        index = -1  # the last element handled off the hot path
+        emitted = 0  # len(events) after it
+        for el in root:
+            fast = moves.get(el.tag)
+            if fast is not None:
+                ev, tsumogiri, p, t = fast
+                if tsumogiri is None:  # a draw
                     last_draw[p] = t
+                    append(ev)
                 else:
-                    ev = draws[k]
-                    last_draw[p] = t
-                if move is not None:
-                    events.append(ev)
-                    positions.append(index)
-                    if lines is not None:
-                        lines.append(_line(el))
-                    continue
-            if not isinstance(tag, str):  # a comment or processing instruction
+                    append(tsumogiri if last_draw[p] == t else ev)
+                    last_draw[p] = -1
                 continue
-            self.index = index
-            self.line = _line(el)
-            self.last_tag = tag
-            self._element(tag, el, handlers)
-            moves = _MOVES[self.players] if self.round_open else _NO_MOVES
+            start = index + 1
+            index = start + len(events) - emitted
+            if index > start:  # the run of draws and discards before this element
+                positions.extend(range(start, index))
+                if lines is not None:
+                    lines.extend(source_lines[start:index])
+            tag = el.tag
+            if isinstance(tag, str):  # not a comment or processing instruction
+                self.index = index
+                self.line = _line(el)
+                self.last_tag = tag
+                self._element(tag, el)
+                moves = _FAST[self.players] if self.round_open and not (
+                    True in self.riichi_pending or True in self.rinshan_next) else _NO_MOVES
+            emitted = len(events)
+        start = index + 1
+        index = start + len(events) - emitted
+        if index > start:  # the record ends with a run of draws and discards
+            positions.extend(range(start, index))
+            if lines is not None:
+                lines.extend(source_lines[start:index])
+            last = root[index - 1]
+            self.index, self.line, self.last_tag = index - 1, _line(last), str(last.tag)
         self._finish()
         return self.rec
 
-    def _element(
-        self, tag: str, el: etree._Element, handlers: dict[str, Callable[[etree._Element], None]]
-    ) -> None:
+    def _element(self, tag: str, el: etree._Element) -> None:
         try:
-            handler = handlers.get(tag)
+            handler = self.handlers.get(tag)
             if handler is not None:
                 handler(el)
             elif tag[:1] in "TUVWDEFG" and tag[1:].isdigit():
@@ -375,15 +448,19 @@ class _Reader:
             raise _BadElement("a move outside a round")
         if t >= NUM_TILES or p >= self.players:
             raise _BadElement(f"no tile {t} or no seat {p} in this game")
+        k = p * NUM_TILES + t
         if not is_discard:
             rinshan, self.rinshan_next[p] = self.rinshan_next[p], False
             self.last_draw[p] = t
-            self.emit(Draw(player=p, tile=Tile(t), rinshan=rinshan))
+            self.emit((_RINSHAN_DRAWS if rinshan else _DRAWS)[k])
             return
         tsumo = self.last_draw[p] == t
         self.last_draw[p] = -1
         riichi, self.riichi_pending[p] = self.riichi_pending[p], False
-        self.emit(Discard(player=p, tile=Tile(t), tsumogiri=tsumo, riichi=riichi))
+        if riichi:
+            self.emit(Discard(player=p, tile=Tile(t), tsumogiri=tsumo, riichi=True))
+        else:
+            self.emit((_TSUMOGIRI if tsumo else _DISCARDS)[k])
 
     def _unknown(self, el: etree._Element) -> None:
         attrs = tuple((str(k), str(v)) for k, v in el.attrib.items())
@@ -434,9 +511,16 @@ class _Reader:
         if self.go_type is None:
             self.diag("missing-go", "no <GO> element before the first round; assuming "
                       "a four-player east-south game with red fives", Severity.WARNING)
-        rules = ruleset_from_go(self.go_type if self.go_type is not None else 0x09)
-        if first_scores and all(s == first_scores[0] for s in first_scores):
-            rules = rules.with_options(starting_score=first_scores[0])
+        go_type = self.go_type if self.go_type is not None else 0x09
+        start = first_scores[0] if first_scores and first_scores.count(first_scores[0]) == len(
+            first_scores) else None
+        rules = _RULES_OF.get((go_type, start))
+        if rules is None:
+            rules = ruleset_from_go(go_type)
+            if start is not None:
+                rules = rules.with_options(starting_score=start)
+            if len(_RULES_OF) < 1000:
+                _RULES_OF[go_type, start] = rules
         players = tuple(self.player_info) or tuple(
             PlayerInfo(name="") for _ in range(self.players)
         )
@@ -460,44 +544,60 @@ class _Reader:
         self.round_open = False
 
     def _init(self, el: etree._Element) -> None:
-        seed = _ints(el.get("seed"), "seed")
+        keys = cast(list[str], el.keys())  # lxml gives str in Python 3
+        seed_text: str | None
+        ten: str | None
+        oya: str | None
+        texts: list[str | None]
+        if keys == _INIT_ORDER:  # as Tenhou writes it: every value in one call
+            seed_text, ten, oya, *texts = cast(list[str | None], el.values())
+            extra: Pairs = ()
+        else:
+            seed_text, ten, oya = el.get("seed"), el.get("ten"), el.get("oya")
+            texts = [el.get("hai0"), el.get("hai1"), el.get("hai2"), el.get("hai3")]
+            extra = _extra(el, _INIT_ATTRS, keys)
+        seed = _ints(seed_text, "seed")
         if len(seed) != 6:
-            raise _BadElement(f"seed={el.get('seed')!r} does not have six values")
+            raise _BadElement(f"seed={seed_text!r} does not have six values")
         n = self.players
-        scores = [s * 100 for s in _ints(el.get("ten"), "ten")][:n]
-        texts = [el.get("hai0"), el.get("hai1"), el.get("hai2"), el.get("hai3")][:n]
+        scores = tuple([s * 100 for s in _ints(ten, "ten")][:n])
+        del texts[n:]
         if None in texts or any(t.count(",") != 12 for t in texts):  # type: ignore[union-attr]
             raise _BadElement("a dealt hand (hai0..hai3) is missing or not 13 tiles")
         dealt = _tiles(",".join(texts), "hai0..hai3")  # type: ignore[arg-type]
-        hands = tuple(tuple(sorted(dealt[i * 13:i * 13 + 13])) for i in range(n))
-        dealer = _int(el.get("oya"), "oya")
+        hands = tuple([tuple(sorted(dealt[i:i + 13])) for i in range(0, 13 * n, 13)])
+        dealer = _int(oya, "oya")
         if len(scores) != n or len(dealt) != 13 * n or not 0 <= seed[5] < NUM_TILES:
             raise _BadElement("scores, hands or dora indicator do not fit the table")
-        if self.round_open and not self.round_result:
-            self.diag("round-without-result", f"round {self.round} ends without a result")
-        self._close_round()
+        if self.round_open:
+            if not self.round_result:
+                self.diag("round-without-result", f"round {self.round} ends without a result")
+            self._close_round()
         if not self.started:
-            self._start_game(scores)
-        extra = _extra(el, _INIT_ATTRS)
-        rs = RoundStart(
-            round_wind=seed[0] // 4, round_number=seed[0] % 4 + 1, honba=seed[1], kyotaku=seed[2],
-            dealer=dealer, scores=tuple(scores), dora_indicator=Tile(seed[5]), hands=hands,
+            self._start_game(list(scores))
+        wind, number = divmod(seed[0], 4)
+        self.round = round_label(wind, number + 1, seed[1])
+        self.emit(RoundStart(
+            round_wind=wind, round_number=number + 1, honba=seed[1], kyotaku=seed[2],
+            dealer=dealer, scores=scores, dora_indicator=Tile(seed[5]), hands=hands,
             dice=(seed[3] + 1, seed[4] + 1), extra=extra,
-        )
-        self.round = round_label(rs.round_wind, rs.round_number, rs.honba)
-        self.emit(rs)
+        ))
         self.round_open = True
         self.round_result = False
-        self.last_draw[:] = [-1, -1, -1, -1]
-        self.rinshan_next[:] = [False] * 4
-        self.riichi_pending[:] = [False] * 4
+        self.last_draw[:] = _NO_DRAWS
+        self.rinshan_next[:] = _NO_FLAGS
+        self.riichi_pending[:] = _NO_FLAGS
 
     def _require_round(self) -> None:
         if not self.round_open:
             raise _BadElement("not inside a round")
 
-    def _who(self, el: etree._Element) -> int:
-        who = _int(el.get("who"), "who")
+    def _who(self, text: str | None) -> int:
+        """The seat in a ``who`` (or ``fromWho``) attribute, which must be one of this game."""
+        who = _SEATS.get(text)  # type: ignore[arg-type]
+        if who is not None and who < self.players:
+            return who
+        who = _int(text, "who")
         if not 0 <= who < self.players:
             raise _BadElement(f"who={who} is not a seat of this game")
         return who
@@ -507,9 +607,9 @@ class _Reader:
         key = (el.get("who"), el.get("m"))
         ev = _MELD_CACHE.get(key)
         if ev is None:
-            who = self._who(el)
+            who = self._who(key[0])
             try:
-                ev = decode_meld(who, _int(el.get("m"), "m"))
+                ev = decode_meld(who, _int(key[1], "m"))
             except ValueError as exc:
                 raise _BadElement(str(exc)) from None
             if len(_MELD_CACHE) < 200_000:
@@ -524,8 +624,9 @@ class _Reader:
 
     def _reach(self, el: etree._Element) -> None:
         self._require_round()
-        who = self._who(el)
-        step = _int(el.get("step"), "step")
+        who = self._who(el.get("who"))
+        step_text = el.get("step")
+        step = 1 if step_text == "1" else _int(step_text, "step")
         if step == 1:
             self.riichi_pending[who] = True
         elif step == 2:
@@ -542,63 +643,60 @@ class _Reader:
             raise _BadElement("hai is not one tile")
         self.emit(DoraReveal(indicator=hai[0]))
 
-    def _score_pairs(self, el: etree._Element) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        sc = _ints(el.get("sc"), "sc")
-        if len(sc) < 2 * self.players:
-            raise _BadElement(f"sc has {len(sc)} values, {2 * self.players} expected")
-        before = tuple(sc[2 * i] * 100 for i in range(self.players))
-        deltas = tuple(sc[2 * i + 1] * 100 for i in range(self.players))
-        self.end_scores = tuple(b + d for b, d in zip(before, deltas, strict=True))
+    def _score_pairs(self, text: str | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        sc = _ints(text, "sc")
+        n2 = 2 * self.players
+        if len(sc) < n2:
+            raise _BadElement(f"sc has {len(sc)} values, {n2} expected")
+        before = tuple([v * 100 for v in sc[0:n2:2]])
+        deltas = tuple([v * 100 for v in sc[1:n2:2]])
+        self.end_scores = tuple(map(add, before, deltas))
         return before, deltas
 
-    def _ba(self, el: etree._Element) -> tuple[int, int]:
-        ba = _ints(el.get("ba", "0,0"), "ba")
+    def _ba(self, text: str | None) -> tuple[int, int]:
+        ba = _ints(text, "ba")
         if len(ba) != 2:
             raise _BadElement("ba does not have two values")
         return ba[0], ba[1]
 
     def _agari(self, el: etree._Element) -> None:
         self._require_round()
-        who = self._who(el)
-        frm = _int(el.get("fromWho"), "fromWho")
-        honba, kyotaku = self._ba(el)
-        ten = _ints(el.get("ten"), "ten")
+        a = cast(dict[str, str], dict(el.items()))  # lxml gives str in Python 3
+        get = a.get
+        who = self._who(get("who"))
+        frm_text = get("fromWho")
+        frm = _SEATS.get(frm_text)  # type: ignore[arg-type]
+        if frm is None:
+            frm = _int(frm_text, "fromWho")
+        honba, kyotaku = self._ba(get("ba", "0,0"))
+        ten = _ints(get("ten"), "ten")
         if len(ten) != 3:
             raise _BadElement("ten does not have three values")
-        yaku_vals = _ints(el.get("yaku", ""), "yaku")
-        if len(yaku_vals) % 2:
-            raise _BadElement("yaku has an odd number of values")
-        yaku = [_yaku_claim(i, h) for i, h in zip(yaku_vals[::2], yaku_vals[1::2], strict=True)]
-        yaku += [_yaku_claim(i, 13) for i in _ints(el.get("yakuman", ""), "yakuman")]
-        melds = []
-        for code in _ints(el.get("m", ""), "m"):
-            try:
-                melds.append(_meld_tiles(decode_meld(who, code)))
-            except ValueError as exc:
-                raise _BadElement(str(exc)) from None
-        machi = _tiles(el.get("machi"), "machi")
-        before, deltas = self._score_pairs(el)
-        pao = el.get("paoWho")
+        yaku, han = _yaku_claims(get("yaku", ""), get("yakuman", ""))
+        melds = _meld_tiles_of(get("m", ""))
+        machi = _tiles(get("machi"), "machi")
+        before, deltas = self._score_pairs(get("sc"))
+        pao = get("paoWho")
         self.emit(Win(
-            winner=who, from_player=frm, hand=_tiles(el.get("hai"), "hai"),
-            win_tile=machi[0] if machi else Tile(0), melds=tuple(melds), yaku=tuple(yaku),
-            fu=ten[0], han=sum(y.han for y in yaku), points=ten[1], limit=_limit(ten[2]),
+            winner=who, from_player=frm, hand=_tiles(get("hai"), "hai"),
+            win_tile=machi[0] if machi else Tile(0), melds=melds, yaku=yaku,
+            fu=ten[0], han=han, points=ten[1], limit=_limit(ten[2]),
             deltas=deltas, scores_before=before, honba=honba, kyotaku=kyotaku,
-            dora_indicators=_tiles(el.get("doraHai", ""), "doraHai"),
-            ura_indicators=_tiles(el.get("doraHaiUra", ""), "doraHaiUra"),
+            dora_indicators=_tiles(get("doraHai", ""), "doraHai"),
+            ura_indicators=_tiles(get("doraHaiUra", ""), "doraHaiUra"),
             pao=None if pao is None else _int(pao, "paoWho"),
-            extra=_extra(el, _AGARI_ATTRS),
+            extra=() if _AGARI_ATTRS.issuperset(a) else _extra_of(a, _AGARI_ATTRS),
         ))
         self.round_result = True
-        self._owari(el)
+        self._owari(get("owari"))
 
     def _ryuukyoku(self, el: etree._Element) -> None:
         self._require_round()
-        honba, kyotaku = self._ba(el)
+        honba, kyotaku = self._ba(el.get("ba", "0,0"))
         before: tuple[int, ...] | None = None
         deltas: tuple[int, ...] = ()
         if el.get("sc") is not None:
-            before, deltas = self._score_pairs(el)
+            before, deltas = self._score_pairs(el.get("sc"))
         else:
             self.end_scores = None
         hands = tuple(
@@ -620,10 +718,9 @@ class _Reader:
             raise _BadElement(f"unknown draw type {kind!r}")
         self.emit(ev)
         self.round_result = True
-        self._owari(el)
+        self._owari(el.get("owari"))
 
-    def _owari(self, el: etree._Element) -> None:
-        owari = el.get("owari")
+    def _owari(self, owari: str | None) -> None:
         if owari is None:
             return
         if not owari.strip():
@@ -644,7 +741,7 @@ class _Reader:
         self.ended = True
 
     def _bye(self, el: etree._Element) -> None:
-        self.emit(Disconnect(player=self._who(el)))
+        self.emit(Disconnect(player=self._who(el.get("who"))))
 
     # -- end
 
@@ -667,7 +764,11 @@ class _Reader:
                   "no game end (owari)", Severity.WARNING)
 
 
-_INIT_ATTRS: Final = frozenset(("seed", "ten", "oya", "hai0", "hai1", "hai2", "hai3"))
+_INIT_ORDER: Final = ["seed", "ten", "oya", "hai0", "hai1", "hai2", "hai3"]
+"""An ``INIT``'s attributes in the order Tenhou writes them."""
+_INIT_ATTRS: Final = frozenset(_INIT_ORDER)
+_NO_DRAWS: Final = (-1, -1, -1, -1)
+_NO_FLAGS: Final = (False, False, False, False)
 _AGARI_ATTRS: Final = frozenset((
     "ba", "hai", "m", "machi", "ten", "yaku", "yakuman", "doraHai", "doraHaiUra", "who",
     "fromWho", "sc", "owari", "paoWho",
@@ -675,12 +776,18 @@ _AGARI_ATTRS: Final = frozenset((
 _RYUUKYOKU_ATTRS: Final = frozenset(("ba", "sc", "hai0", "hai1", "hai2", "hai3", "owari"))
 
 
-def _extra(el: etree._Element, known: frozenset[str]) -> Pairs:
-    """Attributes of ``el`` not in ``known``, kept verbatim."""
-    keys = el.keys()
+def _extra(el: etree._Element, known: frozenset[str], keys: list[str] | None = None) -> Pairs:
+    """Attributes of ``el`` not in ``known``, kept verbatim (``keys``: ``el.keys()`` if read)."""
+    if keys is None:
+        keys = cast(list[str], el.keys())
     if known.issuperset(keys):
         return ()
     return tuple((str(k), str(el.get(k))) for k in keys if k not in known)
+
+
+def _extra_of(attrs: dict[str, str], known: frozenset[str]) -> Pairs:
+    """Attributes in ``attrs`` not in ``known``, kept verbatim in their order."""
+    return tuple((k, v) for k, v in attrs.items() if k not in known)
 
 
 def _line(el: etree._Element) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import typing
 from dataclasses import dataclass, fields, replace
-from typing import Literal
+from typing import Final, Literal
 
 Family = Literal["riichi", "taiwan16"]
 Length = Literal["one-round", "east", "south", "full"]
@@ -221,11 +221,16 @@ class TableSize:
     hand: int
 
 
+_TAIWAN16_TABLE: Final = TableSize(tiles=144, dead_wall=16, hand=16)
+_RIICHI_TABLES: Final = {3: TableSize(tiles=108, dead_wall=14, hand=13),
+                         4: TableSize(tiles=136, dead_wall=14, hand=13)}
+
+
 def table_of(rs: Ruleset) -> TableSize:
     """The table of a ruleset's family and number of players."""
     if rs.family == "taiwan16":
-        return TableSize(tiles=144, dead_wall=16, hand=16)
-    return TableSize(tiles=108 if rs.players == 3 else 136, dead_wall=14, hand=13)
+        return _TAIWAN16_TABLE
+    return _RIICHI_TABLES[3 if rs.players == 3 else 4]
 
 
 def preset(name: str) -> Ruleset:

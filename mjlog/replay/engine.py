@@ -132,43 +132,55 @@ class Engine:
         finding are applied inline (they are nine events in ten); everything
         else goes through its handler. Draws and discards cannot pause.
         """
-        s = self.state
-        players = s.players
-        used = s.used
         end = len(events) if stop is None else stop
+        # The fast path keeps the turn in locals; they go back to the state before any
+        # handler runs and whenever this returns, and are read again after a handler.
+        s = self.state
+        used, n = s.used, s.n
+        hands = [ps.concealed for ps in s.players]
+        rivers = [ps.river for ps in s.players]
+        turn, to_draw, to_discard, live = s.turn, s.to_draw, s.to_discard, s.live_wall
+        last_discard, last_discarder, dealing = s.last_discard, s.last_discarder, s.dealing
         for i in range(start, end):
             ev = events[i]
             cls = ev.__class__
             if cls is Draw:
                 p, t = ev.player, ev.tile  # type: ignore[union-attr]
-                if s.to_draw == p and not used[t] and s.live_wall > 0 and not s.dealing:
-                    s.turn += 1
+                if to_draw == p and not used[t] and live > 0 and not dealing:
+                    turn += 1
                     used[t] = 1
-                    s.live_wall -= 1
-                    players[p].concealed.add(t)
-                    s.to_draw = -1
-                    s.to_discard = p
-                    s.last_discard = -1
+                    live -= 1
+                    hands[p].add(t)
+                    to_draw = -1
+                    to_discard = p
+                    last_discard = -1
                     continue
             elif cls is Discard:
                 p, t = ev.player, ev.tile  # type: ignore[union-attr]
-                if s.to_discard == p and t in (ps := players[p]).concealed and not ev.riichi:  # type: ignore[union-attr]
-                    s.turn += 1
-                    ps.concealed.remove(t)
-                    ps.river.append(ev)  # type: ignore[arg-type]
-                    s.to_discard = -1
-                    s.to_draw = (p + 1) % s.n
-                    s.last_discard = t
-                    s.last_discarder = p
+                if to_discard == p and t in hands[p] and not ev.riichi:  # type: ignore[union-attr]
+                    turn += 1
+                    hands[p].remove(t)
+                    rivers[p].append(ev)  # type: ignore[arg-type]
+                    to_discard = -1
+                    to_draw = (p + 1) % n
+                    last_discard = t
+                    last_discarder = p
                     continue
+            s.turn, s.to_draw, s.to_discard, s.live_wall = turn, to_draw, to_discard, live
+            s.last_discard, s.last_discarder = last_discard, last_discarder
             if cls in pause:
                 return i
             self.index = i
             self._handle(ev)
+            s = self.state
             if cls is RoundStart or cls is GameStart:  # these replace the seats or the table
-                s = self.state
-                players = s.players
-                used = s.used
+                used, n = s.used, s.n
+                hands = [ps.concealed for ps in s.players]
+                rivers = [ps.river for ps in s.players]
+            turn, to_draw, to_discard, live = s.turn, s.to_draw, s.to_discard, s.live_wall
+            last_discard, last_discarder, dealing = s.last_discard, s.last_discarder, s.dealing
+        s.turn, s.to_draw, s.to_discard, s.live_wall = turn, to_draw, to_discard, live
+        s.last_discard, s.last_discarder = last_discard, last_discarder
         return end
 
     def steps(self, events: list[Event]) -> Iterator[int]:
@@ -225,7 +237,7 @@ class Engine:
         s.kyotaku, s.dealer, s.scores = ev.kyotaku, ev.dealer, list(ev.scores)
         size = table_of(self.game.ruleset if self.game is not None
                         else Ruleset(players=s.n))
-        s.live_wall = size.tiles - size.dead_wall - sum(len(h) for h in ev.hands)
+        s.live_wall = size.tiles - size.dead_wall - sum(map(len, ev.hands))
         dealt = [ev.dora_indicator]
         for p, hand in enumerate(ev.hands):
             known = [t for t in hand if t != UNKNOWN] if UNKNOWN in hand else hand

@@ -386,6 +386,7 @@ class _Reader:
         positions = self.rec.positions
         lines = self.rec.lines
         source_lines = [_line(el) for el in root] if lines is not None else []
+        one_line = _line(root)  # the line of every element when the document has one
         last_draw = self.last_draw
         moves = _NO_MOVES  # the move tags read on the hot path now: none outside a round
         index = -1  # the last element handled off the hot path
@@ -410,7 +411,7 @@ class _Reader:
             tag = el.tag
             if isinstance(tag, str):  # not a comment or processing instruction
                 self.index = index
-                self.line = _line(el)
+                self.line = source_lines[index] if lines is not None else one_line
                 self.last_tag = tag
                 self._element(tag, el)
                 moves = _FAST[self.players] if self.round_open and not (

@@ -98,26 +98,20 @@ _DISCARDS: Final = tuple(
 _TSUMOGIRI: Final = tuple(
     Discard(player=p, tile=Tile(t), tsumogiri=True) for p in range(4) for t in range(NUM_TILES)
 )
-# tag → (is_discard, seat, tile, index into the tables above); e.g. "D109" → (True, 0, 109, 109)
-_MOVES: Final[tuple[dict[str, tuple[bool, int, int, int]], ...]] = tuple(
-    {
-        f"{letters[p]}{t}": (letters is _DISCARD_LETTERS, p, t, p * NUM_TILES + t)
-        for letters in (_DRAW_LETTERS, _DISCARD_LETTERS)
-        for p in range(players)
-        for t in range(NUM_TILES)
-    }
-    for players in range(5)
-)
-"""Move tags of a game with 0..4 players (index with the player count)."""
 _Fast = tuple[Event, Event | None, int, int]
 _FAST: Final[tuple[dict[str, _Fast], ...]] = tuple(
     {
-        tag: (_DISCARDS[k], _TSUMOGIRI[k], p, t) if is_discard else (_DRAWS[k], None, p, t)
-        for tag, (is_discard, p, t, k) in moves.items()
+        **{f"{_DRAW_LETTERS[p]}{t}": (_DRAWS[p * NUM_TILES + t], None, p, t)
+           for p in range(players) for t in range(NUM_TILES)},
+        **{f"{_DISCARD_LETTERS[p]}{t}": (_DISCARDS[p * NUM_TILES + t],
+                                         _TSUMOGIRI[p * NUM_TILES + t], p, t)
+           for p in range(players) for t in range(NUM_TILES)},
     }
-    for moves in _MOVES
+    for players in range(5)
 )
-"""The hot loop's table: tag → (event, its tsumogiri form or None for a draw, seat, tile)."""
+"""The hot loop's move tags of a game with 0..4 players (index with the player count):
+tag → (event, its tsumogiri form or None for a draw, seat, tile); e.g. "D109" → (discard of
+109 by seat 0, its tsumogiri form, 0, 109)."""
 _NO_MOVES: Final[dict[str, _Fast]] = {}
 
 DAN_NAMES: Final = (
@@ -383,7 +377,6 @@ class _Reader:
         """
         events = self.rec.events
         append = events.append
-        positions = self.rec.positions
         lines = self.rec.lines
         source_lines = [_line(el) for el in root] if lines is not None else []
         one_line = _line(root)  # the line of every element when the document has one
@@ -405,9 +398,7 @@ class _Reader:
             start = index + 1
             index = start + len(events) - emitted
             if index > start:  # the run of draws and discards before this element
-                positions.extend(range(start, index))
-                if lines is not None:
-                    lines.extend(source_lines[start:index])
+                self._fill_run(start, index, source_lines)
             tag = el.tag
             if isinstance(tag, str):  # not a comment or processing instruction
                 self.index = index
@@ -420,13 +411,18 @@ class _Reader:
         start = index + 1
         index = start + len(events) - emitted
         if index > start:  # the record ends with a run of draws and discards
-            positions.extend(range(start, index))
-            if lines is not None:
-                lines.extend(source_lines[start:index])
+            self._fill_run(start, index, source_lines)
             last = root[index - 1]
             self.index, self.line, self.last_tag = index - 1, _line(last), str(last.tag)
         self._finish()
         return self.rec
+
+    def _fill_run(self, start: int, stop: int, source_lines: list[int]) -> None:
+        """Positions (and lines) of a run of hot-path events: elements ``start..stop-1``."""
+        rec = self.rec
+        rec.positions.extend(range(start, stop))
+        if rec.lines is not None:
+            rec.lines.extend(source_lines[start:stop])
 
     def _element(self, tag: str, el: etree._Element) -> None:
         try:
@@ -556,7 +552,7 @@ class _Reader:
         else:
             seed_text, ten, oya = el.get("seed"), el.get("ten"), el.get("oya")
             texts = [el.get("hai0"), el.get("hai1"), el.get("hai2"), el.get("hai3")]
-            extra = _extra(el, _INIT_ATTRS, keys)
+            extra = _extra(el, _INIT_ATTRS)
         seed = _ints(seed_text, "seed")
         if len(seed) != 6:
             raise _BadElement(f"seed={seed_text!r} does not have six values")
@@ -777,13 +773,11 @@ _AGARI_ATTRS: Final = frozenset((
 _RYUUKYOKU_ATTRS: Final = frozenset(("ba", "sc", "hai0", "hai1", "hai2", "hai3", "owari"))
 
 
-def _extra(el: etree._Element, known: frozenset[str], keys: list[str] | None = None) -> Pairs:
-    """Attributes of ``el`` not in ``known``, kept verbatim (``keys``: ``el.keys()`` if read)."""
-    if keys is None:
-        keys = cast(list[str], el.keys())
-    if known.issuperset(keys):
+def _extra(el: etree._Element, known: frozenset[str]) -> Pairs:
+    """Attributes of ``el`` not in ``known``, kept verbatim in their order."""
+    if known.issuperset(el.keys()):
         return ()
-    return tuple((str(k), str(el.get(k))) for k in keys if k not in known)
+    return _extra_of(cast(dict[str, str], dict(el.items())), known)
 
 
 def _extra_of(attrs: dict[str, str], known: frozenset[str]) -> Pairs:

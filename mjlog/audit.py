@@ -8,6 +8,7 @@ is a plain JSON-ready dict described by ``schemas/audit-report.schema.json``.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -31,7 +32,7 @@ from mjlog.formats import expand, read_path
 from mjlog.record import GameRecord
 from mjlog.replay.engine import replay
 from mjlog.rules.referee import Referee
-from mjlog.ruleset import PRESETS, Ruleset, describe
+from mjlog.ruleset import MISSING, OPTIONS, PRESETS, Ruleset, describe, option_value
 from mjlog.scoring.verify import ScoreReport, Verifier
 from mjlog.scoring.verify import verify as verify_scores
 from mjlog.taiwan.referee import TaiwanReferee
@@ -48,7 +49,8 @@ def ruleset_for(start: GameStart | None, preset: str | None, options: Options = 
     Without ``preset``, the one the record suggests (its platform, room and
     flags); with it, that preset, keeping the record's number of players and
     whether it has red fives (facts of the tile set, not rules). ``options``
-    are applied last. Raises ``KeyError`` for an unknown preset.
+    are applied last; one that the ruleset's family does not have is left out
+    (:func:`unapplied` names it). Raises ``KeyError`` for an unknown preset.
     """
     suggested = start.ruleset if start is not None else Ruleset()
     if preset is None:
@@ -57,7 +59,21 @@ def ruleset_for(start: GameStart | None, preset: str | None, options: Options = 
         rs = PRESETS[preset]
         if rs.players != suggested.players or rs.red_fives != suggested.red_fives:
             rs = rs.with_options(players=suggested.players, red_fives=suggested.red_fives)
-    return rs.with_options(**dict(options)) if options else rs
+    if not options:
+        return rs
+    try:
+        return rs.with_options(**dict(options))
+    except TypeError:
+        for name, value in sorted(options, key=lambda o: o[0] != "sakizuke"):
+            with contextlib.suppress(TypeError):
+                rs = rs.with_options(**{name: value})
+        return rs
+
+
+def unapplied(rs: Ruleset, options: Options) -> list[str]:
+    """The options of ``options`` that ruleset ``rs`` does not have (another family's)."""
+    return [name for name, _ in options if option_value(rs, name) is MISSING
+            or (OPTIONS[name].group == "sakizuke" and not option_value(rs, "sakizuke"))]
 
 
 def _src_dict(src: Src | None) -> dict[str, Any]:
@@ -144,6 +160,10 @@ def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True, scores: 
     else:
         engine, score = replay(rec), ScoreReport()
     findings = engine.findings + (verify_wall(rec) if wall else [])
+    findings += [Finding(code="rule-option-unapplied", severity=Severity.INFO,
+                         message=f"option {name} is not one of ruleset {ruleset.name} "
+                         f"({ruleset.family} family): not applied")
+                 for name in unapplied(ruleset, options)]
     return {
         "path": rec.path,
         "game": index,

@@ -37,7 +37,16 @@ from mjlog.record import GameRecord
 from mjlog.render import table_text, wall_text
 from mjlog.replay.engine import Engine
 from mjlog.rules import RULES
-from mjlog.ruleset import OPTION_DOCS, PRESETS, option_text, parse_option
+from mjlog.ruleset import (
+    MISSING,
+    OPTION_DOCS,
+    PRESETS,
+    flat,
+    option_default,
+    option_text,
+    option_value,
+    parse_option,
+)
 from mjlog.wall.verify import walls_for
 
 
@@ -305,7 +314,9 @@ def _rule_options(preset: str | None, settings: tuple[str, ...]) -> tuple[tuple[
             if not eq:
                 raise ValueError(f"write OPTION=VALUE, not {text!r}")
             options.append((name, parse_option(name, value)))
-        except ValueError as exc:
+            if preset is not None:
+                PRESETS[preset].with_options(**dict(options))
+        except (ValueError, TypeError) as exc:
             raise click.BadParameter(str(exc), param_hint="--set") from None
     return tuple(options)
 
@@ -359,24 +370,27 @@ def rules_cmd(preset: str | None) -> None:
         if preset not in PRESETS:
             raise click.BadParameter(f"unknown preset {preset!r}; known: "
                                      f"{', '.join(sorted(PRESETS))}", param_hint="PRESET")
-        rs = PRESETS[preset]
-        for name in OPTION_DOCS:
-            click.echo(f"{name} = {option_text(getattr(rs, name))}")
+        for name, value in flat(PRESETS[preset]).items():
+            click.echo(f"{name} = {option_text(value)}")
         return
     click.echo("presets: " + ", ".join(PRESETS))
     click.echo("")
-    click.echo("options (tenhou's value; mjlog audit --rules PRESET --set OPTION=VALUE):")
+    click.echo("options (tenhou's value, or the default of the option's family or group; "
+               "mjlog audit --rules PRESET --set OPTION=VALUE):")
     base = PRESETS["tenhou"]
     for name, doc in OPTION_DOCS.items():
         if name == "name":
             continue
-        differs = [p for p, rs in PRESETS.items() if getattr(rs, name) != getattr(base, name)]
-        click.echo(f"  {name} = {option_text(getattr(base, name))}")
+        value = option_value(base, name)
+        value = option_default(name) if value is MISSING else value
+        differs = [p for p, rs in PRESETS.items()
+                   if option_value(rs, name) not in (MISSING, value)]
+        click.echo(f"  {name} = {option_text(value)}")
         for line in textwrap.wrap(doc, 74):
             click.echo(f"      {line}")
         if differs:
             click.echo("      other in: " + ", ".join(
-                f"{p} ({option_text(getattr(PRESETS[p], name))})" for p in differs))
+                f"{p} ({option_text(option_value(PRESETS[p], name))})" for p in differs))
     click.echo("")
     click.echo("checks (code, rules.md section, rule, the option that shapes it):")
     for rule in RULES.values():

@@ -223,7 +223,7 @@ class RandomGame:
         if self._may_win(p, tile, tsumo=True) \
                 and (ps.riichi or self.rng.random() < self.style.win):
             return self._wins([p], p, tile)
-        if not ps.river and not s.calls and self.rules.nine_terminals \
+        if not ps.river and not s.calls and self.rules.riichi.nine_terminals \
                 and len({KIND_OF[t] for t in ps.concealed} & _ORPHANS) >= 9 \
                 and self.rng.random() < self.style.nine_terminals:
             hands: list[tuple[Tile, ...] | None] = [None] * self.n
@@ -254,7 +254,7 @@ class RandomGame:
         c = _counts(ps.concealed)
         if ps.riichi:
             k = KIND_OF[drawn]
-            if c[k] == 4 and self.rules.kan_after_riichi != "forbidden" \
+            if c[k] == 4 and self.rules.riichi.kan_after_riichi != "forbidden" \
                     and self._kan_keeps_riichi(ps, drawn):
                 return self._closed_kan(p, k)
             return None
@@ -296,7 +296,7 @@ class RandomGame:
         self.emit(ClosedKan(player=p, tiles=quad))
         self.shown[p].append(quad)
         self.kans.append(p)
-        if self.rules.kan_dora != "none":
+        if self.rules.riichi.kan_dora != "none":
             self.dora_due += 1
             self._reveal()  # a closed kan's indicator (and any still due) at once
         return self._draw(p, rinshan=True)
@@ -316,9 +316,9 @@ class RandomGame:
 
     def _kan_dora(self) -> None:
         """An open or added kan's indicator: at once, or due after the next discard."""
-        if self.rules.kan_dora != "none":
+        if self.rules.riichi.kan_dora != "none":
             self.dora_due += 1
-            if self.rules.kan_dora == "immediate":
+            if self.rules.riichi.kan_dora == "immediate":
                 self._reveal()
 
     def _reveal(self) -> None:
@@ -341,8 +341,8 @@ class RandomGame:
         else:
             tile, ready = self._choose(ps, self._discards(ps, call))
             if ready and all(isinstance(m, ClosedKan) for m in ps.melds) \
-                    and s.scores[p] >= rs.riichi_min_score \
-                    and s.live_wall >= (rs.riichi_min_wall or self.n) \
+                    and s.scores[p] >= rs.riichi.riichi_min_score \
+                    and s.live_wall >= (rs.riichi.riichi_min_wall or self.n) \
                     and self.rng.random() < self.style.riichi:
                 tile, riichi = self.rng.choice(ready), True
         self.emit(Discard(player=p, tile=tile, tsumogiri=tile == mem.drawn, riichi=riichi))
@@ -357,7 +357,7 @@ class RandomGame:
             after = list(s.scores)
             after[p] -= 1000
             self.emit(RiichiAccepted(player=p, scores=tuple(after)))
-        if self.dora_due and rs.kan_dora == "after-discard":
+        if self.dora_due and rs.riichi.kan_dora == "after-discard":
             self._reveal()
         abort = self._abort_after_discard(riichi)
         if abort:
@@ -370,7 +370,7 @@ class RandomGame:
     def _discards(self, ps: PlayerState, call: Chi | Pon | None) -> list[Tile]:
         """The tiles ``ps`` may discard (after a chi or pon: no swap-calling)."""
         tiles = sorted(Tile(t) for t in ps.concealed)
-        if call is None or self.rules.kuikae == "allowed":
+        if call is None or self.rules.riichi.kuikae == "allowed":
             return tiles
         banned = self._kuikae_kinds(call)
         return [t for t in tiles if KIND_OF[t] not in banned]
@@ -378,7 +378,7 @@ class RandomGame:
     def _kuikae_kinds(self, call: Chi | Pon) -> set[int]:
         k = KIND_OF[call.called]
         banned = {k}
-        if isinstance(call, Chi) and self.rules.kuikae == "both":
+        if isinstance(call, Chi) and self.rules.riichi.kuikae == "both":
             low = min(KIND_OF[t] for t in call.tiles)
             if k == low and low % 9 <= 5:
                 banned.add(low + 3)
@@ -407,12 +407,12 @@ class RandomGame:
         """The abortive draw this discard brings, if any (none was ronned)."""
         s = self.engine.state
         rs = self.rules
-        if riichi and self.n == 4 and rs.four_riichi \
+        if riichi and self.n == 4 and rs.riichi.four_riichi \
                 and sum(1 for q in s.players if q.riichi) == 4:
             return "four-riichi"
-        if len(self.kans) == 4 and len(set(self.kans)) > 1 and rs.four_kans != "no-abort":
+        if len(self.kans) == 4 and len(set(self.kans)) > 1 and rs.riichi.four_kans != "no-abort":
             return "four-kans"
-        if self.n == 4 and rs.four_winds and s.turn == 8 and not s.calls \
+        if self.n == 4 and rs.riichi.four_winds and s.turn == 8 and not s.calls \
                 and all(len(q.river) == 1 for q in s.players):
             firsts = {KIND_OF[q.river[0].tile] for q in s.players}
             if len(firsts) == 1 and firsts <= _WINDS:
@@ -423,7 +423,7 @@ class RandomGame:
 
     def _calls(self, p: int, tile: Tile) -> Outcome | int | None:
         """Maybe a pon, an open kan or a chi on ``p``'s discard; ``None`` if nobody calls."""
-        if self.rules.sakizuke:
+        if self.rules.riichi.sakizuke is not None:
             return None
         s = self.engine.state
         k = KIND_OF[tile]
@@ -469,7 +469,7 @@ class RandomGame:
     def _may_discard_after(self, ps: PlayerState, call: Chi | Pon) -> bool:
         """Whether the caller keeps a tile it may discard after ``call``."""
         left = set(ps.concealed) - set(call.tiles)
-        if self.rules.kuikae == "allowed":
+        if self.rules.riichi.kuikae == "allowed":
             return bool(left)
         banned = self._kuikae_kinds(call)
         return any(KIND_OF[t] not in banned for t in left)
@@ -494,9 +494,9 @@ class RandomGame:
         c = _counts(ps.concealed, -1 if tsumo else tile)
         if not is_complete(c, len(ps.melds)):
             return False
-        if self.rules.sakizuke and not ps.riichi:
+        if self.rules.riichi.sakizuke is not None and not ps.riichi:
             return False
-        if (not tsumo or self.rules.furiten_tsumo) and self._furiten(q, ps, tsumo=tsumo):
+        if (not tsumo or self.rules.riichi.furiten_tsumo) and self._furiten(q, ps, tsumo=tsumo):
             return False
         return not self._value(q, tile, tsumo=tsumo)[2].error
 
@@ -519,7 +519,7 @@ class RandomGame:
                 mem.passed = True
                 mem.riichi_passed = mem.riichi_passed or ps.riichi
         rs = self.rules
-        if len(winners) == 3 and rs.triple_ron:
+        if len(winners) == 3 and rs.riichi.triple_ron:
             return winners  # an abortive draw: see _wins
         if len(winners) > 1 and not rs.double_ron:
             return winners[:1]  # the first in turn order takes it (頭ハネ)
@@ -530,19 +530,19 @@ class RandomGame:
         s = self.engine.state
         ps = s.players[w]
         hand = sorted(ps.concealed) if tsumo else sorted([*ps.concealed, tile])
-        ura = self.dead[5: 5 + len(s.dora_indicators)] if ps.riichi and self.rules.ura_dora \
+        ura = self.dead[5: 5 + len(s.dora_indicators)] if ps.riichi and self.rules.riichi.ura_dora \
             else []
         win = Win(winner=w, from_player=w if tsumo else s.last_discarder,
                   hand=tuple(map(Tile, hand)), win_tile=Tile(tile), ura_indicators=tuple(ura))
         sit = situation(s, self.events, self.round_start, len(self.events), win)
-        if not self.rules.ippatsu and sit.ippatsu:
+        if not self.rules.riichi.ippatsu and sit.ippatsu:
             sit = sit._replace(ippatsu=False)
         return win, sit, value(sit, self.rules)
 
     def _wins(self, winners: list[int], p: int, tile: int) -> Outcome:
         """Emit the wins (or the abortive draw of a triple ron) and end the round."""
         s = self.engine.state
-        if len(winners) == 3 and self.rules.triple_ron and p not in winners:
+        if len(winners) == 3 and self.rules.riichi.triple_ron and p not in winners:
             return self._abort("triple-ron", (None,) * self.n)
         for i, w in enumerate(winners):
             win, sit, val = self._value(w, tile, tsumo=w == p)

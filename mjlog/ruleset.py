@@ -1,19 +1,29 @@
 """The ruleset: one frozen, keyword-only value describing the table's rules.
 
-A record suggests the ruleset it was played under (``GameStart.ruleset``); the
-auditor can also apply another one. Options are added here as checks come to
-need them; each is documented in :data:`OPTION_DOCS`.
+A :class:`Ruleset` holds what every table has (players, length, starting
+score, how the wall is dealt …) and one frozen group of options of its rule
+family: :class:`RiichiOptions` (with :class:`SakizukeOptions` when kanzen
+sakizuke is played) or :class:`TaiwanOptions`. A combination that makes no
+sense, such as a Taiwanese 台 value on a riichi table, cannot be built.
 
-This module only describes rules; it applies none of them.
+Every option also has a flat name (``kuikae``, ``sakizuke_flush``,
+``tw_base`` …), listed in :data:`OPTIONS`: the command line's ``--set``, the
+notation's ``[Rules ...]`` header and the JSON Lines ``ruleset`` object use
+those names, and :meth:`Ruleset.with_options` takes them.
+
+A record suggests the ruleset it was played under (``GameStart.ruleset``);
+the auditor can also apply another one. Each option group also states its
+family's table (tiles in play, dead wall, tiles dealt), which is all the
+replay needs of a family. This module only describes rules; it applies none
+of them.
 """
 
 from __future__ import annotations
 
 import typing
-from dataclasses import dataclass, fields, replace
-from typing import Final, Literal
+from dataclasses import dataclass, field, fields, replace
+from typing import ClassVar, Final, Literal, NamedTuple
 
-Family = Literal["riichi", "taiwan16"]
 Length = Literal["one-round", "east", "south", "full"]
 Dealing = Literal["one-roll", "two-rolls", "pakkoro", "automatic", "digital"]
 Kazoe = Literal["yakuman", "sanbaiman", "none"]
@@ -25,181 +35,419 @@ SeatWind = Literal["dice", "dealer"]
 MenzenTsumo = Literal["counts", "not-alone", "ignored"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Ruleset:
-    """The rules of a table. Construct from a preset with :func:`preset`."""
+@dataclass(frozen=True, slots=True)
+class TableSize:
+    """What a family's table holds: tiles in play, dead wall, tiles dealt to a hand."""
 
-    name: str = "tenhou"
-    family: Family = "riichi"
-    players: int = 4
-    red_fives: bool = True
+    tiles: int
+    dead_wall: int
+    hand: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SakizukeOptions:
+    """Kanzen sakizuke (完全先付け, ``docs/rules.md`` section 2): its variant switches."""
+
+    flush: bool = True
+    concealed: bool = True
+    all_calls: bool = False
+    value_first: bool = False
+    incidental: bool = False
+    tanyao: bool = True
+    menzen_tsumo: MenzenTsumo = "counts"
+    ron_only: bool = False
+    oute_bisha: bool = True
+    oute_bisha_yakuhai: bool = True
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RiichiOptions:
+    """The options of Japanese riichi mahjong (sections 1, 2 and 7)."""
+
+    FAMILY: ClassVar[str] = "riichi"
     open_tanyao: bool = True
-    length: Length = "south"
-    starting_score: int = 25000
-    dealing: Dealing = "digital"
     kiriage: bool = False
     kazoe: Kazoe = "yakuman"
     double_yakuman: bool = False
     ippatsu: bool = True
     ura_dora: bool = True
-    # -- kan (rules.md section 1)
     kan_after_riichi: KanAfterRiichi = "wait"
     four_kans: FourKans = "abort"
     kan_dora: KanDora = "after-discard"
     chankan_closed_kokushi: bool = True
     open_kan_pao: bool = False
-    # -- general legality (section 7)
     kuikae: Kuikae = "both"
     riichi_min_score: int = 1000
     riichi_min_wall: int = 0
     furiten_tsumo: bool = False
-    double_ron: bool = True
     nine_terminals: bool = True
     four_winds: bool = True
     four_riichi: bool = True
     triple_ron: bool = True
-    # -- kanzen sakizuke (section 2)
-    sakizuke: bool = False
-    sakizuke_flush: bool = True
-    sakizuke_concealed: bool = True
-    sakizuke_all_calls: bool = False
-    sakizuke_value_first: bool = False
-    sakizuke_incidental: bool = False
-    sakizuke_tanyao: bool = True
-    sakizuke_menzen_tsumo: MenzenTsumo = "counts"
-    sakizuke_ron_only: bool = False
-    oute_bisha: bool = True
-    oute_bisha_yakuhai: bool = True
-    # -- Taiwanese 16-tile (sections 3 and 4)
-    tw_base: int = 50
-    tw_tai: int = 20
-    tw_seat_wind: SeatWind = "dice"
-    tw_liguligu: bool = True
-    tw_sixteen: bool = True
-    tw_seven_rob_one: bool = True
-    tw_last_discard: bool = False
-    tw_qingyise: int = 8
-    tw_four_concealed: int = 5
-    tw_five_concealed: int = 8
-    tw_all_honours: int = 8
-    tw_sixteen_tai: int = 10
-    tw_heavenly: int = 24
-    tw_heavenly_ready: int = 16
-    tw_earth_ready: int = 8
-    tw_earth_ready_first: int = 12
+    sakizuke: SakizukeOptions | None = None
+    """Kanzen sakizuke with its variants; ``None`` where it is not played."""
+
+    @staticmethod
+    def table(players: int) -> TableSize:
+        """136 tiles (108 without 2m..8m for three players), 14 in the dead wall, 13 dealt."""
+        return _RIICHI_TABLES[3 if players == 3 else 4]
+
+    @staticmethod
+    def dealt(players: int, dealer: bool) -> int:
+        """Tiles dealt to a hand: 13 each (the dealer's first draw is a move)."""
+        return 13
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TaiwanOptions:
+    """The options of Taiwanese 16-tile mahjong (sections 3 and 4)."""
+
+    FAMILY: ClassVar[str] = "taiwan16"
+    base: int = 50
+    tai: int = 20
+    seat_wind: SeatWind = "dice"
+    liguligu: bool = True
+    sixteen: bool = True
+    seven_rob_one: bool = True
+    last_discard: bool = False
+    qingyise: int = 8
+    four_concealed: int = 5
+    five_concealed: int = 8
+    all_honours: int = 8
+    sixteen_tai: int = 10
+    heavenly: int = 24
+    heavenly_ready: int = 16
+    earth_ready: int = 8
+    earth_ready_first: int = 12
+
+    @staticmethod
+    def table(players: int) -> TableSize:
+        """144 tiles with the eight flowers, 16 kept back, 16 dealt."""
+        return _TAIWAN16_TABLE
+
+    @staticmethod
+    def dealt(players: int, dealer: bool) -> int:
+        """Tiles dealt to a hand: 16, and a seventeenth to the dealer, who discards first."""
+        return 17 if dealer else 16
+
+
+FamilyOptions = RiichiOptions | TaiwanOptions
+_TAIWAN16_TABLE: Final = TableSize(tiles=144, dead_wall=16, hand=16)
+_RIICHI_TABLES: Final = {3: TableSize(tiles=108, dead_wall=14, hand=13),
+                         4: TableSize(tiles=136, dead_wall=14, hand=13)}
+FAMILY_OPTIONS: Final[dict[str, type[FamilyOptions]]] = {
+    RiichiOptions.FAMILY: RiichiOptions, TaiwanOptions.FAMILY: TaiwanOptions}
+"""Each rule family's option group by the family's name."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ruleset:
+    """The rules of a table. Construct from a preset with :func:`preset`."""
+
+    name: str = "tenhou"
+    players: int = 4
+    red_fives: bool = True
+    length: Length = "south"
+    starting_score: int = 25000
+    dealing: Dealing = "digital"
+    double_ron: bool = True
+    family_options: FamilyOptions = field(default_factory=RiichiOptions)
+    """The options of the table's rule family; its class names the family."""
+
+    @property
+    def family(self) -> str:
+        """The rule family's name (``riichi``, ``taiwan16``)."""
+        return self.family_options.FAMILY
+
+    @property
+    def riichi(self) -> RiichiOptions:
+        """The riichi options; raises ``TypeError`` on a table of another family."""
+        opts = self.family_options
+        if not isinstance(opts, RiichiOptions):
+            raise TypeError(f"ruleset {self.name!r} is of the {self.family} family, not riichi")
+        return opts
+
+    @property
+    def taiwan(self) -> TaiwanOptions:
+        """The Taiwanese options; raises ``TypeError`` on a table of another family."""
+        opts = self.family_options
+        if not isinstance(opts, TaiwanOptions):
+            raise TypeError(f"ruleset {self.name!r} is of the {self.family} family, "
+                            "not taiwan16")
+        return opts
+
+    @property
+    def table(self) -> TableSize:
+        """The table of the ruleset's family and number of players."""
+        return self.family_options.table(self.players)
+
+    def dealt(self, dealer: bool) -> int:
+        """How many tiles a hand is dealt (the dealer's, with ``dealer``)."""
+        return self.family_options.dealt(self.players, dealer)
 
     def with_options(self, **options: object) -> Ruleset:
-        """A copy with some options changed (unknown names raise ``TypeError``)."""
-        return replace(self, **options)  # type: ignore[arg-type]
+        """A copy with options changed, by their flat names (:data:`OPTIONS`).
+
+        ``family`` goes first (the new family's options start from their
+        defaults), then ``sakizuke``, then the rest. Raises ``TypeError`` for
+        a name that is no option of the ruleset's family (a sakizuke variant
+        while sakizuke is off, a Taiwanese option on a riichi table).
+        """
+        rs = self
+        if "family" in options:
+            new = options["family"]
+            if new not in FAMILY_OPTIONS:
+                raise TypeError(f"unknown family {new!r}; known: {', '.join(FAMILY_OPTIONS)}")
+            if new != rs.family:
+                rs = replace(rs, family_options=FAMILY_OPTIONS[str(new)]())
+        order = sorted(options, key=lambda k: (k != "sakizuke", k))
+        for name in order:
+            if name != "family":
+                rs = _set(rs, name, options[name])
+        return rs
 
 
-OPTION_DOCS: dict[str, str] = {
-    "name": "Name of the preset this ruleset derives from.",
-    "family": "Rule family: 'riichi' (Japanese) or 'taiwan16' (Taiwanese 16-tile).",
-    "players": "Number of players: 4, or 3 for three-player riichi (sanma).",
-    "red_fives": "Whether one five of each suit is a red five (aka dora).",
-    "open_tanyao": "Whether all-simples counts with an open hand (kuitan).",
-    "length": "Game length: 'one-round' (a single round), 'east' (tonpuusen), "
-    "'south' (hanchan), 'full' (east to north).",
-    "starting_score": "Each player's score at the start of the game.",
-    "dealing": "How the wall is broken and dealt (see mjlog.wall.dealing): 'one-roll', "
-    "'two-rolls' (二度振り), 'pakkoro' (12-sided dice), 'automatic' (the table deals the "
-    "hands), or 'digital' (an online platform's own method).",
-    "kiriage": "Whether 4 han 30 fu and 3 han 60 fu are rounded up to mangan (切り上げ満貫).",
-    "kazoe": "What 13 han or more from ordinary yaku is worth (数え役満): 'yakuman', "
-    "'sanbaiman', or 'none' (counted on: 26 han a double yakuman).",
-    "double_yakuman": "Whether suuankou tanki, kokushi 13-wait, junsei chuuren and "
-    "daisuushii count as double yakuman.",
-    "ippatsu": "Whether a win within one go-around of riichi scores ippatsu (一発).",
-    "ura_dora": "Whether a riichi winner's ura dora count (裏ドラ).",
-    "kan_after_riichi": "K4, which closed kan a riichi player may make (always with the tile "
-    "just drawn, never okuri-kan): 'wait' (the winning tiles stay the same; Tenhou, Mahjong "
-    "Soul), 'shape' (also: the three tiles are a triplet in every reading of the hand), "
-    "'forbidden' (none).",
-    "four_kans": "K2, the four-kan limit: 'abort' (四開槓: a fourth kan by more than one "
-    "player ends the round after the next discard; four by one player play on, and nobody "
-    "may make a fifth; Tenhou), 'fifth-ends' (as 'abort', but a fifth kan is allowed and "
-    "ends the round at once), 'no-abort' (no abortive draw; no fifth kan).",
-    "kan_dora": "K5, when a kan's dora indicator is turned: 'after-discard' (a closed kan at "
-    "once, an open or added kan after the discard that follows; Tenhou), 'immediate' (every "
-    "kan at once, 即ノリ), 'none' (no kan dora, as in JPML's official rules).",
-    "chankan_closed_kokushi": "K6, whether thirteen orphans may rob a closed kan.",
-    "open_kan_pao": "K8 (大明槓の包): whether a win on the replacement tile right after an open "
-    "kan is paid entirely by the player whose discard was kanned.",
-    "kuikae": "Swap-calling (喰い替え) after a chi or pon: 'allowed', 'same' (the called "
-    "tile may not be discarded at once), 'both' (nor the other end of the run; Tenhou).",
-    "riichi_min_score": "Points a player needs to declare riichi (0: none).",
-    "riichi_min_wall": "Tiles the live wall must still hold when riichi is declared; 0: as "
-    "many as there are players, so that the declarer draws again (Tenhou).",
-    "furiten_tsumo": "Whether furiten also forbids a tsumo win, and a passed win forbids one "
-    "until the player's next discard (a kansaki extension).",
-    "double_ron": "Whether two players may ron the same tile (else the first in turn order "
-    "takes it, 頭ハネ).",
-    "nine_terminals": "Whether nine different terminals and honours on the first draw may "
-    "abort the round (九種九牌).",
-    "four_winds": "Whether the same wind discarded by all four players on the first go-around "
-    "aborts the round (四風連打).",
-    "four_riichi": "Whether a fourth riichi aborts the round (四家立直).",
-    "triple_ron": "Whether three players ronning the same tile aborts the round (三家和).",
-    "sakizuke": "Kanzen sakizuke (完全先付け): S1, an open hand's first call must carry a "
-    "yaku, and S2, no one-sided win (片和了り). A win that breaks either is chombo.",
-    "sakizuke_flush": "S1: whether flush and terminal yaku (混一色, 清一色, 混全帯, 純全帯, "
-    "混老頭) use a first call whose tiles fit them.",
-    "sakizuke_concealed": "S1: whether a yaku complete inside the concealed part settles the "
-    "hand (examples 1-3 and 1-5).",
-    "sakizuke_all_calls": "S1: whether every call, not only the first, must carry a yaku.",
-    "sakizuke_value_first": "S1: whether a hand whose only yaku are value tiles needs a value "
-    "tile as its first call.",
-    "sakizuke_incidental": "Whether a win whose only yaku are incidental (海底, 河底, 嶺上, "
-    "搶槓, 一発) is allowed.",
-    "sakizuke_tanyao": "Whether open all-simples (when allowed at all) settles a hand for "
-    "sakizuke; false: it adds its han but does not count as the yaku.",
-    "sakizuke_menzen_tsumo": "門前清自摸和 under sakizuke: 'counts' (a closed tsumo is never "
-    "one-sided), 'not-alone' (it is not enough alone), 'ignored' (S2 is judged without it).",
-    "sakizuke_ron_only": "Whether sakizuke applies to ron only (some Kyoto rules).",
-    "oute_bisha": "S2 variant 王手飛車: whether a hand where every wait has a yaku but no "
-    "yaku is common to all waits is allowed.",
-    "oute_bisha_yakuhai": "S2 variant: whether two different value tiles in a shanpon count "
-    "as one common yaku (役牌).",
-    "tw_base": "Taiwanese: 底, the points every win is paid on top of its 台.",
-    "tw_tai": "Taiwanese: the points one 台 is worth.",
-    "tw_seat_wind": "Taiwanese: whose wind is east, for 風牌 and 花牌: 'dice' (the player the "
-    "dice open the wall at, 開門; the source) or 'dealer'.",
-    "tw_liguligu": "Taiwanese: whether seven pairs and a triplet (嚦咕嚦咕, 8 台) wins.",
-    "tw_sixteen": "Taiwanese: whether 十六不搭 (sixteen unrelated tiles and a pair) wins.",
-    "tw_seven_rob_one": "Taiwanese: whether a player with seven flowers may rob the eighth "
-    "(七搶一; one association dropped it in 2012).",
-    "tw_last_discard": "Taiwanese: whether a ron on the last discard scores 河底撈魚 (1 台).",
-    "tw_qingyise": "Taiwanese: 台 of 清一色, 8 (or 12).",
-    "tw_four_concealed": "Taiwanese: 台 of 四暗刻, 5 (or 6).",
-    "tw_five_concealed": "Taiwanese: 台 of 五暗刻, 8 (or 16).",
-    "tw_all_honours": "Taiwanese: 台 of 字一色, 8 (or 16: then its 小三元 is not added and "
-    "4 is taken off a 大三元, 小四喜 or 大四喜 it holds).",
-    "tw_sixteen_tai": "Taiwanese: 台 of 十六不搭, 10 (or 6).",
-    "tw_heavenly": "Taiwanese: 台 of 天胡, 地胡 and 人胡, 24 (or 16).",
-    "tw_heavenly_ready": "Taiwanese: 台 of 天聽 (tenpai declared before the first draw), 16 "
-    "(or 8).",
-    "tw_earth_ready": "Taiwanese: 台 of 地聽 (tenpai declared with the first discard), 8 (or 4).",
-    "tw_earth_ready_first": "Taiwanese: 台 of 地聽一發 (a win within a go-around of it), 12 "
-    "(or 8).",
-}
+class Option(NamedTuple):
+    """One option by its flat name: the group it lives in and what it means."""
+
+    name: str
+    group: str
+    """``""`` (every table), ``riichi``, ``sakizuke`` or ``taiwan16``."""
+    attr: str
+    doc: str
+
+
+MISSING: Final = object()
+"""What :func:`option_value` gives for an option the ruleset's family does not have."""
+
+
+def option_value(rs: Ruleset, name: str) -> object:
+    """The value of option ``name`` (a flat name), or :data:`MISSING` where ``rs`` has none."""
+    opt = OPTIONS[name]
+    if opt.group == "":
+        return rs.family if name == "family" else getattr(rs, opt.attr)
+    group = _group(rs, opt.group)
+    if group is None:
+        return MISSING
+    if name == "sakizuke":
+        return _group(rs, "sakizuke") is not None
+    return getattr(group, opt.attr)
+
+
+def _group(rs: Ruleset, group: str) -> object | None:
+    opts = rs.family_options
+    if group == "riichi":
+        return opts if isinstance(opts, RiichiOptions) else None
+    if group == "sakizuke":
+        return opts.sakizuke if isinstance(opts, RiichiOptions) else None
+    return opts if isinstance(opts, TaiwanOptions) else None
+
+
+def _set(rs: Ruleset, name: str, value: object) -> Ruleset:
+    opt = OPTIONS.get(name)
+    if opt is None or name == "family":
+        raise TypeError(f"unknown rule option {name!r}")
+    if opt.group == "":
+        return replace(rs, **{opt.attr: value})  # type: ignore[arg-type]
+    riichi = rs.family_options if isinstance(rs.family_options, RiichiOptions) else None
+    if name == "sakizuke" and riichi is not None:
+        on = riichi.sakizuke or SakizukeOptions()
+        return replace(rs, family_options=replace(riichi, sakizuke=on if value else None))
+    group = _group(rs, opt.group)
+    if group is None:
+        if opt.group == "sakizuke" and riichi is not None:
+            raise TypeError(f"{name} is an option of sakizuke=true; ruleset {rs.name!r} "
+                            "plays without sakizuke")
+        family = "riichi" if opt.group == "sakizuke" else opt.group
+        raise TypeError(f"{name} is an option of the {family} family; ruleset {rs.name!r} is "
+                        f"of the {rs.family} family")
+    changed = replace(group, **{opt.attr: value})  # type: ignore[type-var]
+    if opt.group == "sakizuke":
+        assert riichi is not None
+        assert isinstance(changed, SakizukeOptions)
+        return replace(rs, family_options=replace(riichi, sakizuke=changed))
+    return replace(rs, family_options=changed)  # type: ignore[arg-type]
+
+
+def _options(*rows: tuple[str, str, str, str]) -> dict[str, Option]:
+    return {r[0]: Option(*r) for r in rows}
+
+
+OPTIONS: Final[dict[str, Option]] = _options(
+    ("name", "", "name", "Name of the preset this ruleset derives from."),
+    ("family", "", "family",
+     "Rule family: 'riichi' (Japanese) or 'taiwan16' (Taiwanese 16-tile)."),
+    ("players", "", "players", "Number of players: 4, or 3 for three-player riichi (sanma)."),
+    ("red_fives", "", "red_fives", "Whether one five of each suit is a red five (aka dora)."),
+    ("open_tanyao", "riichi", "open_tanyao",
+     "Whether all-simples counts with an open hand (kuitan)."),
+    ("length", "", "length", "Game length: 'one-round' (a single round), 'east' "
+     "(tonpuusen), 'south' (hanchan), 'full' (east to north)."),
+    ("starting_score", "", "starting_score", "Each player's score at the start of the game."),
+    ("dealing", "", "dealing", "How the wall is broken and dealt (see mjlog.wall.dealing): "
+     "'one-roll', 'two-rolls' (二度振り), 'pakkoro' (12-sided dice), 'automatic' (the table "
+     "deals the hands), or 'digital' (an online platform's own method)."),
+    ("kiriage", "riichi", "kiriage",
+     "Whether 4 han 30 fu and 3 han 60 fu are rounded up to mangan (切り上げ満貫)."),
+    ("kazoe", "riichi", "kazoe", "What 13 han or more from ordinary yaku is worth (数え役満): "
+     "'yakuman', 'sanbaiman', or 'none' (counted on: 26 han a double yakuman)."),
+    ("double_yakuman", "riichi", "double_yakuman", "Whether suuankou tanki, kokushi 13-wait, "
+     "junsei chuuren and daisuushii count as double yakuman."),
+    ("ippatsu", "riichi", "ippatsu",
+     "Whether a win within one go-around of riichi scores ippatsu (一発)."),
+    ("ura_dora", "riichi", "ura_dora", "Whether a riichi winner's ura dora count (裏ドラ)."),
+    ("kan_after_riichi", "riichi", "kan_after_riichi", "K4, which closed kan a riichi player "
+     "may make (always with the tile just drawn, never okuri-kan): 'wait' (the winning tiles "
+     "stay the same; Tenhou, Mahjong Soul), 'shape' (also: the three tiles are a triplet in "
+     "every reading of the hand), 'forbidden' (none)."),
+    ("four_kans", "riichi", "four_kans", "K2, the four-kan limit: 'abort' (四開槓: a fourth "
+     "kan by more than one player ends the round after the next discard; four by one player "
+     "play on, and nobody may make a fifth; Tenhou), 'fifth-ends' (as 'abort', but a fifth "
+     "kan is allowed and ends the round at once), 'no-abort' (no abortive draw; no fifth "
+     "kan)."),
+    ("kan_dora", "riichi", "kan_dora", "K5, when a kan's dora indicator is turned: "
+     "'after-discard' (a closed kan at once, an open or added kan after the discard that "
+     "follows; Tenhou), 'immediate' (every kan at once, 即ノリ), 'none' (no kan dora, as in "
+     "JPML's official rules)."),
+    ("chankan_closed_kokushi", "riichi", "chankan_closed_kokushi",
+     "K6, whether thirteen orphans may rob a closed kan."),
+    ("open_kan_pao", "riichi", "open_kan_pao", "K8 (大明槓の包): whether a win on the "
+     "replacement tile right after an open kan is paid entirely by the player whose discard "
+     "was kanned."),
+    ("kuikae", "riichi", "kuikae", "Swap-calling (喰い替え) after a chi or pon: 'allowed', "
+     "'same' (the called tile may not be discarded at once), 'both' (nor the other end of "
+     "the run; Tenhou)."),
+    ("riichi_min_score", "riichi", "riichi_min_score",
+     "Points a player needs to declare riichi (0: none)."),
+    ("riichi_min_wall", "riichi", "riichi_min_wall", "Tiles the live wall must still hold when "
+     "riichi is declared; 0: as many as there are players, so that the declarer draws again "
+     "(Tenhou)."),
+    ("furiten_tsumo", "riichi", "furiten_tsumo", "Whether furiten also forbids a tsumo win, "
+     "and a passed win forbids one until the player's next discard (a kansaki extension)."),
+    ("double_ron", "", "double_ron", "Whether two players may ron the same tile (else the "
+     "first in turn order takes it, 頭ハネ)."),
+    ("nine_terminals", "riichi", "nine_terminals", "Whether nine different terminals and "
+     "honours on the first draw may abort the round (九種九牌)."),
+    ("four_winds", "riichi", "four_winds", "Whether the same wind discarded by all four "
+     "players on the first go-around aborts the round (四風連打)."),
+    ("four_riichi", "riichi", "four_riichi",
+     "Whether a fourth riichi aborts the round (四家立直)."),
+    ("triple_ron", "riichi", "triple_ron",
+     "Whether three players ronning the same tile aborts the round (三家和)."),
+    ("sakizuke", "riichi", "sakizuke", "Kanzen sakizuke (完全先付け): S1, an open hand's first "
+     "call must carry a yaku, and S2, no one-sided win (片和了り). A win that breaks either is "
+     "chombo."),
+    ("sakizuke_flush", "sakizuke", "flush", "S1: whether flush and terminal yaku (混一色, "
+     "清一色, 混全帯, 純全帯, 混老頭) use a first call whose tiles fit them."),
+    ("sakizuke_concealed", "sakizuke", "concealed", "S1: whether a yaku complete inside the "
+     "concealed part settles the hand (examples 1-3 and 1-5)."),
+    ("sakizuke_all_calls", "sakizuke", "all_calls",
+     "S1: whether every call, not only the first, must carry a yaku."),
+    ("sakizuke_value_first", "sakizuke", "value_first", "S1: whether a hand whose only yaku "
+     "are value tiles needs a value tile as its first call."),
+    ("sakizuke_incidental", "sakizuke", "incidental", "Whether a win whose only yaku are "
+     "incidental (海底, 河底, 嶺上, 搶槓, 一発) is allowed."),
+    ("sakizuke_tanyao", "sakizuke", "tanyao", "Whether open all-simples (when allowed at all) "
+     "settles a hand for sakizuke; false: it adds its han but does not count as the yaku."),
+    ("sakizuke_menzen_tsumo", "sakizuke", "menzen_tsumo", "門前清自摸和 under sakizuke: "
+     "'counts' (a closed tsumo is never one-sided), 'not-alone' (it is not enough alone), "
+     "'ignored' (S2 is judged without it)."),
+    ("sakizuke_ron_only", "sakizuke", "ron_only",
+     "Whether sakizuke applies to ron only (some Kyoto rules)."),
+    ("oute_bisha", "sakizuke", "oute_bisha", "S2 variant 王手飛車: whether a hand where every "
+     "wait has a yaku but no yaku is common to all waits is allowed."),
+    ("oute_bisha_yakuhai", "sakizuke", "oute_bisha_yakuhai", "S2 variant: whether two "
+     "different value tiles in a shanpon count as one common yaku (役牌)."),
+    ("tw_base", "taiwan16", "base", "Taiwanese: 底, the points every win is paid on top of "
+     "its 台."),
+    ("tw_tai", "taiwan16", "tai", "Taiwanese: the points one 台 is worth."),
+    ("tw_seat_wind", "taiwan16", "seat_wind", "Taiwanese: whose wind is east, for 風牌 and "
+     "花牌: 'dice' (the player the dice open the wall at, 開門; the source) or 'dealer'."),
+    ("tw_liguligu", "taiwan16", "liguligu",
+     "Taiwanese: whether seven pairs and a triplet (嚦咕嚦咕, 8 台) wins."),
+    ("tw_sixteen", "taiwan16", "sixteen",
+     "Taiwanese: whether 十六不搭 (sixteen unrelated tiles and a pair) wins."),
+    ("tw_seven_rob_one", "taiwan16", "seven_rob_one", "Taiwanese: whether a player with seven "
+     "flowers may rob the eighth (七搶一; one association dropped it in 2012)."),
+    ("tw_last_discard", "taiwan16", "last_discard",
+     "Taiwanese: whether a ron on the last discard scores 河底撈魚 (1 台)."),
+    ("tw_qingyise", "taiwan16", "qingyise", "Taiwanese: 台 of 清一色, 8 (or 12)."),
+    ("tw_four_concealed", "taiwan16", "four_concealed", "Taiwanese: 台 of 四暗刻, 5 (or 6)."),
+    ("tw_five_concealed", "taiwan16", "five_concealed", "Taiwanese: 台 of 五暗刻, 8 (or 16)."),
+    ("tw_all_honours", "taiwan16", "all_honours", "Taiwanese: 台 of 字一色, 8 (or 16: then its "
+     "小三元 is not added and 4 is taken off a 大三元, 小四喜 or 大四喜 it holds)."),
+    ("tw_sixteen_tai", "taiwan16", "sixteen_tai", "Taiwanese: 台 of 十六不搭, 10 (or 6)."),
+    ("tw_heavenly", "taiwan16", "heavenly",
+     "Taiwanese: 台 of 天胡, 地胡 and 人胡, 24 (or 16)."),
+    ("tw_heavenly_ready", "taiwan16", "heavenly_ready", "Taiwanese: 台 of 天聽 (tenpai "
+     "declared before the first draw), 16 (or 8)."),
+    ("tw_earth_ready", "taiwan16", "earth_ready",
+     "Taiwanese: 台 of 地聽 (tenpai declared with the first discard), 8 (or 4)."),
+    ("tw_earth_ready_first", "taiwan16", "earth_ready_first", "Taiwanese: 台 of 地聽一發 (a win "
+     "within a go-around of it), 12 (or 8)."),
+)
+"""Every option by its flat name, in the order reports and ``mjlog rules`` list them."""
+
+OPTION_DOCS: Final[dict[str, str]] = {o.name: o.doc for o in OPTIONS.values()}
+"""Each option's documentation by its flat name."""
+
+_GROUP_CLASS: Final[dict[str, type]] = {"": Ruleset, "riichi": RiichiOptions,
+                                        "sakizuke": SakizukeOptions,
+                                        "taiwan16": TaiwanOptions}
+
+
+def _type_of(opt: Option) -> object:
+    if opt.name == "sakizuke":
+        return bool
+    if opt.name == "family":
+        return Literal["riichi", "taiwan16"]
+    return typing.get_type_hints(_GROUP_CLASS[opt.group])[opt.attr]
+
+
+_TYPES: Final[dict[str, object]] = {name: _type_of(o) for name, o in OPTIONS.items()}
+_DEFAULTS: Final[dict[str, object]] = {
+    name: (False if name == "sakizuke" else "riichi" if name == "family"
+           else getattr(_GROUP_CLASS[o.group](), o.attr))
+    for name, o in OPTIONS.items()}
+"""Each option's value in a fresh ruleset or option group."""
+
+
+def option_type(name: str) -> object:
+    """The Python type of option ``name`` (``bool``, ``int``, ``str`` or a ``Literal``)."""
+    return _TYPES[name]
+
+
+def option_default(name: str) -> object:
+    """The value option ``name`` has in a fresh ruleset, or a fresh group of its family."""
+    return _DEFAULTS[name]
+
+
+def flat(rs: Ruleset) -> dict[str, object]:
+    """Every option ``rs`` has, by flat name in :data:`OPTIONS` order."""
+    out = {}
+    for name in OPTIONS:
+        value = option_value(rs, name)
+        if value is not MISSING:
+            out[name] = value
+    return out
+
 
 PRESETS: dict[str, Ruleset] = {
     "tenhou": Ruleset(name="tenhou"),
     "tenhou-sanma": Ruleset(name="tenhou-sanma", players=3, starting_score=35000),
-    "majsoul": Ruleset(name="majsoul", double_yakuman=True),
+    "majsoul": Ruleset(name="majsoul", family_options=RiichiOptions(double_yakuman=True)),
     "majsoul-sanma": Ruleset(name="majsoul-sanma", players=3, starting_score=35000,
-                             double_yakuman=True),
-    "jpml": Ruleset(name="jpml", red_fives=False, starting_score=30000, ippatsu=False,
-                    ura_dora=False, kan_dora="none"),
-    "kansaki": Ruleset(name="kansaki", red_fives=False, open_tanyao=False, dealing="two-rolls",
-                       kan_after_riichi="shape", sakizuke=True, furiten_tsumo=True,
-                       oute_bisha=False, oute_bisha_yakuhai=True),
-    "taiwan16": Ruleset(name="taiwan16", family="taiwan16", red_fives=False, length="full",
-                        starting_score=0, dealing="one-roll", ippatsu=False, ura_dora=False,
-                        kan_dora="none", four_kans="no-abort", kuikae="allowed",
-                        riichi_min_score=0, double_ron=False, nine_terminals=False,
-                        four_winds=False, four_riichi=False, triple_ron=False),
+                             family_options=RiichiOptions(double_yakuman=True)),
+    "jpml": Ruleset(name="jpml", red_fives=False, starting_score=30000,
+                    family_options=RiichiOptions(ippatsu=False, ura_dora=False,
+                                                 kan_dora="none")),
+    "kansaki": Ruleset(name="kansaki", red_fives=False, dealing="two-rolls",
+                       family_options=RiichiOptions(
+                           open_tanyao=False, kan_after_riichi="shape", furiten_tsumo=True,
+                           sakizuke=SakizukeOptions(oute_bisha=False,
+                                                    oute_bisha_yakuhai=True))),
+    "taiwan16": Ruleset(name="taiwan16", red_fives=False, length="full", starting_score=0,
+                        dealing="one-roll", double_ron=False, family_options=TaiwanOptions()),
 }
 """Named presets. ``majsoul``: Mahjong Soul's ranked rules as far as scoring goes
 (double yakuman count double); ``jpml``: the Japan Professional Mahjong League's
@@ -210,27 +458,6 @@ after riichi only when the triplet is one in every reading, furiten forbidding t
 mahjong as the source of ``docs/rules.md`` section 4 describes it (144 tiles with flowers,
 one 一荘 east to north, 底 50 and 台 20, scores counted from 0), its two-valued 台 at the
 common value."""
-
-
-@dataclass(frozen=True, slots=True)
-class TableSize:
-    """What a family's table holds: tiles in play, dead wall, tiles dealt to a hand."""
-
-    tiles: int
-    dead_wall: int
-    hand: int
-
-
-_TAIWAN16_TABLE: Final = TableSize(tiles=144, dead_wall=16, hand=16)
-_RIICHI_TABLES: Final = {3: TableSize(tiles=108, dead_wall=14, hand=13),
-                         4: TableSize(tiles=136, dead_wall=14, hand=13)}
-
-
-def table_of(rs: Ruleset) -> TableSize:
-    """The table of a ruleset's family and number of players."""
-    if rs.family == "taiwan16":
-        return _TAIWAN16_TABLE
-    return _RIICHI_TABLES[3 if rs.players == 3 else 4]
 
 
 def preset(name: str) -> Ruleset:
@@ -246,10 +473,21 @@ def overrides(rs: Ruleset, base: Ruleset | None = None) -> list[str]:
 
     ``base`` defaults to the preset ``rs`` is named after (the defaults when
     there is none); values are written as :func:`parse_option` reads them.
+    An option ``rs`` does not have is not listed; one ``base`` does not have
+    is compared with its default.
     """
     base = base or PRESETS.get(rs.name) or Ruleset(name=rs.name)
-    return [f"{f.name}={option_text(getattr(rs, f.name))}" for f in fields(Ruleset)
-            if f.name != "name" and getattr(rs, f.name) != getattr(base, f.name)]
+    out = []
+    for name in OPTIONS:
+        if name == "name":
+            continue
+        value = option_value(rs, name)
+        if value is MISSING:
+            continue
+        was = option_value(base, name)
+        if value != (_DEFAULTS[name] if was is MISSING else was):
+            out.append(f"{name}={option_text(value)}")
+    return out
 
 
 def describe(rs: Ruleset) -> str:
@@ -277,9 +515,9 @@ def parse_option(name: str, text: str) -> object:
 
     Raises ``ValueError`` with a message naming what is expected.
     """
-    if name not in OPTION_DOCS or name == "name":
+    if name not in OPTIONS or name == "name":
         raise ValueError(f"unknown rule option {name!r} (known: "
-                         f"{', '.join(k for k in OPTION_DOCS if k != 'name')})")
+                         f"{', '.join(k for k in OPTIONS if k != 'name')})")
     tp = _TYPES[name]
     if tp is bool:
         if text not in ("true", "false"):
@@ -295,5 +533,11 @@ def parse_option(name: str, text: str) -> object:
     return text
 
 
-_TYPES: dict[str, object] = typing.get_type_hints(Ruleset)
-assert {f.name for f in fields(Ruleset)} == OPTION_DOCS.keys(), "every option is documented"
+assert {f.name for f in fields(Ruleset)} - {"family_options"} \
+    == {o.attr for o in OPTIONS.values() if o.group == ""} - {"family"}
+assert {f.name for f in fields(RiichiOptions)} == \
+    {o.attr for o in OPTIONS.values() if o.group == "riichi"}
+assert {f.name for f in fields(SakizukeOptions)} == \
+    {o.attr for o in OPTIONS.values() if o.group == "sakizuke"}
+assert {f.name for f in fields(TaiwanOptions)} == \
+    {o.attr for o in OPTIONS.values() if o.group == "taiwan16"}, "every option is listed"

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from mjlog.events import EVENT_TYPES
+from mjlog.ruleset import OPTIONS, Ruleset, option_type
 from mjlog.serialize import _base, _fields, _is_pairs, _optional_arg
 
 SCHEMA_ID = "https://mjlog.invalid/schemas/events.schema.json"
@@ -41,6 +42,10 @@ def _type_schema(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
         return {"anyOf": [_type_schema(inner, defs), {"type": "null"}]}
     if typing.get_origin(tp0) is tuple:
         return {"type": "array", "items": _type_schema(typing.get_args(tp0)[0], defs)}
+    if tp0 is Ruleset:
+        if "Ruleset" not in defs:
+            defs["Ruleset"] = _ruleset_schema(defs)
+        return {"$ref": "#/$defs/Ruleset"}
     if isinstance(tp0, type) and dataclasses.is_dataclass(tp0):
         name = tp0.__name__
         if name not in defs:
@@ -63,6 +68,14 @@ def _object_schema(cls: type, defs: dict[str, Any], tag: str | None = None) -> d
     doc = (cls.__doc__ or "").strip().split("\n\n")[0]
     return {"description": " ".join(doc.split()), "type": "object", "properties": props,
             "required": required, "additionalProperties": False}
+
+
+def _ruleset_schema(defs: dict[str, Any]) -> dict[str, Any]:
+    """The ruleset's flat JSON object: every option by its flat name."""
+    doc = (Ruleset.__doc__ or "").strip().split("\n\n")[0]
+    props = {name: _type_schema(option_type(name), defs) for name in OPTIONS}
+    return {"description": " ".join(doc.split()), "type": "object", "properties": props,
+            "required": [], "additionalProperties": False}
 
 
 def events_schema() -> dict[str, Any]:

@@ -24,6 +24,7 @@ from typing import Any, Union
 from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
 from mjlog.events import EVENT_TYPES, Event, GameStart
 from mjlog.record import GameRecord
+from mjlog.ruleset import MISSING, OPTIONS, Ruleset, option_default, option_type, option_value
 from mjlog.tiles import NUM_TILES_ALL, Tile
 
 FORMAT = "jsonl"
@@ -72,7 +73,9 @@ def _encoder(tp: Any) -> Encoder | None:
         return _encoders[tp]
     enc: Encoder | None
     tp0 = _base(tp)
-    if tp0 in (int, str, bool, float) or typing.get_origin(tp0) is typing.Literal:
+    if tp0 is Ruleset:
+        enc = ruleset_to_dict
+    elif tp0 in (int, str, bool, float) or typing.get_origin(tp0) is typing.Literal:
         enc = None
     elif _is_pairs(tp0):
         enc = dict
@@ -126,7 +129,9 @@ def _decoder(tp: Any) -> Decoder:
         return _decoders[tp]
     tp0 = _base(tp)
     dec: Decoder
-    if tp is Tile:
+    if tp0 is Ruleset:
+        dec = ruleset_from_dict
+    elif tp is Tile:
         dec = _scalar(lambda v: type(v) is int and 0 <= v < NUM_TILES_ALL, "a tile id 0..143")
     elif tp0 is bool:
         dec = _scalar(lambda v: isinstance(v, bool), "a boolean")
@@ -208,6 +213,52 @@ def _dataclass_decoder(cls: type) -> Decoder:
         return cls(**kwargs)
 
     return decode
+
+
+# ---------------------------------------------------------------- the ruleset
+
+LEGACY_TAIWAN16: dict[str, object] = {
+    "ippatsu": False, "ura_dora": False, "kan_dora": "none", "four_kans": "no-abort",
+    "kuikae": "allowed", "riichi_min_score": 0, "nine_terminals": False, "four_winds": False,
+    "four_riichi": False, "triple_ron": False,
+}
+"""Riichi options that earlier versions wrote into every ``taiwan16`` ruleset, with the
+values they had there: a reader passes over them."""
+
+
+def ruleset_to_dict(rs: Ruleset) -> dict[str, Any]:
+    """A ruleset as a flat JSON object: the options (flat names) that differ from a
+    fresh ruleset of its family, in :data:`~mjlog.ruleset.OPTIONS` order."""
+    fresh = Ruleset()
+    out: dict[str, Any] = {}
+    for name in OPTIONS:
+        value = option_value(rs, name)
+        if value is MISSING:
+            continue
+        default = option_value(fresh, name)
+        if value != (option_default(name) if default is MISSING else default):
+            out[name] = value
+    return out
+
+
+def ruleset_from_dict(v: Any, path: str) -> Ruleset:
+    """The ruleset of a flat JSON object (:func:`ruleset_to_dict`); raises
+    :class:`ConversionError` naming the option at fault."""
+    if not isinstance(v, dict):
+        raise ConversionError(path, "expected an object")
+    values: dict[str, Any] = {}
+    for name, value in v.items():
+        if name not in OPTIONS:
+            raise ConversionError(path, f"unknown field(s) {name}")
+        values[name] = _decoder(option_type(name))(value, f"{path}.{name}")
+    if values.get("family") == "taiwan16":
+        for name, old in LEGACY_TAIWAN16.items():
+            if values.get(name, old) == old:
+                values.pop(name, None)
+    try:
+        return Ruleset().with_options(**values)
+    except TypeError as exc:
+        raise ConversionError(path, str(exc)) from None
 
 
 # ---------------------------------------------------------------- public API

@@ -15,7 +15,7 @@ from mjlog.events import ExhaustiveDraw, Win
 from mjlog.formats import notation
 from mjlog.randomplay import SOURCE, RandomGame, Style, random_game, random_games
 from mjlog.record import GameRecord
-from mjlog.ruleset import Ruleset, parse_option, preset
+from mjlog.ruleset import Ruleset, TaiwanOptions, parse_option, preset
 
 from .mutations import MUTATORS, Tally
 
@@ -58,9 +58,9 @@ def test_generated_games_audit_clean_under_their_preset(spec: str, games: int) -
     # the games are real games: wins of both kinds, riichi, kans, exhaustive draws
     assert moves["win"] >= 2 * games and moves["ron"] >= games // 2, moves
     assert moves["riichi_accepted"] >= games and moves["exhaustive_draw"] >= games, moves
-    assert moves["closed_kan"] >= 1 and moves["dora_reveal"] >= (0 if rs.kan_dora == "none"
+    assert moves["closed_kan"] >= 1 and moves["dora_reveal"] >= (0 if rs.riichi.kan_dora == "none"
                                                                  else 1), moves
-    if rs.sakizuke:  # the sakizuke players never call
+    if rs.riichi.sakizuke is not None:  # the sakizuke players never call
         assert moves["pon"] == moves["chi"] == 0
     else:
         assert moves["pon"] >= games and moves["added_kan"] >= 1, moves
@@ -103,7 +103,7 @@ def test_taiwanese_rulesets_are_played_by_the_taiwanese_players() -> None:
     assert rec.events[0].ruleset.family == "taiwan16"  # type: ignore[union-attr]
     assert any(ev.TYPE == "flower" for ev in rec.events)
     with pytest.raises(ValueError, match="taiwan16"):
-        RandomGame(Ruleset(family="taiwan16"), 1)
+        RandomGame(Ruleset(family_options=TaiwanOptions()), 1)
 
 
 @pytest.mark.parametrize("spec", ["tenhou", "tenhou-sanma", "kansaki"])

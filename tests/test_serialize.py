@@ -11,6 +11,7 @@ import pytest
 from mjlog import schema, serialize
 from mjlog.events import Draw, GameStart
 from mjlog.formats import detect, tenhou_xml
+from mjlog.ruleset import PRESETS
 
 from .conftest import EXAMPLES, ROOT
 
@@ -91,3 +92,19 @@ def test_schema_rejects_what_the_reader_rejects(tmp_path: Path) -> None:
     assert not v.is_valid({"type": "draw", "player": 1, "tile": 500})
     assert not v.is_valid({"type": "draw", "player": 1})
     assert v.is_valid({"type": "draw", "player": 1, "tile": 5})
+
+
+def test_the_ruleset_is_flat_in_json_and_nonsense_is_refused() -> None:
+    kansaki = PRESETS["kansaki"].with_options(sakizuke_all_calls=True)
+    obj = serialize.ruleset_to_dict(kansaki)
+    assert obj["sakizuke"] is True and obj["sakizuke_all_calls"] is True
+    assert serialize.ruleset_from_dict(obj, "$.ruleset") == kansaki
+    taiwan = PRESETS["taiwan16"].with_options(tw_base=100)
+    obj = serialize.ruleset_to_dict(taiwan)
+    assert "ippatsu" not in obj and obj["tw_base"] == 100
+    # what earlier versions wrote into a taiwan16 ruleset reads as the same ruleset
+    legacy = {**obj, "ippatsu": False, "kuikae": "allowed", "riichi_min_score": 0}
+    assert serialize.ruleset_from_dict(legacy, "$.ruleset") == taiwan
+    for bad in ({**obj, "kuikae": "same"}, {"tw_base": 60}, {"sakizuke_flush": False}):
+        with pytest.raises(serialize.ConversionError, match="option of"):
+            serialize.ruleset_from_dict(bad, "$.ruleset")

@@ -267,6 +267,24 @@ def test_seven_rob_one_first_way_in_a_record() -> None:
     assert sorted(v["code"] for v in off["violations"]) == ["dead-hand-win", "flower-rob"]
 
 
+def test_a_hand_nobody_wrote_down_is_dealt_as_a_taiwanese_hand() -> None:
+    # '?' for the dealer and for W: 17 and 16 unknown tiles, so the live wall holds
+    # 144 - 16 - (17 + 16 * 3) = 63 tiles, as when every hand is written
+    text = ('mjlog-notation 1\n[Players "A" "B" "C" "D"]\n[Ruleset "taiwan16"]\n'
+            "E1-0 dice=1,1,3\nhands ? 123456789m23p12355s ? 123456m123567p89s44z\n"
+            "7z 4p\ntsumo S menqian-zimo\n")
+    (rec,) = notation.read(text.encode(), "unknown-hands.mjn")
+    start = next(ev for ev in rec.events if isinstance(ev, RoundStart))
+    assert [len(h) for h in start.hands] == [17, 16, 16, 16]
+    engine = Engine()
+    engine.run(rec.events[:2])
+    assert engine.state.live_wall == 63 and engine.state.dealing
+    written = notation.write(rec.events).splitlines()
+    assert next(ln for ln in written if ln.startswith("hands")).startswith("hands ? 123456789m")
+    rep = audit_record(rec, wall=False)
+    assert [f["code"] for f in rep["findings"] if f["severity"] != "info"] == []
+
+
 # -- generated games
 
 GAMES = 1000

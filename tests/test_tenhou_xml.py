@@ -122,7 +122,7 @@ def test_ruleset_from_go() -> None:
     r = ruleset_from_go(185)
     assert (r.players, r.length, r.red_fives, r.name) == (3, "south", True, "tenhou-sanma")
     r = ruleset_from_go(0x01 | 0x02 | 0x04)
-    assert (r.players, r.length, r.red_fives, r.open_tanyao) == (4, "east", False, False)
+    assert (r.players, r.length, r.red_fives, r.riichi.open_tanyao) == (4, "east", False, False)
 
 
 def test_gzip_and_detection(example_xml: bytes) -> None:

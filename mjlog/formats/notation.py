@@ -684,7 +684,7 @@ class _Writer:
         self.lines.append(" ".join(head))
         n = len(ev.hands)
         self.lines.append("hands " + " ".join(
-            "?" if ev.hands[(ev.dealer + k) % n] == (UNKNOWN,) * 13
+            "?" if ev.hands[(ev.dealer + k) % n] == (UNKNOWN,) * t.ruleset.dealt(k == 0)
             else self.fresh_tiles(ev.hands[(ev.dealer + k) % n]) for k in range(n)))
         if ev.wall is not None:
             self.lines.append("wall " + self.fresh_tiles(ev.wall, sort=False))
@@ -1251,7 +1251,7 @@ class _Reader:
             c = lines[hands_line].find(g) + 1
             tiles: tuple[Tile, ...]
             if g == "?":  # nobody wrote this hand down
-                tiles = (UNKNOWN,) * 13
+                tiles = (UNKNOWN,) * t.ruleset.dealt(k == 0)
             else:
                 tiles = () if g == "-" else tuple(self.fresh(g, hands_line + 1, c))
             hands[(dealer + k) % n] = tuple(sorted(tiles))

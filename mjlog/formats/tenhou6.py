@@ -78,7 +78,7 @@ from mjlog.formats.kinds import (
     yaku_from_text,
 )
 from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS, Ruleset
+from mjlog.ruleset import PRESETS, Ruleset, option_value
 from mjlog.scoring.fast import hand_value, up100
 from mjlog.scoring.yaku import BY_NAME
 from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile, TileError
@@ -913,7 +913,7 @@ def ruleset_from_rule(rule: dict[str, Any], doc: dict[str, Any], *, sanma: bool,
         length = "east"
     elif "南" in disp or "South" in disp:
         length = "south"
-    open_tanyao = base.open_tanyao
+    open_tanyao = base.riichi.open_tanyao
     if _TENHOU_TABLE.fullmatch(disp) and "喰" not in disp:
         open_tanyao = False  # a Tenhou table code without 喰: no open tanyao
     return base.with_options(players=3 if sanma else 4, red_fives=red, length=length,
@@ -982,7 +982,7 @@ def rule_disp(rules: Ruleset, meta: dict[str, str]) -> str:
             "" if t & 0x04 else "喰", "" if t & 0x02 else "赤", "速" if t & 0x40 else ""))
     return "".join(("三" if rules.players == 3 else "", "般",
                     "東" if rules.length == "east" else "南",
-                    "喰" if rules.open_tanyao else "", "赤" if rules.red_fives else ""))
+                    "" if option_value(rules, "open_tanyao") is False else "喰", "赤" if rules.red_fives else ""))
 
 
 class _Writer:

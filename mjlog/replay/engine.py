@@ -72,7 +72,7 @@ from mjlog.events import (
 )
 from mjlog.record import GameRecord
 from mjlog.replay.state import TableState
-from mjlog.ruleset import Ruleset, table_of
+from mjlog.ruleset import Ruleset
 from mjlog.tiles import KIND_OF, UNKNOWN, tile_str, tiles_str
 
 Handler = Callable[[Any], None]
@@ -235,8 +235,7 @@ class Engine:
                       f"round starts with {ev.kyotaku} riichi sticks, the table holds "
                       f"{sticks_held}")
         s.kyotaku, s.dealer, s.scores = ev.kyotaku, ev.dealer, list(ev.scores)
-        size = table_of(self.game.ruleset if self.game is not None
-                        else Ruleset(players=s.n))
+        size = (self.game.ruleset if self.game is not None else Ruleset(players=s.n)).table
         s.live_wall = size.tiles - size.dead_wall - sum(map(len, ev.hands))
         dealt = [ev.dora_indicator]
         for p, hand in enumerate(ev.hands):

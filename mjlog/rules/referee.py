@@ -232,7 +232,7 @@ class Referee:
 
     def _dora_missing(self, due: list[int]) -> None:
         due[2] = -1  # reported; a late indicator still belongs to it
-        when = "before the kan player's discard" if due[1] or self.rules.kan_dora == "immediate" \
+        when = "before the kan player's discard" if due[1] or self.rules.riichi.kan_dora == "immediate" \
             else "after the discard that follows it"
         self.violation("kan-dora", f"a kan by player {due[0]} turned no dora indicator "
                        f"{when}", due[0])
@@ -244,7 +244,7 @@ class Referee:
         for due in self.dora_due:
             if due[2] < 0:
                 continue
-            if due[1] or self.rules.kan_dora == "immediate":
+            if due[1] or self.rules.riichi.kan_dora == "immediate":
                 self._dora_missing(due)
             else:
                 due[2] += 1
@@ -272,7 +272,7 @@ class Referee:
         if self.four_kans_armed:
             self.four_kans_armed = False
             self.abort_due = "四開槓, four kans by more than one player"
-        if s.turn == 8 and not s.calls and self.rules.four_winds and s.n == 4:
+        if s.turn == 8 and not s.calls and self.rules.riichi.four_winds and s.n == 4:
             kinds = {KIND_OF[q.river[0].tile] for q in s.players if len(q.river) == 1}
             if len(kinds) == 1 and kinds <= _WINDS and all(len(q.river) == 1 for q in s.players):
                 self.abort_due = "四風連打, four winds discarded"
@@ -281,7 +281,7 @@ class Referee:
         return 0 if ps.unknown else waits(_counts(ps), len(ps.melds))
 
     def _kuikae(self, ev: Discard, call: Chi | Pon) -> None:
-        mode = self.rules.kuikae
+        mode = self.rules.riichi.kuikae
         if mode == "allowed":
             return
         k = KIND_OF[ev.tile]
@@ -309,10 +309,10 @@ class Referee:
             problems.append("the player is already in riichi")
         if any(not isinstance(m, ClosedKan) for m in ps.melds):
             problems.append("the hand is open")
-        if s.scores[p] < rules.riichi_min_score:
-            problems.append(f"{s.scores[p]} points, fewer than the {rules.riichi_min_score} "
+        if s.scores[p] < rules.riichi.riichi_min_score:
+            problems.append(f"{s.scores[p]} points, fewer than the {rules.riichi.riichi_min_score} "
                             "the stick needs")
-        need = rules.riichi_min_wall or s.n
+        need = rules.riichi.riichi_min_wall or s.n
         if s.live_wall < need:
             problems.append(f"{s.live_wall} tiles left in the live wall, fewer than {need}")
         if not ps.unknown and ev.tile in ps.concealed \
@@ -324,7 +324,7 @@ class Referee:
 
     def _after_riichi(self, ev: RiichiAccepted) -> None:
         self.riichi_count += 1
-        if self.riichi_count == 4 and self.rules.four_riichi and self.engine.state.n == 4:
+        if self.riichi_count == 4 and self.rules.riichi.four_riichi and self.engine.state.n == 4:
             self.abort_due = "四家立直, four players in riichi"
 
     # -- calls
@@ -375,7 +375,7 @@ class Referee:
         s = self.engine.state
         if s.live_wall <= 0:
             self.violation("kan-wall-empty", f"{ev.TYPE} with no tile left in the live wall", p)
-        if len(self.kan_players) >= 4 and self.rules.four_kans != "fifth-ends":
+        if len(self.kan_players) >= 4 and self.rules.riichi.four_kans != "fifth-ends":
             self.violation("fifth-kan", f"a fifth kan in the round (kans so far by players "
                            f"{', '.join(map(str, self.kan_players))})", p)
 
@@ -389,7 +389,7 @@ class Referee:
                            f"with the {self._t(drawn)} just drawn kept in hand (okuri-kan)", p,
                            evidence=(self._picture(p),))
             return
-        if rules.kan_after_riichi == "forbidden":
+        if rules.riichi.kan_after_riichi == "forbidden":
             self.violation("kan-after-riichi", "closed kan after riichi, which this ruleset "
                            "forbids", p, evidence=(self._picture(p),))
             return
@@ -400,7 +400,7 @@ class Referee:
         after[kind] = 0
         w_before = waits(before, len(ps.melds))
         w_after = waits(after, len(ps.melds) + 1)
-        broken = _readings_without(before, w_before, kind) if rules.kan_after_riichi == "shape" \
+        broken = _readings_without(before, w_before, kind) if rules.riichi.kan_after_riichi == "shape" \
             else []
         if w_before != w_after or broken:
             why = "changes the waits" if w_before != w_after else \
@@ -417,13 +417,13 @@ class Referee:
         p = ev.player
         self.kan_players.append(p)
         n = len(self.kan_players)
-        if self.rules.kan_dora != "none":
+        if self.rules.riichi.kan_dora != "none":
             self.dora_due.append([p, 1 if isinstance(ev, ClosedKan) else 0, 0])
         self.rinshan_due = p
         if n == 5:
             self.rinshan_due = -1  # a fifth kan (where allowed) ends the round at once
             self.abort_due = "a fifth kan"
-        elif n == 4 and len(set(self.kan_players)) > 1 and self.rules.four_kans != "no-abort":
+        elif n == 4 and len(set(self.kan_players)) > 1 and self.rules.riichi.four_kans != "no-abort":
             self.four_kans_armed = True
 
     def _kita(self, ev: Kita) -> None:
@@ -450,26 +450,27 @@ class Referee:
             if len(self.wins_in_row) >= 2 and not rules.double_ron:
                 self.violation("double-ron", "another ron on the same tile, where only the "
                                "first in turn order may win", w, move=False)
-            if len(self.wins_in_row) == 3 and rules.triple_ron:
+            if len(self.wins_in_row) == 3 and rules.riichi.triple_ron:
                 self.violation("abortive-missed", "three rons on one tile are recorded as "
                                "wins; the ruleset makes it an abortive draw (三家和)", w,
                                move=False)
         if not tsumo and isinstance(self.events[self.index - 1], ClosedKan):
             hand = counts_of([KIND_OF[t] for t in ev.hand])
-            if not (rules.chankan_closed_kokushi and is_thirteen_orphans(hand)):
+            if not (rules.riichi.chankan_closed_kokushi and is_thirteen_orphans(hand)):
                 self.violation("chankan-closed", "ron on the tile of a closed kan", w,
                                move=False)
         seat = self.seats[w]
         if not s.players[w].unknown:
             self._furiten(ev, seat, tsumo)
-        if rules.sakizuke and not (tsumo and rules.sakizuke_ron_only):
+        sak = rules.riichi.sakizuke
+        if sak is not None and not (tsumo and sak.ron_only):
             for code, message, evidence in judge_win(s, self.events, self.round_start,
                                                      self.index, ev, rules):
                 self.violation(code, message, w, evidence=evidence, move=False)
 
     def _furiten(self, ev: Win, seat: _Seat, tsumo: bool) -> None:
         w = ev.winner
-        if tsumo and not self.rules.furiten_tsumo:
+        if tsumo and not self.rules.riichi.furiten_tsumo:
             return
         code = "furiten-tsumo" if tsumo else ""
         own = seat.waits & seat.river_kinds
@@ -498,7 +499,7 @@ class Referee:
             p = s.to_discard
             ps = s.players[p] if p >= 0 else None
             kinds = {KIND_OF[t] for t in ps.concealed} & _TERMINALS_HONOURS if ps else set()
-            if not rules.nine_terminals:
+            if not rules.riichi.nine_terminals:
                 why = "the ruleset has no 九種九牌"
             elif ps is None or ps.river or s.calls:
                 why = "not on the player's first draw of an uninterrupted go-around"
@@ -507,18 +508,18 @@ class Referee:
         elif kind == "four-winds":
             ok = self.abort_due.startswith("四風連打")
             why = "" if ok else "the first four discards are not one wind, uncalled"
-            why = why or ("" if rules.four_winds else "the ruleset has no 四風連打")
+            why = why or ("" if rules.riichi.four_winds else "the ruleset has no 四風連打")
         elif kind == "four-riichi":
             why = "" if self.riichi_count >= 4 else f"only {self.riichi_count} riichi"
-            why = why or ("" if rules.four_riichi else "the ruleset has no 四家立直")
+            why = why or ("" if rules.riichi.four_riichi else "the ruleset has no 四家立直")
         elif kind == "four-kans":
             if len(self.kan_players) < 4 or (len(set(self.kan_players)) == 1
                                              and len(self.kan_players) == 4):
                 why = f"{len(self.kan_players)} kans, by players " \
                     f"{', '.join(map(str, self.kan_players)) or 'nobody'}"
-            elif rules.four_kans == "no-abort":
+            elif rules.riichi.four_kans == "no-abort":
                 why = "the ruleset has no 四開槓"
-        elif kind == "triple-ron" and not rules.triple_ron:
+        elif kind == "triple-ron" and not rules.riichi.triple_ron:
             why = "the ruleset has no 三家和"
         if why:
             self.violation("abortive-unjustified", f"abortive draw ({kind}): {why}", None,

@@ -31,7 +31,7 @@ from mjlog.events import AddedKan, Chi, ClosedKan, Event, OpenKan, Pon, Win
 from mjlog.hand.shape import counts_of, kinds_of_mask, waits
 from mjlog.replay.state import TableState
 from mjlog.rules.evidence import kinds_text, readings_text, set_text
-from mjlog.ruleset import Ruleset
+from mjlog.ruleset import Ruleset, SakizukeOptions
 from mjlog.scoring.fast import YakuReading, yaku_readings
 from mjlog.scoring.riichi import value
 from mjlog.scoring.situation import WinSituation, situation
@@ -79,7 +79,7 @@ def judge_win(state: TableState, events: Sequence[Event], round_start: int, inde
     incidental = _incidental(rules)
     quals = [_qualifying(r, sit, rules, incidental) for r in rs]
     if not any(quals):
-        if not rules.sakizuke_incidental:
+        if not _opts(rules).incidental:
             out.append(("sakizuke-incidental", "a win on incidental yaku only",
                         (("readings", readings_text(rs)),)))
         return out
@@ -94,8 +94,16 @@ def judge_win(state: TableState, events: Sequence[Event], round_start: int, inde
     return out
 
 
+def _opts(rules: Ruleset) -> SakizukeOptions:
+    """The sakizuke variant switches (the defaults where the ruleset does not play it)."""
+    return rules.riichi.sakizuke or _DEFAULT
+
+
+_DEFAULT = SakizukeOptions()
+
+
 def _incidental(rules: Ruleset) -> frozenset[str]:
-    if rules.sakizuke_menzen_tsumo == "not-alone":
+    if _opts(rules).menzen_tsumo == "not-alone":
         return INCIDENTAL | {"menzen-tsumo"}
     return INCIDENTAL
 
@@ -123,7 +131,7 @@ def _daisangen_settled(sit: WinSituation, first: Chi | Pon | OpenKan | AddedKan,
                        rules: Ruleset) -> bool:
     if not isinstance(first, Chi) and KIND_OF[first.tiles[0]] in _DRAGONS:
         return True
-    if not rules.sakizuke_concealed:
+    if not _opts(rules).concealed:
         return False
     counts = counts_of([KIND_OF[t] for t in sit.hand])
     concealed = any(counts[k] >= 3 for k in _DRAGONS)
@@ -135,7 +143,7 @@ def _qualifying(r: YakuReading, sit: WinSituation, rules: Ruleset,
                 incidental: frozenset[str]) -> frozenset[str]:
     """The reading's yaku that can settle a hand (not incidental, not uncounted tanyao)."""
     q = frozenset(r.yaku) - incidental
-    if "tanyao" in q and not rules.sakizuke_tanyao and not _closed(sit):
+    if "tanyao" in q and not _opts(rules).tanyao and not _closed(sit):
         q -= {"tanyao"}
     return q
 
@@ -180,7 +188,7 @@ def _uses(name: str, r: YakuReading, i: int, rules: Ruleset) -> bool:
     if name in _WHOLE_HAND:
         return True
     if name in _FLUSH:
-        return rules.sakizuke_flush
+        return _opts(rules).flush
     if name == "sanankou":
         return False
     return any(i in g for g in _groups(name, r))
@@ -198,11 +206,11 @@ def _settled(r: YakuReading, q: frozenset[str], j: int, sit: WinSituation,
              rules: Ruleset) -> bool:
     """S1 for one reading: the first call (meld ``j``) carries a yaku, or one is concealed."""
     first = r.concealed_sets + j
-    if rules.sakizuke_value_first and q and q <= VALUE_KIND.keys():
+    if _opts(rules).value_first and q and q <= VALUE_KIND.keys():
         return any(_uses(y, r, first, rules) for y in q)
     ok = any(_uses(y, r, first, rules) for y in q) or (
-        rules.sakizuke_concealed and any(_complete_concealed(y, r, sit) for y in q))
-    if ok and rules.sakizuke_all_calls:
+        _opts(rules).concealed and any(_complete_concealed(y, r, sit) for y in q))
+    if ok and _opts(rules).all_calls:
         calls = [i for i in range(r.concealed_sets, len(r.sets)) if _is_call(r, i, sit)]
         ok = all(any(_uses(y, r, i, rules) for y in q) for i in calls)
     return ok
@@ -214,7 +222,7 @@ def _one_sided(sit: WinSituation, rules: Ruleset) -> list[Judgement]:
     tenpai.remove(sit.win_tile)
     mask = waits(counts_of([KIND_OF[t] for t in tenpai]), len(sit.melds))
     incidental = _incidental(rules)
-    if rules.sakizuke_menzen_tsumo == "ignored":
+    if _opts(rules).menzen_tsumo == "ignored":
         incidental = incidental | {"menzen-tsumo"}
     per_wait: list[tuple[int, frozenset[str]]] = []
     for k in kinds_of_mask(mask):
@@ -232,7 +240,7 @@ def _one_sided(sit: WinSituation, rules: Ruleset) -> list[Judgement]:
         bare = kinds_text(sum(1 << k for k, n in per_wait if not n))
         return [("sakizuke-one-sided", f"one-sided wait (片和了り): {bare} would give no yaku",
                  evidence)]
-    if not rules.oute_bisha and len(per_wait) > 1:
+    if not _opts(rules).oute_bisha and len(per_wait) > 1:
         norm = [_normal(n, rules) for _, n in per_wait]
         if not frozenset.intersection(*norm):
             return [("sakizuke-one-sided", "王手飛車: every winning tile gives a yaku, but no "
@@ -241,6 +249,6 @@ def _one_sided(sit: WinSituation, rules: Ruleset) -> list[Judgement]:
 
 
 def _normal(names: frozenset[str], rules: Ruleset) -> frozenset[str]:
-    if rules.oute_bisha_yakuhai and names & VALUE_KIND.keys():
+    if _opts(rules).oute_bisha_yakuhai and names & VALUE_KIND.keys():
         return (names - VALUE_KIND.keys()) | {"yakuhai"}
     return names

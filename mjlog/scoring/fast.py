@@ -26,7 +26,7 @@ from functools import cache
 from typing import Final, NamedTuple
 
 from mjlog.events import AddedKan, Chi, ClosedKan, OpenKan, Pon, YakuClaim
-from mjlog.ruleset import Ruleset
+from mjlog.ruleset import RiichiOptions, Ruleset
 from mjlog.scoring.situation import WinSituation
 from mjlog.tiles import KIND_OF, RED_FIVE_IDS
 
@@ -158,11 +158,17 @@ def pair_fu(kind: int, seat_wind: int, round_wind: int) -> int:
             + (2 if kind == round_wind else 0))
 
 
+_PLAIN_RIICHI = RiichiOptions()
+
+
 def _base_and_limit(han: int, fu: int, ruleset: Ruleset) -> tuple[int, str]:
+    # a writer of a riichi format may value another family's win: plain riichi limits then
+    opts = ruleset.family_options
+    rules = opts if isinstance(opts, RiichiOptions) else _PLAIN_RIICHI
     if han >= 13:
-        if ruleset.kazoe == "yakuman":
+        if rules.kazoe == "yakuman":
             return 8000, "yakuman"
-        if ruleset.kazoe == "sanbaiman":
+        if rules.kazoe == "sanbaiman":
             return 6000, "sanbaiman"
         return 8000 * (han // 13), "yakuman"
     if han >= 11:
@@ -174,7 +180,7 @@ def _base_and_limit(han: int, fu: int, ruleset: Ruleset) -> tuple[int, str]:
     if han >= 5:
         return 2000, "mangan"
     base = fu * (1 << (han + 2))
-    if ruleset.kiriage and ((han == 4 and fu == 30) or (han == 3 and fu == 60)):
+    if rules.kiriage and ((han == 4 and fu == 30) or (han == 3 and fu == 60)):
         return 2000, ""
     if base > 2000:
         return 2000, "mangan"
@@ -294,7 +300,7 @@ def _value_reading(h: _Hand, pair: int, sets: list[Set], wait: int,
         yaku.append(("houtei", 1))
     if chiitoitsu:
         yaku.append(("chiitoitsu", 2))
-    if h.simples and (closed or h.ruleset.open_tanyao):
+    if h.simples and (closed or h.ruleset.riichi.open_tanyao):
         yaku.append(("tanyao", 1))
     # one-suit yaku
     if not h.honours and len(h.suits) == 1:

@@ -82,9 +82,9 @@ class Valuation:
 @cache
 def _options(ruleset: Ruleset) -> OptionalRules:
     return OptionalRules(
-        has_open_tanyao=ruleset.open_tanyao, has_aka_dora=ruleset.red_fives,
-        has_double_yakuman=ruleset.double_yakuman, kazoe_limit=_KAZOE[ruleset.kazoe],
-        kiriage=ruleset.kiriage, fu_for_open_pinfu=True, fu_for_pinfu_tsumo=False,
+        has_open_tanyao=ruleset.riichi.open_tanyao, has_aka_dora=ruleset.red_fives,
+        has_double_yakuman=ruleset.riichi.double_yakuman, kazoe_limit=_KAZOE[ruleset.riichi.kazoe],
+        kiriage=ruleset.riichi.kiriage, fu_for_open_pinfu=True, fu_for_pinfu_tsumo=False,
         is_three_player=ruleset.players == 3,
     )
 

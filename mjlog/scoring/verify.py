@@ -199,9 +199,9 @@ class Verifier:
             self.dealer_keeps = False
             self.sticks_to = self._sticks_receiver(ev)
         sit = situation(s, self.events, self.round_start, self.index, ev)
-        if not self.ruleset.ippatsu and sit.ippatsu:
+        if not self.ruleset.riichi.ippatsu and sit.ippatsu:
             sit = sit._replace(ippatsu=False)
-        if not self.ruleset.ura_dora and sit.ura_indicators:
+        if not self.ruleset.riichi.ura_dora and sit.ura_indicators:
             sit = sit._replace(ura_indicators=())
         val = value(sit, self.ruleset)
         if val.by != "library" and not _agrees(ev, val):
@@ -342,7 +342,7 @@ def liable_seat(sit: WinSituation, events: Sequence[Event], round_start: int, in
     kan right before a win on its replacement tile.
     """
     pao = liable(sit)
-    if pao is None and ruleset.open_kan_pao and sit.rinshan:
+    if pao is None and ruleset.riichi.open_kan_pao and sit.rinshan:
         for i in range(index - 1, round_start, -1):
             ev = events[i]
             if isinstance(ev, OpenKan):

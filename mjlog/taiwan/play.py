@@ -48,7 +48,7 @@ from mjlog.events import (
 from mjlog.hand.shape import is_isolated, least_shanten, standard_shanten
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
-from mjlog.ruleset import Ruleset, table_of
+from mjlog.ruleset import Ruleset
 from mjlog.scoring.payments import next_round
 from mjlog.taiwan import tai as tw
 from mjlog.taiwan.hand import is_win, kind_counts, meld_of, partner_waits, waits
@@ -135,7 +135,7 @@ class TaiwanGame:
         n = self.n
         tiles = [Tile(t) for t in range(144)]
         self.rng.shuffle(tiles)
-        size = table_of(self.rules).hand
+        size = self.rules.table.hand
         hands = [tiles[size * k: size * (k + 1)] for k in range(n)]
         hands[0].append(tiles[size * n])
         self.wall = tiles[size * n + 1:]
@@ -182,7 +182,7 @@ class TaiwanGame:
     def _complete(self, p: int, extra: int = -1) -> bool:
         rs = self.rules
         return is_win(self._counts(p, extra), len(self.engine.state.players[p].melds),
-                      liguligu=rs.tw_liguligu, sixteen=rs.tw_sixteen)
+                      liguligu=rs.taiwan.liguligu, sixteen=rs.taiwan.sixteen)
 
     def _turn(self, p: int, *, drew: bool) -> int:
         """``p`` draws (unless the deal gave the seventeenth tile) and plays the turn.
@@ -369,11 +369,12 @@ class TaiwanGame:
             before[KIND_OF[tile]] -= 1
         rs = self.rules
         melds = tuple(meld_of(m) for m in ps.melds)
-        complete = is_win(counts, len(melds), liguligu=rs.tw_liguligu, sixteen=rs.tw_sixteen)
+        opts = rs.taiwan
+        complete = is_win(counts, len(melds), liguligu=opts.liguligu, sixteen=opts.sixteen)
         robbed_kan = isinstance(self.events[-1], AddedKan)
         win = tw.TaiWin(
             counts=tuple(counts), melds=melds, win_kind=KIND_OF[tile], tsumo=tsumo,
-            waits=waits(before, len(melds), liguligu=rs.tw_liguligu, sixteen=rs.tw_sixteen)
+            waits=waits(before, len(melds), liguligu=opts.liguligu, sixteen=opts.sixteen)
             if complete else 0,
             seat_wind=(w - tw.east_seat(s.dealer, self.dice, rs)) % self.n,
             round_wind=s.round_wind,

@@ -66,7 +66,7 @@ from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.rules import RULES
 from mjlog.rules.evidence import hand_picture, kinds_text
-from mjlog.ruleset import Ruleset, describe
+from mjlog.ruleset import Ruleset, TaiwanOptions, describe
 from mjlog.scoring.payments import next_round
 from mjlog.scoring.verify import ScoreReport
 from mjlog.taiwan import tai as tw
@@ -123,7 +123,7 @@ class TaiwanReferee:
         self.record = record
         self.events = record.events
         self.engine = Engine(record.src)
-        self.rs = ruleset or Ruleset(family="taiwan16")
+        self.rs = ruleset or Ruleset(family_options=TaiwanOptions())
         self._fixed = ruleset is not None
         self.label = describe(self.rs)
         self.check_rules = rules
@@ -224,8 +224,8 @@ class TaiwanReferee:
         if ps.unknown or any(KIND_OF[t] >= NUM_KINDS for t in ps.concealed) \
                 or (extra >= 0 and KIND_OF[extra] >= NUM_KINDS):
             return False
-        return is_win(self._counts(p, extra), len(ps.melds), liguligu=self.rs.tw_liguligu,
-                      sixteen=self.rs.tw_sixteen)
+        return is_win(self._counts(p, extra), len(ps.melds), liguligu=self.rs.taiwan.liguligu,
+                      sixteen=self.rs.taiwan.sixteen)
 
     def _enter(self, p: int, what: str) -> None:
         seat = self.seats[p]
@@ -396,8 +396,8 @@ class TaiwanReferee:
                 self._procedure_order(p, ev.tile)
         if ev.from_player is not None:
             held = len(s.players[p].flowers)
-            if not self.rs.tw_seven_rob_one or held != 7:
-                why = ("七搶一 is not played under this ruleset" if not self.rs.tw_seven_rob_one
+            if not self.rs.taiwan.seven_rob_one or held != 7:
+                why = ("七搶一 is not played under this ruleset" if not self.rs.taiwan.seven_rob_one
                        else f"the player has {held} flowers, not seven")
                 self._kill(p, "明相", "flower-rob", f"takes flower {tile_str(ev.tile)} from "
                            f"player {ev.from_player}: {why}")
@@ -514,8 +514,8 @@ class TaiwanReferee:
         win = tw.TaiWin(
             counts=tuple(counts), melds=melds, win_kind=KIND_OF[ev.win_tile],
             tsumo=tsumo and not method_one,
-            waits=waits(before, len(melds), liguligu=self.rs.tw_liguligu,
-                        sixteen=self.rs.tw_sixteen) if complete else 0,
+            waits=waits(before, len(melds), liguligu=self.rs.taiwan.liguligu,
+                        sixteen=self.rs.taiwan.sixteen) if complete else 0,
             seat_wind=(w - self.east) % s.n, round_wind=s.round_wind, flowers=tuple(flowers),
             last_tile=s.live_wall == 0, replacement=seat.drawn_rinshan and tsumo,
             robbed_kan=self.pending is not None and self.pending[2] == "added kan",

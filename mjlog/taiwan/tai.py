@@ -115,9 +115,9 @@ def _flush(kinds: set[int], rs: Ruleset) -> tuple[str, int] | None:
     suits = {k // 9 for k in kinds if k < 27}
     honours = any(k >= 27 for k in kinds)
     if not suits:
-        return "ziyise", rs.tw_all_honours
+        return "ziyise", rs.taiwan.all_honours
     if len(suits) == 1:
-        return ("hunyise", 4) if honours else ("qingyise", rs.tw_qingyise)
+        return ("hunyise", 4) if honours else ("qingyise", rs.taiwan.qingyise)
     return None
 
 
@@ -158,15 +158,15 @@ def _standard(w: TaiWin, rs: Ruleset, pair: int, sets: Sequence[tuple[int, bool,
     if flush is not None:
         name, value = flush
         _add(out, name, value)
-        if name == "ziyise" and rs.tw_all_honours >= 16 and out.pop("xiaosanyuan", 0) == 0 \
+        if name == "ziyise" and rs.taiwan.all_honours >= 16 and out.pop("xiaosanyuan", 0) == 0 \
                 and (big_dragons or small_winds or big_winds):  # the source's local rule
             out["ziyise"] -= 4
     if all_triplets and not (flush and flush[0] == "ziyise") and concealed_triplets < 5:
         _add(out, "pengpeng", 2)
     if concealed_triplets >= 5:
-        _add(out, "wuanke", rs.tw_five_concealed)
+        _add(out, "wuanke", rs.taiwan.five_concealed)
     elif concealed_triplets == 4:
-        _add(out, "sianke", rs.tw_four_concealed)
+        _add(out, "sianke", rs.taiwan.four_concealed)
     elif concealed_triplets == 3:
         _add(out, "sananke", 2)
     runs_only = all(run for _, run, _ in sets)
@@ -214,15 +214,15 @@ def _special(w: TaiWin, rs: Ruleset) -> dict[str, int] | None:
     c = w.counts
     single = w.waits != 0 and w.waits & (w.waits - 1) == 0
     out: dict[str, int] = {}
-    if rs.tw_liguligu and is_liguligu(c, len(w.melds)):
+    if rs.taiwan.liguligu and is_liguligu(c, len(w.melds)):
         out["liguligu"] = 8
         triplet = next(k for k in range(34) if c[k] == 3)
         _value_triplets(out, [triplet], w)
         flush = _flush({k for k in range(34) if c[k]}, rs)
         if flush is not None:
             _add(out, *flush)
-    elif rs.tw_sixteen and is_sixteen_unrelated(c, len(w.melds)):
-        out["shiliu-buda"] = rs.tw_sixteen_tai
+    elif rs.taiwan.sixteen and is_sixteen_unrelated(c, len(w.melds)):
+        out["shiliu-buda"] = rs.taiwan.sixteen_tai
     else:
         return None
     _add(out, "zimo", 1 if w.tsumo else 0)
@@ -249,22 +249,22 @@ def _hand_tai(w: TaiWin, rs: Ruleset) -> dict[str, int] | None:
     if best is not None and w.heavenly:
         for name in ("menqian", "menqian-zimo", "zimo"):
             best.pop(name, None)
-        best["tianhu"] = rs.tw_heavenly
+        best["tianhu"] = rs.taiwan.heavenly
     if best is not None and w.heavenly_ready:
         best.pop("menqian", None)
         if w.heavenly_ready == 1:
-            best["tianting"] = rs.tw_heavenly_ready
+            best["tianting"] = rs.taiwan.heavenly_ready
         elif w.tsumo:
             best.pop("zimo", None)
-            best["dihu"] = rs.tw_heavenly
+            best["dihu"] = rs.taiwan.heavenly
         else:
-            best["renhu"] = rs.tw_heavenly
+            best["renhu"] = rs.taiwan.heavenly
     elif best is not None and w.declared:
         best.pop("menqian", None)  # in 嚦咕嚦咕 or 十六不搭 it was never added
         if w.declared == 2:
-            best["diting-yifa"] = rs.tw_earth_ready_first
+            best["diting-yifa"] = rs.taiwan.earth_ready_first
         else:
-            best["diting"] = rs.tw_earth_ready
+            best["diting"] = rs.taiwan.earth_ready
     return best
 
 
@@ -290,7 +290,7 @@ def tai(w: TaiWin, rs: Ruleset) -> tuple[YakuClaim, ...] | None:
     else:
         out.update(hand)
         out.update(flower_tai(w.flowers, w.seat_wind))
-    if not rs.tw_last_discard:
+    if not rs.taiwan.last_discard:
         out.pop("hedi", None)
     return tuple(YakuClaim(name=k, han=v) for k, v in out.items() if v)
 
@@ -308,17 +308,17 @@ def default_tai(name: str, rs: Ruleset) -> int:
     fixed = _FIXED.get(name)
     if fixed is not None:
         return fixed
-    return {"qingyise": rs.tw_qingyise, "sianke": rs.tw_four_concealed,
-            "wuanke": rs.tw_five_concealed, "ziyise": rs.tw_all_honours,
-            "shiliu-buda": rs.tw_sixteen_tai, "tianhu": rs.tw_heavenly,
-            "dihu": rs.tw_heavenly, "renhu": rs.tw_heavenly, "tianting": rs.tw_heavenly_ready,
-            "diting": rs.tw_earth_ready, "diting-yifa": rs.tw_earth_ready_first}.get(name, 1)
+    tw = rs.taiwan
+    return {"qingyise": tw.qingyise, "sianke": tw.four_concealed, "wuanke": tw.five_concealed,
+            "ziyise": tw.all_honours, "shiliu-buda": tw.sixteen_tai, "tianhu": tw.heavenly,
+            "dihu": tw.heavenly, "renhu": tw.heavenly, "tianting": tw.heavenly_ready,
+            "diting": tw.earth_ready, "diting-yifa": tw.earth_ready_first}.get(name, 1)
 
 
 def east_seat(dealer: int, dice: tuple[int, ...], rs: Ruleset, n: int = 4) -> int:
     """The seat whose wind is east: the one the dice open the wall at (開門), counting the
     dealer as 1 and on in turn order; the dealer with ``tw_seat_wind=dealer`` or no dice."""
-    if rs.tw_seat_wind == "dealer" or not dice:
+    if rs.taiwan.seat_wind == "dealer" or not dice:
         return dealer
     return (dealer + sum(dice) - 1) % n
 
@@ -349,7 +349,7 @@ def payments(n: int, winner: int, payer: int | None, dealer: int, lian: int, han
         t = hand_tai + (extra or {}).get(p, 0)
         if dealer in (winner, p):
             t += dealer_bonus(lian)
-        amount = rs.tw_base + t * rs.tw_tai
+        amount = rs.taiwan.base + t * rs.taiwan.tai
         deltas[p] -= amount
         deltas[winner] += amount
     return deltas

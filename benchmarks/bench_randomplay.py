@@ -5,7 +5,7 @@ Usage::
     python benchmarks/bench_randomplay.py [--games N] [--rules PRESET ...]
 
 For each preset (default ``tenhou``, ``tenhou-sanma`` and ``taiwan16``), side by side in
-one run: playing N games (:func:`mjlog.randomplay.random_game`), the bare
+one run: playing N games (:func:`mjlog.families.random_game`), the bare
 replay of those games, and their whole audit (replay, rule checks and score
 verification: :func:`mjlog.audit.audit_record`). Prints games/s, moves/s of
 play and the audit's ratio to play and to the bare replay.
@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from mjlog.audit import audit_record  # noqa: E402
 from mjlog.events import MOVES  # noqa: E402
-from mjlog.randomplay import random_game  # noqa: E402
+from mjlog.families import random_game  # noqa: E402
 from mjlog.replay.engine import replay  # noqa: E402
 from mjlog.ruleset import preset  # noqa: E402
 
@@ -52,7 +52,7 @@ def main() -> None:
         problems = 0
         for rec in records:
             rep = audit_record(rec, wall=False)
-            problems += len(rep["findings"]) + len(rep["violations"]) + len(rep["mismatches"])
+            problems += len(rep.findings) + len(rep.violations) + len(rep.mismatches)
         audit = time.perf_counter() - t
         n = len(records)
         print(f"{name}: {n} games, {moves} moves, {problems} problems found")

@@ -31,10 +31,10 @@ from benchmarks import timed  # noqa: E402
 from mjlog.audit import Checks, audit_items, collect, ruleset_for  # noqa: E402
 from mjlog.diagnostics import InputError  # noqa: E402
 from mjlog.events import GameStart  # noqa: E402
+from mjlog.families import check  # noqa: E402
 from mjlog.formats import read_path  # noqa: E402
 from mjlog.record import GameRecord  # noqa: E402
 from mjlog.replay.engine import replay  # noqa: E402
-from mjlog.rules.referee import check  # noqa: E402
 
 
 def main() -> None:

@@ -27,6 +27,7 @@ from lxml import etree
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from mjlog.compression import decompress  # noqa: E402
 from mjlog.formats import detect, tenhou_xml  # noqa: E402
 from mjlog.replay.engine import replay  # noqa: E402
 
@@ -47,13 +48,13 @@ def load(folder: Path) -> list[bytes]:
 def bare_parse(files: list[bytes]) -> None:
     """lxml only: gunzip where needed and parse to a tree."""
     for data in files:
-        etree.fromstring(tenhou_xml.decompress(data), _PARSER)
+        etree.fromstring(decompress(data), _PARSER)
 
 
 def walk_tags(files: list[bytes]) -> None:
     """The parse, then each child's tag read: the least any reader of the lxml tree pays."""
     for data in files:
-        for el in etree.fromstring(tenhou_xml.decompress(data), _PARSER):
+        for el in etree.fromstring(decompress(data), _PARSER):
             el.tag  # noqa: B018
 
 

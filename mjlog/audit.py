@@ -3,7 +3,9 @@
 Works file by file (in a process pool with ``jobs > 1``), streaming: each
 file's games are read, replayed and reduced to their report before the next
 file is opened, so memory does not grow with the number of files. The report
-is a plain JSON-ready dict described by ``schemas/audit-report.schema.json``.
+is typed (:class:`AuditReport`, :class:`GameReport`, the findings of
+:mod:`mjlog.diagnostics`); its ``to_dict`` gives the JSON that
+``schemas/audit-report.schema.json`` describes.
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ import contextlib
 import multiprocessing
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from mjlog import __version__
 from mjlog.diagnostics import (
@@ -28,17 +30,13 @@ from mjlog.diagnostics import (
     Violation,
 )
 from mjlog.events import GameStart, RoundStart
+from mjlog.families import family_of
 from mjlog.formats import expand, read_path
 from mjlog.record import GameRecord
-from mjlog.replay.engine import replay
-from mjlog.rules.referee import Referee
+from mjlog.replay.engine import Engine
 from mjlog.ruleset import MISSING, OPTIONS, PRESETS, Ruleset, describe, option_value
-from mjlog.scoring.verify import ScoreReport, Verifier
-from mjlog.scoring.verify import verify as verify_scores
-from mjlog.taiwan.referee import TaiwanReferee
-from mjlog.wall.verify import verify as verify_wall
+from mjlog.wall.verify import WallCheck
 
-FileResult = dict[str, Any]
 Options = tuple[tuple[str, object], ...]
 """Ruleset options set on the command line (``--set name=value``), already parsed."""
 
@@ -76,66 +74,58 @@ def unapplied(rs: Ruleset, options: Options) -> list[str]:
             or (OPTIONS[name].group == "sakizuke" and not option_value(rs, "sakizuke"))]
 
 
-def _src_dict(src: Src | None) -> dict[str, Any]:
-    if src is None:
-        return {}
-    out: dict[str, Any] = {}
-    if src.line:
-        out["line"] = src.line
-    if src.column:
-        out["column"] = src.column
-    if src.index >= 0:
-        out["element"] = src.index
-    if src.path:
-        out["json_path"] = src.path
-    return out
+@dataclass(slots=True, kw_only=True)
+class GameReport:
+    """What the audit found in one game, with its counts."""
 
+    path: str
+    game: int
+    """The game's index in its file, from 0."""
+    format: str
+    players: list[str]
+    ruleset: str
+    """The ruleset it was judged under, as :func:`mjlog.ruleset.describe` names it."""
+    rounds: int
+    complete: bool
+    findings: list[Finding]
+    violations: list[Violation]
+    mismatches: list[ScoreMismatch]
+    diagnostics: list[Diagnostic]
+    wins: int = 0
+    wins_verified: int = 0
+    draws: int = 0
+    draws_verified: int = 0
 
-def diagnostic_dict(d: Diagnostic) -> dict[str, Any]:
-    """A diagnostic as a report entry."""
-    return {"code": d.code, "severity": d.severity.value, "message": d.message,
-            **_src_dict(d.src)}
+    @property
+    def problems(self) -> list[Finding]:
+        """The findings that are not notes (severity ``info``)."""
+        return [f for f in self.findings if f.severity != Severity.INFO]
 
+    @property
+    def errors(self) -> int:
+        """Violations, and findings and diagnostics of severity ``error``."""
+        return len(self.violations) + sum(1 for x in (*self.findings, *self.diagnostics)
+                                          if x.severity == Severity.ERROR)
 
-def finding_dict(f: Finding) -> dict[str, Any]:
-    """A finding as a report entry."""
-    out: dict[str, Any] = {"code": f.code, "severity": f.severity.value, "message": f.message,
-                           "round": f.round, "turn": f.turn}
-    if f.player is not None:
-        out["player"] = f.player
-    out.update(_src_dict(f.src))
-    return out
-
-
-def violation_dict(v: Violation) -> dict[str, Any]:
-    """A rule violation as a report entry."""
-    out: dict[str, Any] = {"code": v.code, "rule": v.rule, "citation": v.citation,
-                           "message": v.message, "ruleset": v.ruleset, "round": v.round,
-                           "turn": v.turn, "event": v.event}
-    if v.player is not None:
-        out["player"] = v.player
-    out["evidence"] = [list(e) for e in v.evidence]
-    out["consequence"] = v.consequence
-    out.update(_src_dict(v.src))
-    return out
-
-
-def mismatch_dict(m: ScoreMismatch) -> dict[str, Any]:
-    """A score mismatch as a report entry."""
-    out: dict[str, Any] = {"code": m.code, "field": m.field, "recorded": m.recorded,
-                           "computed": m.computed, "round": m.round, "turn": m.turn}
-    if m.message:
-        out["message"] = m.message
-    if m.player is not None:
-        out["player"] = m.player
-    out.update(_src_dict(m.src))
-    return out
+    def to_dict(self) -> dict[str, Any]:
+        """The report entry (``schemas/audit-report.schema.json``, ``game``)."""
+        return {
+            "path": self.path, "game": self.game, "format": self.format,
+            "players": self.players, "ruleset": self.ruleset, "rounds": self.rounds,
+            "complete": self.complete,
+            "findings": [f.to_dict() for f in self.findings],
+            "violations": [v.to_dict() for v in self.violations],
+            "mismatches": [m.to_dict() for m in self.mismatches],
+            "wins": self.wins, "wins_verified": self.wins_verified,
+            "draws": self.draws, "draws_verified": self.draws_verified,
+            "diagnostics": [d.to_dict() for d in self.diagnostics],
+        }
 
 
 def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True, scores: bool = True,
                  rules: bool = True, preset: str | None = None,
-                 options: Options = ()) -> dict[str, Any]:
-    """Replay one game and return its report entry (findings, violations, mismatches …).
+                 options: Options = ()) -> GameReport:
+    """Replay one game and return its report (findings, violations, mismatches …).
 
     With ``wall``, a Tenhou record's tiles are also checked against its shuffle
     seed (:mod:`mjlog.wall.verify`); with ``scores``, every win and draw is
@@ -145,42 +135,27 @@ def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True, scores: 
     """
     start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
     ruleset = ruleset_for(start, preset, options)
-    violations: list[Violation] = []
-    if ruleset.family == "taiwan16":  # the family's own referee judges and scores in one replay
-        tw = TaiwanReferee(rec, ruleset, rules=rules, scores=scores)
-        violations, score = tw.run()
-        engine = tw.engine
-    elif rules:  # one replay serves the rule checks and, riding along, score verification
-        referee = Referee(rec, ruleset)
-        verifier = Verifier(rec, ruleset, referee.engine) if scores else None
-        violations = referee.run(verifier.visit if verifier else None, Verifier.CLASSES)
-        engine, score = referee.engine, verifier.report if verifier else ScoreReport()
-    elif scores:
-        engine, score = verify_scores(rec, ruleset)
-    else:
-        engine, score = replay(rec), ScoreReport()
-    findings = engine.findings + (verify_wall(rec) if wall else [])
+    engine = Engine(rec.src)
+    judging = family_of(ruleset).judging(rec, ruleset, engine, rules=rules, scores=scores)
+    wall_check = WallCheck(rec, engine) if wall else None
+    if wall_check is not None and wall_check.active:
+        judging.observers.append(wall_check)
+    engine.run(rec.events, judging.observers)
+    findings = engine.findings + (wall_check.findings if wall_check is not None else [])
     findings += [Finding(code="rule-option-unapplied", severity=Severity.INFO,
                          message=f"option {name} is not one of ruleset {ruleset.name} "
                          f"({ruleset.family} family): not applied")
                  for name in unapplied(ruleset, options)]
-    return {
-        "path": rec.path,
-        "game": index,
-        "format": rec.format,
-        "players": [p.name for p in start.players] if start else [],
-        "ruleset": describe(ruleset),
-        "rounds": sum(1 for ev in rec.events if isinstance(ev, RoundStart)),
-        "complete": rec.complete,
-        "findings": [finding_dict(f) for f in findings],
-        "violations": [violation_dict(v) for v in violations],
-        "mismatches": [mismatch_dict(m) for m in score.mismatches],
-        "wins": score.wins,
-        "wins_verified": score.wins_verified,
-        "draws": score.draws,
-        "draws_verified": score.draws_verified,
-        "diagnostics": [diagnostic_dict(d) for d in rec.diagnostics],
-    }
+    score = judging.report
+    violations = judging.violations
+    return GameReport(
+        path=rec.path, game=index, format=rec.format,
+        players=[p.name for p in start.players] if start else [], ruleset=describe(ruleset),
+        rounds=sum(1 for ev in rec.events if isinstance(ev, RoundStart)),
+        complete=rec.complete, findings=findings, violations=violations,
+        mismatches=score.mismatches, diagnostics=rec.diagnostics, wins=score.wins,
+        wins_verified=score.wins_verified, draws=score.draws,
+        draws_verified=score.draws_verified)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -195,28 +170,37 @@ class Checks:
     options: Options = ()
 
 
-def audit_file(item: tuple[str, bool], checks: Checks = Checks()) -> FileResult:
-    """Audit every game of one file. Never raises for bad input: it is reported.
+FileStatus = Literal["read", "skipped", "unreadable"]
 
-    Returns ``{"path", "status", "games", "error"}`` where status is ``read``,
-    ``skipped`` (unknown format in a searched folder) or ``unreadable``.
-    """
+
+@dataclass(slots=True, kw_only=True)
+class FileReport:
+    """One file's audit: ``read`` (its games), ``skipped`` (not a record, found in a
+    folder) or ``unreadable`` (with the diagnostic that says why)."""
+
+    path: str
+    status: FileStatus
+    games: list[GameReport] = field(default_factory=list)
+    error: Diagnostic | None = None
+
+
+def audit_file(item: tuple[str, bool], checks: Checks = Checks()) -> FileReport:
+    """Audit every game of one file. Never raises for bad input: it is reported."""
     path, explicit = item
     try:
         records = read_path(path)
     except InputError as exc:
         d = exc.diagnostic
         if d.code == "unknown-format" and not explicit:
-            return {"path": path, "status": "skipped", "games": [], "error": None}
-        return {"path": path, "status": "unreadable", "games": [],
-                "error": diagnostic_dict(d)}
+            return FileReport(path=path, status="skipped")
+        return FileReport(path=path, status="unreadable", error=d)
     games = [audit_record(rec, i, wall=checks.wall, scores=checks.scores, rules=checks.rules,
                           preset=checks.preset, options=checks.options)
              for i, rec in enumerate(records)]
-    return {"path": path, "status": "read", "games": games, "error": None}
+    return FileReport(path=path, status="read", games=games)
 
 
-def _results(items: list[tuple[str, bool]], jobs: int, checks: Checks) -> Iterator[FileResult]:
+def _results(items: list[tuple[str, bool]], jobs: int, checks: Checks) -> Iterator[FileReport]:
     work = partial(audit_file, checks=checks)
     if jobs <= 1 or len(items) < 2:
         yield from map(work, items)
@@ -231,162 +215,199 @@ def collect(inputs: Iterable[str | Path]) -> list[tuple[str, bool]]:
 
 
 def audit(inputs: Iterable[str | Path], *, jobs: int = 1, checks: Checks = Checks(),
-          progress: Callable[[int], Any] | None = None) -> dict[str, Any]:
+          progress: Callable[[int], Any] | None = None) -> AuditReport:
     """Audit files and folders; return the report (see :func:`audit_items`)."""
     return audit_items(collect(inputs), jobs=jobs, checks=checks, progress=progress)
 
 
+@dataclass(slots=True)
+class Summary:
+    """The counts of a whole audit. Notes (severity ``info``) are counted apart from
+    findings; violations count as errors."""
+
+    files: int = 0
+    games: int = 0
+    complete_games: int = 0
+    rounds: int = 0
+    games_with_findings: int = 0
+    findings: Counter[str] = field(default_factory=Counter)
+    notes: Counter[str] = field(default_factory=Counter)
+    diagnostics: Counter[str] = field(default_factory=Counter)
+    wins: int = 0
+    wins_verified: int = 0
+    draws: int = 0
+    draws_verified: int = 0
+    mismatches: Counter[str] = field(default_factory=Counter)
+    errors: int = 0
+    skipped_files: int = 0
+    unreadable_files: int = 0
+    games_with_violations: int = 0
+    violations: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def score_mismatches(self) -> int:
+        """All score mismatches."""
+        return sum(self.mismatches.values())
+
+    def add(self, g: GameReport) -> None:
+        """Count one game's report."""
+        problems = g.problems
+        self.games += 1
+        self.complete_games += g.complete
+        self.rounds += g.rounds
+        self.games_with_findings += bool(problems)
+        self.findings.update(f.code for f in problems)
+        self.notes.update(f.code for f in g.findings if f.severity == Severity.INFO)
+        self.diagnostics.update(d.code for d in g.diagnostics)
+        self.mismatches.update(m.code for m in g.mismatches)
+        self.violations.update(v.code for v in g.violations)
+        self.games_with_violations += bool(g.violations)
+        self.wins += g.wins
+        self.wins_verified += g.wins_verified
+        self.draws += g.draws
+        self.draws_verified += g.draws_verified
+        self.errors += g.errors
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report's ``summary`` object."""
+        def counts(c: Counter[str]) -> dict[str, int]:
+            return dict(sorted(c.items()))
+        return {
+            "files": self.files, "games": self.games, "complete_games": self.complete_games,
+            "rounds": self.rounds, "games_with_findings": self.games_with_findings,
+            "findings": counts(self.findings), "notes": counts(self.notes),
+            "diagnostics": counts(self.diagnostics), "wins": self.wins,
+            "wins_verified": self.wins_verified, "draws": self.draws,
+            "draws_verified": self.draws_verified, "score_mismatches": self.score_mismatches,
+            "mismatches": counts(self.mismatches), "errors": self.errors,
+            "skipped_files": self.skipped_files, "unreadable_files": self.unreadable_files,
+            "games_with_violations": self.games_with_violations,
+            "violations": counts(self.violations),
+        }
+
+
+@dataclass(slots=True)
+class AuditReport:
+    """A whole audit: the summary, every game, the files skipped and those unreadable."""
+
+    summary: Summary = field(default_factory=Summary)
+    games: list[GameReport] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    unreadable: list[FileReport] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as ``schemas/audit-report.schema.json`` describes it."""
+        return {
+            "mjlog_version": __version__,
+            "summary": self.summary.to_dict(),
+            "games": [g.to_dict() for g in self.games],
+            "skipped": self.skipped,
+            "unreadable": [{"path": u.path, **(u.error.to_dict() if u.error else {})}
+                           for u in self.unreadable],
+        }
+
+
 def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, checks: Checks = Checks(),
-                progress: Callable[[int], Any] | None = None) -> dict[str, Any]:
+                progress: Callable[[int], Any] | None = None) -> AuditReport:
     """Audit the files of :func:`collect` and return the report.
 
-    Findings of severity ``info`` (notes) are counted apart from the others;
-    rule violations count as errors.
     ``progress`` is called with 1 after each file (for a progress bar).
     """
-    violations: Counter[str] = Counter()
-    with_violations = 0
-    findings: Counter[str] = Counter()
-    notes: Counter[str] = Counter()
-    diagnostics: Counter[str] = Counter()
-    games: list[dict[str, Any]] = []
-    skipped: list[str] = []
-    unreadable: list[dict[str, Any]] = []
-    mismatches: Counter[str] = Counter()
-    files = rounds = with_findings = errors = 0
-    wins = wins_verified = draws = draws_verified = 0
+    report = AuditReport()
+    s = report.summary
     for res in _results(items, jobs, checks):
         if progress is not None:
             progress(1)
-        if res["status"] == "skipped":
-            skipped.append(res["path"])
-            continue
-        if res["status"] == "unreadable":
-            unreadable.append({"path": res["path"], **res["error"]})
-            continue
-        files += 1
-        for g in res["games"]:
-            rounds += g["rounds"]
-            real = [f for f in g["findings"] if f["severity"] != Severity.INFO.value]
-            findings.update(f["code"] for f in real)
-            notes.update(f["code"] for f in g["findings"] if f["severity"] == Severity.INFO.value)
-            diagnostics.update(d["code"] for d in g["diagnostics"])
-            mismatches.update(m["code"] for m in g["mismatches"])
-            wins += g["wins"]
-            wins_verified += g["wins_verified"]
-            draws += g["draws"]
-            draws_verified += g["draws_verified"]
-            with_findings += bool(real)
-            violations.update(v["code"] for v in g["violations"])
-            with_violations += bool(g["violations"])
-            errors += len(g["violations"])
-            errors += sum(1 for x in g["findings"] + g["diagnostics"]
-                          if x["severity"] == Severity.ERROR.value)
-            games.append(g)
-    return {
-        "mjlog_version": __version__,
-        "summary": {
-            "files": files,
-            "games": len(games),
-            "complete_games": sum(1 for g in games if g["complete"]),
-            "rounds": rounds,
-            "games_with_findings": with_findings,
-            "findings": dict(sorted(findings.items())),
-            "notes": dict(sorted(notes.items())),
-            "diagnostics": dict(sorted(diagnostics.items())),
-            "wins": wins,
-            "wins_verified": wins_verified,
-            "draws": draws,
-            "draws_verified": draws_verified,
-            "score_mismatches": sum(mismatches.values()),
-            "mismatches": dict(sorted(mismatches.items())),
-            "errors": errors,
-            "skipped_files": len(skipped),
-            "unreadable_files": len(unreadable),
-            "games_with_violations": with_violations,
-            "violations": dict(sorted(violations.items())),
-        },
-        "games": games,
-        "skipped": skipped,
-        "unreadable": unreadable,
-    }
+        if res.status == "skipped":
+            report.skipped.append(res.path)
+            s.skipped_files += 1
+        elif res.status == "unreadable":
+            report.unreadable.append(res)
+            s.unreadable_files += 1
+        else:
+            s.files += 1
+            for g in res.games:
+                s.add(g)
+                report.games.append(g)
+    return report
 
 
-def format_text(report: dict[str, Any], *, all_games: bool = False) -> str:
+def format_text(report: AuditReport, *, all_games: bool = False) -> str:
     """A human-readable report: each game with something to say, then the summary.
 
     Notes (severity ``info``) are only counted, unless ``all_games`` lists everything.
     """
     lines: list[str] = []
-    for g in report["games"]:
-        shown = [f for f in g["findings"]
-                 if all_games or f["severity"] != Severity.INFO.value]
-        items = g["diagnostics"] + shown + g["mismatches"] + g["violations"]
-        if not items and not all_games:
-            continue
-        names = ", ".join(n or "?" for n in g["players"])
-        game = f" game {g['game'] + 1}" if g["game"] else ""
-        lines.append(f"{g['path']}{game} ({g['format']}, {g['rounds']} rounds, ruleset "
-                     f"{g['ruleset']}; {names})")
-        for d in g["diagnostics"]:
-            where = _where(d)[2:]
-            lines.append(f"  {d['severity']}: {d['code']}{f' [{where}]' if where else ''}: "
-                         f"{d['message']}")
-        for f in shown:
-            who = f", player {f['player']}" if "player" in f else ""
-            turn = f", turn {f['turn']}" if f["turn"] else ""
-            lines.append(f"  {f['severity']}: {f['code']} [{f['round']}{turn}{who}{_where(f)}]: "
-                         f"{f['message']}")
-        for m in g["mismatches"]:
-            who = f", player {m['player']}" if "player" in m else ""
-            lines.append(f"  mismatch: {m['code']} [{m['round']}{who}{_where(m)}]: "
-                         f"{m['field']} recorded {_value(m['recorded'])}, computed "
-                         f"{_value(m['computed'])}"
-                         + (f" ({m['message']})" if "message" in m else ""))
-        lines.extend(violation_lines(g["violations"]))
-        if not items:
-            lines.append("  ok")
-    for u in report["unreadable"]:
-        lines.append(f"{u['path']}: cannot read: {u['code']}{_where(u)}: {u['message']}")
-    s = report["summary"]
+    for g in report.games:
+        lines.extend(_game_lines(g, all_games))
+    for u in report.unreadable:
+        assert u.error is not None
+        lines.append(f"{u.path}: cannot read: {u.error.code}{_where(u.error.src)}: "
+                     f"{u.error.message}")
     if lines:
         lines.append("")
-    lines.append(
-        f"{s['files']} files, {s['games']} games ({s['complete_games']} complete), "
-        f"{s['rounds']} rounds; {s['games_with_findings']} games with findings; "
-        f"{s['errors']} errors; {s['skipped_files']} files skipped (not a record), "
-        f"{s['unreadable_files']} unreadable"
-    )
-    if s["wins"] or s["draws"]:
-        lines.append(f"scores: {s['wins_verified']} of {s['wins']} wins and "
-                     f"{s['draws_verified']} of {s['draws']} draws agree with the record; "
-                     f"{s['score_mismatches']} mismatches")
-    if s["violations"]:
-        lines.append(f"rules: {s['games_with_violations']} games break their ruleset")
-    for title, counts in (("violations", s["violations"]), ("findings", s["findings"]),
-                          ("notes", s["notes"]),
-                          ("mismatches", s["mismatches"]), ("diagnostics", s["diagnostics"])):
-        if counts:
-            lines.append(f"{title}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    lines.extend(_summary_lines(report.summary))
     return "\n".join(lines) + "\n"
 
 
-def violation_lines(violations: list[dict[str, Any]]) -> list[str]:
+def _game_lines(g: GameReport, all_games: bool) -> list[str]:
+    shown = g.findings if all_games else g.problems
+    if not (g.diagnostics or shown or g.mismatches or g.violations or all_games):
+        return []
+    names = ", ".join(n or "?" for n in g.players)
+    game = f" game {g.game + 1}" if g.game else ""
+    lines = [f"{g.path}{game} ({g.format}, {g.rounds} rounds, ruleset {g.ruleset}; {names})"]
+    for d in g.diagnostics:
+        where = _where(d.src)[2:]
+        lines.append(f"  {d.severity}: {d.code}{f' [{where}]' if where else ''}: {d.message}")
+    for f in shown:
+        lines.append(f"  {f.severity}: {f.code} [{f.round}{_turn(f.turn)}{_who(f.player)}"
+                     f"{_where(f.src)}]: {f.message}")
+    for m in g.mismatches:
+        lines.append(f"  mismatch: {m.code} [{m.round}{_who(m.player)}{_where(m.src)}]: "
+                     f"{m.field} recorded {_value(m.recorded)}, computed {_value(m.computed)}"
+                     + (f" ({m.message})" if m.message else ""))
+    lines.extend(violation_lines(g.violations))
+    if len(lines) == 1:
+        lines.append("  ok")
+    return lines
+
+
+def _summary_lines(s: Summary) -> list[str]:
+    lines = [
+        f"{s.files} files, {s.games} games ({s.complete_games} complete), "
+        f"{s.rounds} rounds; {s.games_with_findings} games with findings; "
+        f"{s.errors} errors; {s.skipped_files} files skipped (not a record), "
+        f"{s.unreadable_files} unreadable"
+    ]
+    if s.wins or s.draws:
+        lines.append(f"scores: {s.wins_verified} of {s.wins} wins and "
+                     f"{s.draws_verified} of {s.draws} draws agree with the record; "
+                     f"{s.score_mismatches} mismatches")
+    if s.violations:
+        lines.append(f"rules: {s.games_with_violations} games break their ruleset")
+    for title, counts in (("violations", s.violations), ("findings", s.findings),
+                          ("notes", s.notes), ("mismatches", s.mismatches),
+                          ("diagnostics", s.diagnostics)):
+        if counts:
+            lines.append(f"{title}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    return lines
+
+
+def violation_lines(violations: list[Violation]) -> list[str]:
     """Rule violations for a referee: each round once, then each violation in order with
     the rule, the evidence (a picture of the hand, the waits …) and the consequence."""
     lines: list[str] = []
     last_round = None
     for v in violations:
-        if v["round"] != last_round:
-            last_round = v["round"]
+        if v.round != last_round:
+            last_round = v.round
             lines.append(f"  round {last_round}:")
-        who = f", player {v['player']}" if "player" in v else ""
-        turn = f", turn {v['turn']}" if v["turn"] else ""
-        lines.append(f"    violation: {v['code']} (rules §{v['rule']}, {v['ruleset']}) "
-                     f"[{v['round']}{turn}{who}{_where(v)}]: {v['message']}")
-        lines.append(f"      rule: {v['citation']}")
-        lines.extend(f"      {name}: {text}" for name, text in v["evidence"])
-        lines.append(f"      consequence: {v['consequence']}")
+        lines.append(f"    violation: {v.code} (rules §{v.rule}, {v.ruleset}) "
+                     f"[{v.round}{_turn(v.turn)}{_who(v.player)}{_where(v.src)}]: {v.message}")
+        lines.append(f"      rule: {v.citation}")
+        lines.extend(f"      {name}: {text}" for name, text in v.evidence)
+        lines.append(f"      consequence: {v.consequence}")
     return lines
 
 
@@ -394,12 +415,23 @@ def _value(v: object) -> str:
     return "nothing" if v is None else str(v)
 
 
-def _where(x: dict[str, Any]) -> str:
+def _turn(turn: int) -> str:
+    return f", turn {turn}" if turn else ""
+
+
+def _who(player: int | None) -> str:
+    return f", player {player}" if player is not None else ""
+
+
+def _where(src: Src | None) -> str:
+    """The position as the text report writes it: ``, line 3:7, element 12, $.log[0]``."""
+    if src is None:
+        return ""
     parts = []
-    if "line" in x:
-        parts.append(f"line {x['line']}" + (f":{x['column']}" if "column" in x else ""))
-    if "element" in x:
-        parts.append(f"element {x['element']}")
-    if "json_path" in x:
-        parts.append(x["json_path"])
+    if src.line:
+        parts.append(f"line {src.line}" + (f":{src.column}" if src.column else ""))
+    if src.index >= 0:
+        parts.append(f"element {src.index}")
+    if src.path:
+        parts.append(src.path)
     return (", " if parts else "") + ", ".join(parts)

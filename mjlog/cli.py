@@ -14,12 +14,11 @@ import textwrap
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 import click
 
-from mjlog import __version__, serialize
-from mjlog.audit import Checks, audit_items, collect, format_text
+from mjlog import __version__
+from mjlog.audit import AuditReport, Checks, audit_items, collect, format_text
 from mjlog.diagnostics import InputError
 from mjlog.events import (
     AbortiveDraw,
@@ -31,12 +30,11 @@ from mjlog.events import (
     Win,
     round_label,
 )
-from mjlog.formats import expand, mjai, notation, read_path, tenhou6
-from mjlog.randomplay import random_game
+from mjlog.families import FAMILIES, random_game
+from mjlog.formats import FORMATS, WriteOptions, expand, read_path, write, writers
 from mjlog.record import GameRecord
 from mjlog.render import table_text, wall_text
 from mjlog.replay.engine import Engine
-from mjlog.rules import RULES
 from mjlog.ruleset import (
     MISSING,
     OPTION_DOCS,
@@ -53,11 +51,12 @@ from mjlog.wall.verify import walls_for
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="mjlog")
 def main() -> None:
-    """Read, replay, audit and convert mahjong game records.
+    """Read, replay, audit and convert mahjong game records (help: see below)."""
 
-    Records may be Tenhou mjlog XML (plain or gzip), mjlog JSON Lines or mjlog
-    notation; the format is detected from the content, not the file name.
-    """
+
+main.help = ("Read, replay, audit and convert mahjong game records.\n\nRecords may be "
+             + "; ".join(f.title for f in FORMATS.values()) + ". The format is detected "
+             "from the content, not the file name.")
 
 
 def _read_or_exit(path: str) -> list[GameRecord]:
@@ -72,13 +71,12 @@ def _read_or_exit(path: str) -> list[GameRecord]:
 
 @main.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("-t", "--to", "target",
-              type=click.Choice(["jsonl", "notation", "tenhou6", "mjai"]),
-              default="jsonl", show_default=True,
-              help="Output format: mjlog JSON Lines, mjlog notation (*.mjn), tenhou.net/6 "
-              "JSON (*.json), or mjai JSON Lines (*.mjson). docs/formats.md says what each "
-              "keeps.")
-@click.option("--dialect", type=click.Choice(list(mjai.DIALECTS)), default="mortal",
+@click.option("-t", "--to", "target", type=click.Choice(writers()), default="jsonl",
+              show_default=True,
+              help="Output format: " + "; ".join(f"{f} ({FORMATS[f].title}, "
+                                                 f"*{FORMATS[f].extension})" for f in writers())
+              + ". docs/formats.md says what each keeps.")
+@click.option("--dialect", type=click.Choice(list(FORMATS["mjai"].dialects)), default="mortal",
               show_default=True,
               help="mjai only: the dialect to write (mortal: Mortal/libriichi; mjai: the "
               "original mjai with yaku, fu and scores; mjai.app: arena logs; mjai-legacy: "
@@ -117,25 +115,17 @@ def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool, dial
         for rec in records:
             for d in rec.diagnostics:
                 click.echo(f"{path}: {d}", err=True)
-        if target == "notation":
-            lines = "\n".join(notation.write(rec.events, exact=not plain) for rec in records)
-        elif target == "tenhou6":
-            lines = "".join(tenhou6.write(rec.events, per_round=per_round) for rec in records)
-        elif target == "mjai":
-            lines = "".join(mjai.write(rec.events, dialect=dialect, log_name=Path(path).stem)
-                            for rec in records)
-        else:
-            lines = "".join(line for rec in records
-                            for line in serialize.write_lines(rec.events))
+        options = WriteOptions(plain=plain, per_round=per_round, dialect=dialect,
+                               log_name=Path(path).stem)
+        lines = ("\n" if target == "notation" else "").join(
+            write(target, rec.events, options) for rec in records)
         if not many:
             if output == "-":
                 click.echo(lines, nl=False)
             else:
                 Path(output).write_text(lines, encoding="utf-8")
         else:
-            suffix = {"notation": notation.EXTENSION, "tenhou6": ".json",
-                      "mjai": ".mjson"}.get(target, ".jsonl")
-            out = Path(output) / _relative(path, inputs).with_suffix(suffix)
+            out = Path(output) / _relative(path, inputs).with_suffix(FORMATS[target].extension)
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(lines, encoding="utf-8")
         converted += 1
@@ -282,24 +272,24 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
     checks = Checks(wall=not no_wall, scores=not no_scores, rules=not no_rules, preset=preset,
                     options=options)
     items = collect(inputs)
-    report: dict[str, Any]
+    report: AuditReport
     if fmt == "text" and sys.stderr.isatty() and len(items) > 1:
         with click.progressbar(length=len(items), label="auditing", file=sys.stderr) as bar:
             report = audit_items(items, jobs=jobs, checks=checks, progress=bar.update)
     else:
         report = audit_items(items, jobs=jobs, checks=checks)
-    text = (json.dumps(report, ensure_ascii=False, indent=1) + "\n" if fmt == "json"
+    text = (json.dumps(report.to_dict(), ensure_ascii=False, indent=1) + "\n" if fmt == "json"
             else format_text(report, all_games=all_games))
     if output:
         Path(output).write_text(text, encoding="utf-8")
     else:
         click.echo(text, nl=False)
-    s = report["summary"]
-    if s["unreadable_files"] or not s["games"]:
-        if not s["games"]:
+    s = report.summary
+    if s.unreadable_files or not s.games:
+        if not s.games:
             click.echo("no game records found", err=True)
         sys.exit(2)
-    sys.exit(1 if s["errors"] or s["score_mismatches"] else 0)
+    sys.exit(1 if s.errors or s.score_mismatches else 0)
 
 
 def _rule_options(preset: str | None, settings: tuple[str, ...]) -> tuple[tuple[str, object], ...]:
@@ -349,11 +339,11 @@ def generate_cmd(preset: str, settings: tuple[str, ...], games: int, seed: int,
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
     for i in range(games):
-        text = notation.write(random_game(rs, seed + i).events)
+        text = write("notation", random_game(rs, seed + i).events)
         if folder is None:
             click.echo(text, nl=False)
         else:
-            (folder / f"random-{preset}-{seed + i}{notation.EXTENSION}").write_text(
+            (folder / f"random-{preset}-{seed + i}{FORMATS['notation'].extension}").write_text(
                 text, encoding="utf-8")
     if folder is not None:
         click.echo(f"wrote {games} games to {folder}", err=True)
@@ -392,10 +382,13 @@ def rules_cmd(preset: str | None) -> None:
             click.echo("      other in: " + ", ".join(
                 f"{p} ({option_text(option_value(PRESETS[p], name))})" for p in differs))
     click.echo("")
-    click.echo("checks (code, rules.md section, rule, the option that shapes it):")
-    for rule in RULES.values():
-        option = f" [{rule.option}]" if rule.option else ""
-        click.echo(f"  {rule.code:22} §{rule.section:5} {rule.citation}{option}")
+    click.echo("checks (code, rules.md section, rule, the option that shapes it), by family:")
+    for name, family in FAMILIES.items():
+        click.echo(f"  {name}:")
+        for check in family.checks():
+            option = f" [{check.OPTION}]" if check.OPTION else ""
+            for rule in check.RULES:
+                click.echo(f"    {rule.code:22} §{rule.section:5} {rule.citation}{option}")
 
 
 # ---------------------------------------------------------------- stats
@@ -460,10 +453,10 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, by: str, players: tup
                 table = run(progress=bar.update)
         else:
             table = run()
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
     except InputError as exc:
         raise click.ClickException(exc.diagnostic.message) from None
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
     for message in skipped:
         click.echo(f"warning: {message}", err=True)
     if output is None:

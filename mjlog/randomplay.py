@@ -23,14 +23,13 @@ independent. Where a rule is in doubt the players stay on the safe side:
   wins, which satisfies S1 and S2 under every variant switch.
 
 Values and payments come from :mod:`mjlog.scoring` (the same code that
-verifies them). Riichi family only: Taiwanese 16-tile games are not
-generated here but by :mod:`mjlog.taiwan.play`, which :func:`random_game` hands them to.
+verifies them). Riichi family only: Taiwanese 16-tile games are played by
+:mod:`mjlog.taiwan.play`; :func:`mjlog.families.random_game` picks the family's players.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from mjlog.events import (
@@ -129,8 +128,7 @@ class RandomGame:
     """One generated game: the table, the players' memory and the events so far."""
 
     def __init__(self, ruleset: Ruleset, seed: int, style: Style = Style()) -> None:
-        if ruleset.family != "riichi":
-            raise ValueError(f"random play covers riichi games, not {ruleset.family!r}")
+        ruleset.riichi  # noqa: B018 (raises TypeError for a ruleset of another family)
         self.rules = ruleset
         self.style = style
         self.seed = seed
@@ -580,22 +578,3 @@ class RandomGame:
         self.emit(ExhaustiveDraw(hands=hands, deltas=tuple(deltas), scores_before=tuple(s.scores),
                                  nagashi=bool(nagashi), honba=s.honba, kyotaku=s.kyotaku))
         return tenpai[s.dealer], True
-
-
-def random_game(ruleset: Ruleset, seed: int, style: Style = Style()) -> GameRecord:
-    """One random legal game under ``ruleset``; the same seed, the same game.
-
-    Taiwanese rulesets are played by :class:`mjlog.taiwan.play.TaiwanGame`.
-    """
-    if ruleset.family == "taiwan16":
-        from mjlog.taiwan.play import TaiwanGame
-
-        return TaiwanGame(ruleset, seed, style).play()
-    return RandomGame(ruleset, seed, style).play()
-
-
-def random_games(ruleset: Ruleset, count: int, seed: int = 0,
-                 style: Style = Style()) -> Iterator[GameRecord]:
-    """``count`` random games with seeds ``seed``, ``seed + 1`` …"""
-    for i in range(count):
-        yield random_game(ruleset, seed + i, style)

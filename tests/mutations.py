@@ -24,10 +24,10 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
+from mjlog.families import check
 from mjlog.hand.shape import counts_of, waits
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
-from mjlog.rules.referee import check
 from mjlog.tiles import KIND_OF, Tile
 
 Mutation = tuple[list[Event], str]

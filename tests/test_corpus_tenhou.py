@@ -120,14 +120,14 @@ def test_audit_report_is_valid_and_agrees_with_an_independent_count(
 ) -> None:
     report = audit([CORPUS / "tenhou-xml"], jobs=2)
     schema = json.loads((ROOT / "schemas" / "audit-report.schema.json").read_text("utf-8"))
-    jsonschema.validate(report, schema)
+    jsonschema.validate(report.to_dict(), schema)
     counts = [_independent_counts(p) for p in tenhou_xml_paths]
     # The folder also holds Tenhou's own tenhou.net/6 JSON of one game (an oracle file),
     # which mjlog reads too: counted here with the json module.
     t6 = [d for p in sorted((CORPUS / "tenhou-xml").rglob("*.json"))
           if isinstance(d := _json_or_none(p), dict) and isinstance(d.get("log"), list)]
     assert len(t6) == 1
-    s = report["summary"]
+    s = report.to_dict()["summary"]
     assert s["games"] == sum(go for go, _ in counts) + len(t6) == 2486
     assert s["rounds"] == sum(n for _, n in counts) + sum(len(d["log"]) for d in t6)
     assert s["files"] == 2486 and s["unreadable_files"] == 0

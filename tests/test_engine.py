@@ -55,7 +55,7 @@ def test_examples_replay_clean_with_full_state() -> None:
     assert len(s.players[1].concealed) == 13
     assert s.live_wall == 70 - 11 and s.turn == 22
     assert [len(p.river) for p in s.players] == [3, 3, 3, 2]
-    engine.run(events, win_at)
+    engine.run(events, start=win_at)
     assert engine.findings == []
     assert engine.state.scores == [25000, 27600, 22400, 25000] and engine.state.kyotaku == 0
     assert _codes(_events("east-ron")) == []

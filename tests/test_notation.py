@@ -219,9 +219,9 @@ def test_examples_give_exactly_the_findings_they_announce(path: Path) -> None:
     presets = {m.group(1) for m in EXPECT.finditer(text)} | {None}
     for preset in presets:  # "# expect under kansaki: ..." audits under that preset
         entry = audit_record(rec, wall=True, scores=True, preset=preset)
-        found = Counter(f["code"] for f in entry["findings"] if f["severity"] != "info")
-        found.update(m["code"] for m in entry["mismatches"])
-        found.update(v["code"] for v in entry["violations"])
+        found = Counter(f.code for f in entry.problems)
+        found.update(m.code for m in entry.mismatches)
+        found.update(v.code for v in entry.violations)
         assert found == _announced(text, preset), preset
 
 
@@ -265,7 +265,7 @@ def test_any_sequence_of_moves_audits_without_crashing(tokens: list[str]) -> Non
     """Whatever a person writes, the audit reports it; it never stops with a traceback."""
     for rec in read((HEAD + ROUND + " ".join(tokens) + "\n").encode()):
         entry = audit_record(rec)
-        assert {d["code"] for d in entry["diagnostics"]} <= DIAGNOSTIC_CODES
+        assert {d.code for d in entry.diagnostics} <= DIAGNOSTIC_CODES
 
 
 def test_replay_shows_tiles_not_written_down() -> None:

@@ -12,8 +12,9 @@ import pytest
 
 from mjlog.audit import audit_record
 from mjlog.events import ExhaustiveDraw, Win
+from mjlog.families import random_game, random_games
 from mjlog.formats import notation
-from mjlog.randomplay import SOURCE, RandomGame, Style, random_game, random_games
+from mjlog.randomplay import SOURCE, RandomGame, Style
 from mjlog.record import GameRecord
 from mjlog.ruleset import Ruleset, TaiwanOptions, parse_option, preset
 
@@ -29,7 +30,10 @@ def _ruleset(spec: str) -> Ruleset:
 
 def _problems(rec: GameRecord) -> dict[str, list[Any]]:
     rep = audit_record(rec, wall=False)
-    return {k: rep[k] for k in ("findings", "violations", "mismatches", "diagnostics") if rep[k]}
+    found: dict[str, list[Any]] = {
+        "findings": rep.findings, "violations": rep.violations, "mismatches": rep.mismatches,
+        "diagnostics": rep.diagnostics}
+    return {k: v for k, v in found.items() if v}
 
 
 def _moves(records: list[GameRecord]) -> Counter[str]:
@@ -102,7 +106,7 @@ def test_taiwanese_rulesets_are_played_by_the_taiwanese_players() -> None:
     rec = random_game(preset("taiwan16"), 1)
     assert rec.events[0].ruleset.family == "taiwan16"  # type: ignore[union-attr]
     assert any(ev.TYPE == "flower" for ev in rec.events)
-    with pytest.raises(ValueError, match="taiwan16"):
+    with pytest.raises(TypeError, match="taiwan16"):
         RandomGame(Ruleset(family_options=TaiwanOptions()), 1)
 
 

@@ -22,9 +22,8 @@ import pytest
 
 from mjlog.audit import ruleset_for
 from mjlog.events import GameStart
+from mjlog.families import check, rules_by_code
 from mjlog.formats import notation
-from mjlog.rules import RULES
-from mjlog.rules.referee import check
 from mjlog.ruleset import parse_option
 
 from .conftest import announced
@@ -46,6 +45,7 @@ def _cases() -> list[tuple[str, str]]:
 
 
 CASE_LIST = _cases()
+RULES = rules_by_code()
 
 
 @pytest.mark.parametrize(("name", "text"), CASE_LIST, ids=[c[0] for c in CASE_LIST])

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from mjlog.diagnostics import InputError
+from mjlog.families import check
 from mjlog.formats import read_path
 from mjlog.record import GameRecord
-from mjlog.rules.referee import check
 
 from .conftest import CORPUS, CORPUS_MISSING
 from .mutations import MUTATORS, Tally

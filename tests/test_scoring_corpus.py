@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from mjlog.compression import decompress
 from mjlog.formats import tenhou_xml
 from mjlog.scoring.riichi import library_value, value
 from mjlog.scoring.verify import ScoreReport, verify, win_situations
@@ -62,7 +63,7 @@ def checked(tenhou_xml_paths: list[Path]) -> list[Checked]:
         data = path.read_bytes()
         rec = tenhou_xml.read(data, str(path))
         _, report = verify(rec)
-        root = etree.fromstring(tenhou_xml.decompress(data), parser)
+        root = etree.fromstring(decompress(data), parser)
         agari = sum(1 for el in root.iter("AGARI")) if root is not None else 0
         ryuu = sum(1 for el in root.iter("RYUUKYOKU")) if root is not None else 0
         out.append(Checked(str(path.relative_to(CORPUS)), report, agari, ryuu, rec.complete))

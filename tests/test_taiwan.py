@@ -25,9 +25,9 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
+from mjlog.families import random_game
 from mjlog.formats import notation
 from mjlog.hand.shape import counts_of, kinds_of_mask
-from mjlog.randomplay import random_game
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.ruleset import preset
@@ -209,9 +209,8 @@ def _declared(moves: str, result: str) -> tuple[list[str], list[str], GameRecord
     (rec,) = notation.read(text.encode(), "declared.mjn")
     assert rec.diagnostics == []
     rep = audit_record(rec, wall=False)
-    errors = [x["code"] for k in ("findings", "violations") for x in rep[k]
-              if x.get("severity") != "info"]
-    return errors, [f"{x['code']}:{x['field']}" for x in rep["mismatches"]], rec
+    errors = [x.code for x in (*rep.problems, *rep.violations)]
+    return errors, [f"{x.code}:{x.field}" for x in rep.mismatches], rec
 
 
 @pytest.mark.parametrize(("moves", "result", "points"), [
@@ -259,12 +258,12 @@ def test_seven_rob_one_first_way_in_a_record() -> None:
             "tsumo S qiqiangyi 230 deltas=-230,+230,0,0\n")
     (rec,) = notation.read(text.encode(), "rob.mjn")
     rep = audit_record(rec, wall=False)
-    assert (rep["findings"], rep["violations"], rep["mismatches"]) == ([], [], [])
+    assert (rep.findings, rep.violations, rep.mismatches) == ([], [], [])
     (paid_by_all,) = notation.read(text.replace(" 230 deltas=-230,+230,0,0", "").encode())
     rep = audit_record(paid_by_all, wall=False)  # the notation pays a tsumo by all three
-    assert {m["code"] for m in rep["mismatches"]} == {"win-points", "win-deltas"}
+    assert {m.code for m in rep.mismatches} == {"win-points", "win-deltas"}
     off = audit_record(rec, wall=False, options=(("tw_seven_rob_one", False),))
-    assert sorted(v["code"] for v in off["violations"]) == ["dead-hand-win", "flower-rob"]
+    assert sorted(v.code for v in off.violations) == ["dead-hand-win", "flower-rob"]
 
 
 def test_a_hand_nobody_wrote_down_is_dealt_as_a_taiwanese_hand() -> None:
@@ -282,7 +281,7 @@ def test_a_hand_nobody_wrote_down_is_dealt_as_a_taiwanese_hand() -> None:
     written = notation.write(rec.events).splitlines()
     assert next(ln for ln in written if ln.startswith("hands")).startswith("hands ? 123456789m")
     rep = audit_record(rec, wall=False)
-    assert [f["code"] for f in rep["findings"] if f["severity"] != "info"] == []
+    assert [f.code for f in rep.problems] == []
 
 
 # -- generated games
@@ -299,15 +298,14 @@ def _play(seed: int) -> tuple[int, dict[str, int], list[str]]:
     if back.events != rec.events:
         problems.append("the notation round trip changed the events")
     rep = audit_record(back, wall=False)
-    problems += [f"{k}: {x['code']}" for k in ("findings", "violations", "mismatches")
-                 for x in rep[k] if x.get("severity") != "info"]
+    problems += [f"{x.KIND}: {x.code}" for x in (*rep.problems, *rep.violations, *rep.mismatches)]
     moves: Counter[str] = Counter(ev.TYPE for ev in rec.events)
     moves["ron"] = sum(1 for ev in rec.events
                        if isinstance(ev, Win) and ev.from_player != ev.winner)
     for ev in rec.events:
         if isinstance(ev, Win):
             moves.update(f"tai:{y.name}" for y in ev.yaku)
-    return rep["rounds"], dict(moves), problems
+    return rep.rounds, dict(moves), problems
 
 
 def test_a_thousand_generated_games_round_trip_and_audit_clean() -> None:
@@ -507,8 +505,8 @@ def test_injected_faults_are_caught() -> None:
         for code, mutated in _inject(rec):
             made[code] += 1
             rep = audit_record(mutated, wall=False)
-            assert [f for f in rep["findings"] if f["severity"] != "info"] == [], code
-            if code in {v["code"] for v in rep["violations"]}:
+            assert rep.problems == [], code
+            if code in {v.code for v in rep.violations}:
                 caught[code] += 1
     assert set(made) == {"flower-discarded", "flower-kept", "flower-rob", "flower-order",
                          "chi-wait-discard", "pon-discard", "pon-same-go-around", "call-late",

@@ -1,86 +1,129 @@
-"""Record formats: detecting a file's format from its content and reading it.
+"""Record formats: the registry that detects, reads and writes every format mjlog knows.
 
-Formats read so far:
+Each format is one :class:`Format` in :data:`FORMATS`: its name, what it is,
+its own signature (``looks_like``, on the decompressed start of a file), its
+reader, its writer (when mjlog writes it), the extension of the files it
+writes, the kind of source position its events carry and its dialects.
+Detection walks the registry in its order (notation, Tenhou XML, JSON Lines,
+tenhou.net/6, mjai) and takes the first format whose signature matches; the
+file name does not matter. Compression (gzip) is undone before (by
+:mod:`mjlog.compression`), for every format alike.
 
-============  ==================================================  ===================
-name          what                                                detected by
-============  ==================================================  ===================
-tenhou-xml    Tenhou mjlog XML, plain or gzip                     ``<mjloggm`` near the start
-jsonl         mjlog's own JSON Lines (:mod:`mjlog.serialize`)     a first line that is an
-                                                                  mjlog event object
-notation      mjlog notation, written by hand or by mjlog         a first line
-              (:mod:`mjlog.formats.notation`, ``*.mjn``)          ``mjlog-notation 1``
-tenhou6       tenhou.net/6 JSON, incl. Mahjong Soul games          a JSON object with a
-              converted to it (:mod:`mjlog.formats.tenhou6`)      ``log`` list
-mjai          mjai JSON Lines, any dialect                        a first line
-              (:mod:`mjlog.formats.mjai`)                         ``start_game`` or
-                                                                  ``start_kyoku``
-============  ==================================================  ===================
-
-The file name does not matter. This module is the only place that opens
-record files; the format modules themselves work on bytes.
+This module is the only place that opens record files; the format modules
+work on bytes. A reader that fails with an exception gives a record with an
+``internal-error`` diagnostic instead of a traceback.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from mjlog import serialize
+from mjlog.compression import decompress
 from mjlog.diagnostics import Diagnostic, InputError
-from mjlog.events import EVENT_TYPES
+from mjlog.events import EVENT_TYPES, Event
 from mjlog.formats import mjai, notation, tenhou6, tenhou_xml
-from mjlog.record import GameRecord
+from mjlog.formats.head import Head
+from mjlog.record import GameRecord, PositionKind
 
-FORMATS = ("tenhou-xml", "jsonl", "notation", "tenhou6", "mjai")
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WriteOptions:
+    """How to write: each format takes what applies to it."""
+
+    plain: bool = False
+    """Notation: leave out what only a machine needs (tile copies, the shuffle seed)."""
+    per_round: bool = False
+    """tenhou.net/6: one JSON object per round and line."""
+    dialect: str = "mortal"
+    """mjai: the dialect (:data:`mjlog.formats.mjai.DIALECTS`)."""
+    log_name: str = ""
+    """mjai: the name a log gives itself (the input file's stem)."""
+
+
+Reader = Callable[[bytes, str, bool], list[GameRecord]]
+Writer = Callable[[Sequence[Event], WriteOptions], str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Format:
+    """One record format: how to recognise, read and write it."""
+
+    name: str
+    title: str
+    looks_like: Callable[[Head], bool]
+    read: Reader
+    write: Writer | None
+    extension: str
+    positions: PositionKind
+    dialects: tuple[str, ...] = ()
+
+
+FORMATS: dict[str, Format] = {f.name: f for f in (
+    Format(name="notation", title="mjlog notation, written by hand or by mjlog (*.mjn)",
+           looks_like=lambda h: h.start.startswith(notation.MAGIC.encode()),
+           read=lambda d, p, s: notation.read(d, p, strict=s),
+           write=lambda ev, o: notation.write(ev, exact=not o.plain),
+           extension=notation.EXTENSION, positions="text"),
+    Format(name="tenhou-xml", title="Tenhou mjlog XML, plain or gzip",
+           looks_like=lambda h: h.start.startswith(b"<") and tenhou_xml.looks_like(h.start),
+           read=lambda d, p, s: [tenhou_xml.read(d, p, strict=s)], write=None,
+           extension=".mjlog", positions="xml"),
+    Format(name="jsonl", title="mjlog's own JSON Lines (schemas/events.schema.json)",
+           looks_like=lambda h: h.first_object().get("type") in EVENT_TYPES,
+           read=lambda d, p, s: serialize.read(d, p, strict=s),
+           write=lambda ev, o: "".join(serialize.write_lines(ev)),
+           extension=".jsonl", positions="jsonl"),
+    Format(name="tenhou6", title="tenhou.net/6 JSON, incl. Mahjong Soul games converted to it",
+           looks_like=lambda h: isinstance(h.first_object().get("log"), list)
+           or (h.first_object_fails() and tenhou6.looks_like(h.start)),
+           read=lambda d, p, s: tenhou6.read(d, p, strict=s),
+           write=lambda ev, o: tenhou6.write(ev, per_round=o.per_round),
+           extension=".json", positions="json"),
+    Format(name="mjai", title="mjai JSON Lines, any dialect",
+           looks_like=lambda h: mjai.looks_like(h.first_object()),
+           read=lambda d, p, s: mjai.read(d, p, strict=s),
+           write=lambda ev, o: mjai.write(ev, dialect=o.dialect, log_name=o.log_name or None),
+           extension=".mjson", positions="jsonl", dialects=mjai.DIALECTS),
+)}
+"""Every format by name, in the order detection tries them."""
+
+
+def writers() -> list[str]:
+    """The formats mjlog writes."""
+    return [name for name, f in FORMATS.items() if f.write is not None]
 
 
 def detect(data: bytes) -> str | None:
     """The format of (possibly gzipped) record bytes, or ``None`` if not recognised."""
     try:
-        data = tenhou_xml.decompress(data)
+        head = Head(decompress(data))
     except InputError:
         return None
-    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
-    if notation.looks_like(head):
-        return "notation"
-    if head.startswith(b"<"):
-        return "tenhou-xml" if tenhou_xml.looks_like(head) else None
-    if head.startswith(b"{"):
-        first = data.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0]
-        try:
-            obj = json.loads(first)
-        except (ValueError, UnicodeDecodeError):
-            # one object over several lines (pretty-printed tenhou.net/6)
-            return "tenhou6" if tenhou6.looks_like(head) else None
-        if isinstance(obj, dict) and obj.get("type") in EVENT_TYPES:
-            return "jsonl"
-        if isinstance(obj, dict) and isinstance(obj.get("log"), list):
-            return "tenhou6"
-        if isinstance(obj, dict) and mjai.looks_like(obj):
-            return "mjai"
-    return None
+    return next((name for name, f in FORMATS.items() if f.looks_like(head)), None)
 
 
 def read_bytes(data: bytes, path: str = "", *, fmt: str | None = None,
                strict: bool = False) -> list[GameRecord]:
-    """Read every game in ``data``. Raises :class:`InputError` if the format is unknown."""
+    """Read every game in ``data``. Raises :class:`InputError` if the format is unknown
+    (or the gzip stream is damaged)."""
     fmt = fmt or detect(data)
-    if fmt == "tenhou-xml":
-        return [tenhou_xml.read(data, path, strict=strict)]
-    if fmt == "jsonl":
-        return serialize.read(tenhou_xml.decompress(data), path, strict=strict)
-    if fmt == "notation":
-        return notation.read(tenhou_xml.decompress(data), path, strict=strict)
-    if fmt == "tenhou6":
-        return tenhou6.read(tenhou_xml.decompress(data), path, strict=strict)
-    if fmt == "mjai":
-        return mjai.read(tenhou_xml.decompress(data), path, strict=strict)
-    raise InputError(Diagnostic(
-        code="unknown-format",
-        message=f"not a record format mjlog reads ({', '.join(FORMATS)})",
-    ))
+    if fmt is None:
+        raise InputError(Diagnostic(
+            code="unknown-format",
+            message=f"not a record format mjlog reads ({', '.join(FORMATS)})"))
+    text = decompress(data)
+    try:
+        return FORMATS[fmt].read(text, path, strict)
+    except InputError:
+        raise
+    except Exception as exc:  # a reader's bug: reported, never a traceback
+        return [GameRecord(path=path, format=fmt, position_kind=FORMATS[fmt].positions,
+                           diagnostics=[Diagnostic(code="internal-error",
+                                                   message=f"the {fmt} reader failed: "
+                                                   f"{exc!r}")])]
 
 
 def read_path(path: str | Path, *, strict: bool = False) -> list[GameRecord]:
@@ -90,6 +133,15 @@ def read_path(path: str | Path, *, strict: bool = False) -> list[GameRecord]:
     except OSError as exc:
         raise InputError(Diagnostic(code="unreadable", message=str(exc))) from None
     return read_bytes(data, str(path), strict=strict)
+
+
+def write(fmt: str, events: Sequence[Event], options: WriteOptions = WriteOptions()) -> str:
+    """One game's events in format ``fmt``; raises ``ValueError`` for a format mjlog does
+    not write."""
+    writer = FORMATS[fmt].write
+    if writer is None:
+        raise ValueError(f"mjlog does not write {fmt}; it writes {', '.join(writers())}")
+    return writer(events, options)
 
 
 def expand(inputs: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:

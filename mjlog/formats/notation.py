@@ -85,7 +85,7 @@ EXTENSION: Final = ".mjn"
 
 DIAGNOSTIC_CODES: Final = frozenset({
     "not-notation", "bad-header", "bad-round", "bad-token", "bad-tile", "bad-ids",
-    "bad-result", "no-such-tile", "bad-encoding",
+    "bad-result", "bad-encoding",
 })
 """Codes of the reader's diagnostics (all of severity error)."""
 
@@ -1312,6 +1312,8 @@ class _Reader:
             fn(*args)
         except NotationError as exc:
             self.problem(exc)
+        except InputError:
+            raise  # strict mode
         except (IndexError, KeyError, ValueError) as exc:
             self.problem(NotationError("bad-token", f"{what!r} cannot be read ({exc})", line,
                                        col))

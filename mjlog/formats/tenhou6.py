@@ -982,7 +982,8 @@ def rule_disp(rules: Ruleset, meta: dict[str, str]) -> str:
             "" if t & 0x04 else "喰", "" if t & 0x02 else "赤", "速" if t & 0x40 else ""))
     return "".join(("三" if rules.players == 3 else "", "般",
                     "東" if rules.length == "east" else "南",
-                    "" if option_value(rules, "open_tanyao") is False else "喰", "赤" if rules.red_fives else ""))
+                    "" if option_value(rules, "open_tanyao") is False else "喰",
+                    "赤" if rules.red_fives else ""))
 
 
 class _Writer:

@@ -32,8 +32,6 @@ record stops before its game end) and ``no-final-scores`` (an empty
 
 from __future__ import annotations
 
-import gzip
-import zlib
 from array import array
 from collections.abc import Callable
 from operator import add
@@ -42,6 +40,7 @@ from urllib.parse import unquote
 
 from lxml import etree
 
+from mjlog.compression import decompress
 from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
 from mjlog.events import (
     AbortiveDraw,
@@ -819,19 +818,6 @@ def _rate(rates: list[str], i: int) -> float | None:
 
 
 # ---------------------------------------------------------------- entry points
-
-
-def decompress(data: bytes) -> bytes:
-    """Gunzip ``data`` when it starts with the gzip magic; otherwise return it unchanged.
-
-    Raises :class:`InputError` for a damaged gzip stream.
-    """
-    if data[:2] != b"\x1f\x8b":
-        return data
-    try:
-        return gzip.decompress(data)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise InputError(Diagnostic(code="bad-gzip", message=f"damaged gzip data: {exc}")) from None
 
 
 def read(data: bytes, path: str = "", *, strict: bool = False) -> GameRecord:

@@ -1,22 +1,55 @@
-"""The table as the replay sees it at one moment.
+"""The table as the replay sees it at one moment, and how each event changes it.
 
-Mutable, and owned by :class:`mjlog.replay.engine.Engine`, which is the only
-thing that changes it. Readers (the text renderer, later the checks) only
-look. Rivers hold the very :class:`~mjlog.events.Discard` events of the
-record (shared values), with the indices of called-away tiles beside them, so
-replaying allocates almost nothing per move.
+:class:`TableState` *applies* events (:meth:`TableState.apply`): it moves
+tiles, scores and turns, and never judges. The engine
+(:mod:`mjlog.replay.engine`) judges each event and then changes the table by
+these same transitions; the notation reader and writer and random play
+follow a game with them directly. Rivers hold the very
+:class:`~mjlog.events.Discard` events of the record (shared values), with the
+indices of called-away tiles beside them, so following a game allocates
+almost nothing per move.
+
+An event that does not fit the table (a seat or tile outside it) is the
+caller's to find first (:meth:`TableState.fits`); applying it may raise.
 """
 
 from __future__ import annotations
 
-from mjlog.events import Discard, Meld
-from mjlog.tiles import UNKNOWN, Tile
+from collections.abc import Callable
+from typing import Any
+
+from mjlog.events import (
+    MOVES,
+    AbortiveDraw,
+    AddedKan,
+    Chi,
+    ClosedKan,
+    Discard,
+    DoraReveal,
+    Draw,
+    Event,
+    ExhaustiveDraw,
+    Flower,
+    GameStart,
+    Kita,
+    Meld,
+    OpenKan,
+    Pon,
+    RiichiAccepted,
+    RoundStart,
+    Win,
+)
+from mjlog.ruleset import Ruleset, TableSize
+from mjlog.tiles import KIND_OF, UNKNOWN, Tile
 
 DEAD_WALL = 14
 """Tiles in the riichi dead wall (rinshan tiles and indicators)."""
+_SEAT_FIELDS = ("player", "from_player", "winner")
+_TILE_FIELDS = ("tile", "called", "added", "indicator", "win_tile")
 
 
-def _fresh_used() -> bytearray:
+def fresh_used() -> bytearray:
+    """A round's record of tiles seen: none yet, but the unknown tile's slot."""
     used = bytearray(UNKNOWN + 1)
     used[UNKNOWN] = 1
     return used
@@ -58,11 +91,18 @@ class TableState:
     __slots__ = (
         "calls", "dealer", "dealing", "dora_indicators", "honba", "kans", "kyotaku", "last_discard",
         "last_discarder", "live_wall", "n", "players", "round_number", "round_wind",
-        "scores", "to_discard", "to_draw", "turn", "ura_indicators", "used",
+        "scores", "size", "to_discard", "to_draw", "turn", "ura_indicators", "used",
     )
 
     def __init__(self, n: int) -> None:
+        self.reset(n)
+
+    def reset(self, n: int) -> None:
+        """An empty table of ``n`` seats (a new game)."""
         self.n = n
+        self.size: TableSize | None = None
+        """The table's size (tiles, dead wall, hand) from the game's ruleset; ``None``
+        before a game start (a round then takes the riichi table of its seats)."""
         self.players = [PlayerState() for _ in range(n)]
         self.round_wind = 0
         self.round_number = 1
@@ -77,7 +117,7 @@ class TableState:
         self.kans = 0
         self.calls = 0
         """Calls this round: chi, pon and every kan, and kita (what breaks ippatsu)."""
-        self.used = _fresh_used()
+        self.used = fresh_used()
         """1 for every physical tile seen so far this round (dealt, drawn, indicator);
         the unknown tile's slot is always 1, so that drawing one never takes the fast path."""
         self.turn = 0
@@ -100,7 +140,223 @@ class TableState:
         self.ura_indicators = []
         self.kans = 0
         self.calls = 0
-        self.used = _fresh_used()
+        self.used = fresh_used()
         self.turn = 0
         self.to_draw = self.to_discard = self.last_discard = self.last_discarder = -1
         self.dealing = False
+
+    # -- following a game
+
+    def apply(self, ev: Event) -> None:
+        """Change the table as ``ev`` does (a move also counts one turn). Never judges."""
+        cls = ev.__class__
+        if cls in MOVES:
+            self.turn += 1
+        handler = _APPLY.get(cls)
+        if handler is not None:
+            handler(self, ev)
+
+    def fits(self, ev: Event) -> bool:
+        """Whether ``ev`` names only seats and tiles of this table."""
+        n = self.n
+        for name in _SEAT_FIELDS:
+            v = getattr(ev, name, 0)
+            if v is not None and not 0 <= v < n:
+                return False
+        return all(0 <= getattr(ev, name, 0) <= UNKNOWN for name in _TILE_FIELDS)
+
+    def game_start(self, ev: GameStart) -> None:
+        """A new game: an empty table of its players, sized by its ruleset."""
+        self.reset(len(ev.players))
+        self.size = ev.ruleset.table
+
+    def round_start(self, ev: RoundStart) -> None:
+        """Deal a round: hands, scores, sticks, dealer, the first indicator, the live wall."""
+        if len(ev.scores) != self.n or len(ev.hands) != self.n:
+            game_size = self.size
+            self.reset(len(ev.hands))
+            self.size = game_size
+        self.new_round()
+        self.round_wind, self.round_number, self.honba = ev.round_wind, ev.round_number, ev.honba
+        self.kyotaku, self.dealer, self.scores = ev.kyotaku, ev.dealer, list(ev.scores)
+        size = self.size or Ruleset(players=self.n).table
+        self.live_wall = size.tiles - size.dead_wall - sum(map(len, ev.hands))
+        used = self.used
+        used[ev.dora_indicator] = 1
+        for p, hand in enumerate(ev.hands):
+            known = [t for t in hand if t != UNKNOWN] if UNKNOWN in hand else hand
+            ps = self.players[p]
+            ps.concealed = set(known)
+            ps.unknown = len(hand) - len(known)
+            for t in known:
+                used[t] = 1
+        if ev.dora_indicator != UNKNOWN:
+            self.dora_indicators.append(ev.dora_indicator)
+        self.to_draw = ev.dealer
+        if len(ev.hands[ev.dealer]) == size.hand + 1:  # Taiwanese: the dealer holds 17
+            self.to_draw, self.to_discard, self.dealing = -1, ev.dealer, True
+
+    def draw(self, ev: Draw) -> None:
+        """A tile from the wall into a hand (the turn is counted by the caller)."""
+        p, t = ev.player, ev.tile
+        self.live_wall -= 1
+        if t == UNKNOWN:
+            self.players[p].unknown += 1
+        else:
+            self.used[t] = 1
+            self.players[p].concealed.add(t)
+        self.to_draw = -1
+        self.to_discard = self.dealer if self.dealing else p
+        self.last_discard = -1
+
+    def discard(self, ev: Discard) -> None:
+        """A tile from a hand to its river (one not written down, from the unknown ones)."""
+        p, t = ev.player, ev.tile
+        self.dealing = False
+        ps = self.players[p]
+        if t in ps.concealed:
+            ps.concealed.remove(t)
+        elif ps.unknown > 0 and t != UNKNOWN:
+            ps.unknown -= 1
+            self.used[t] = 1
+        if ev.riichi:
+            ps.riichi_index = len(ps.river)
+            ps.riichi_calls = self.calls
+        ps.river.append(ev)
+        self.to_discard = -1
+        self.to_draw = (p + 1) % self.n
+        self.last_discard = t
+        self.last_discarder = p
+
+    def takes_last_discard(self, ev: Chi | Pon | OpenKan) -> bool:
+        """Whether a call takes the discard that may be called now, from its discarder."""
+        return (ev.called == self.last_discard and ev.from_player == self.last_discarder
+                and ev.player != ev.from_player)
+
+    def missing(self, p: int, tiles: list[int]) -> tuple[list[int], bool]:
+        """The tiles a hand does not hold, and whether they are among its unknown tiles."""
+        ps = self.players[p]
+        hand = ps.concealed
+        missing = [t for t in tiles if t not in hand]
+        return missing, bool(missing) and len(missing) <= ps.unknown and UNKNOWN not in missing
+
+    def take_from_hand(self, p: int, tiles: list[int]) -> None:
+        """Tiles leave a hand for a meld (named ones, or some of the unknown ones)."""
+        missing, unnamed = self.missing(p, tiles)
+        ps = self.players[p]
+        if unnamed:
+            ps.unknown -= len(missing)
+            for t in missing:
+                self.used[t] = 1
+        ps.concealed.difference_update(tiles)
+
+    def call(self, ev: Chi | Pon | OpenKan) -> None:
+        """A chi, pon or open kan on the last discard."""
+        p = ev.player
+        self.calls += 1
+        if self.takes_last_discard(ev):
+            giver = self.players[ev.from_player]
+            giver.called_away.add(len(giver.river) - 1)
+        self.take_from_hand(p, [t for t in ev.tiles if t != ev.called])
+        self.players[p].melds.append(ev)
+        self.last_discard = -1
+        self.to_draw = -1
+        if isinstance(ev, OpenKan):
+            self._after_kan(p)
+        else:
+            self.to_discard = p
+
+    def _after_kan(self, p: int) -> None:
+        self.kans += 1
+        self.to_discard = -1
+        self.to_draw = p
+
+    def closed_kan(self, ev: ClosedKan) -> None:
+        """Four concealed tiles set down as a kan; a replacement draw follows."""
+        self.calls += 1
+        self.take_from_hand(ev.player, list(ev.tiles))
+        self.players[ev.player].melds.append(ev)
+        self._after_kan(ev.player)
+
+    def pon_of(self, p: int, added: int) -> int:
+        """The index among ``p``'s melds of the pon an added kan of ``added`` joins, or -1."""
+        kind = KIND_OF[added]
+        return next((i for i, m in enumerate(self.players[p].melds)
+                     if isinstance(m, Pon) and KIND_OF[m.called] == kind), -1)
+
+    def added_kan(self, ev: AddedKan) -> None:
+        """A tile added to a pon; it may be robbed (chankan) until the replacement draw."""
+        p = ev.player
+        self.calls += 1
+        ps = self.players[p]
+        i = self.pon_of(p, ev.added)
+        if i >= 0:
+            ps.melds[i] = ev
+        else:
+            ps.melds.append(ev)
+        self.take_from_hand(p, [ev.added])
+        self._after_kan(p)
+        self.last_discard = ev.added
+        self.last_discarder = p
+
+    def kita(self, ev: Kita) -> None:
+        """A north set aside (three-player); a replacement draw follows."""
+        p = ev.player
+        self.calls += 1
+        self.take_from_hand(p, [ev.tile])
+        self.players[p].kita.append(ev.tile)
+        self.to_discard = -1
+        self.to_draw = p
+
+    def flower(self, ev: Flower) -> None:
+        """A flower set aside (or taken from another who had set it aside)."""
+        p = ev.player
+        if ev.from_player is None:
+            self.take_from_hand(p, [ev.tile])
+        elif ev.tile in (held := self.players[ev.from_player].flowers):
+            held.remove(ev.tile)
+        self.players[p].flowers.append(ev.tile)
+        self.to_discard = -1
+        self.to_draw = p
+
+    def riichi(self, ev: RiichiAccepted) -> None:
+        """A riichi stick deposited."""
+        self.scores[ev.player] -= 1000
+        self.kyotaku += 1
+
+    def dora(self, ev: DoraReveal) -> None:
+        """A new dora indicator shown."""
+        self.used[ev.indicator] = 1
+        self.dora_indicators.append(ev.indicator)
+
+    def pay(self, deltas: tuple[int, ...]) -> None:
+        """A result's score changes."""
+        scores = self.scores
+        for p, d in enumerate(deltas[: self.n]):
+            scores[p] += d
+
+    def win(self, ev: Win) -> None:
+        """A win: ura indicators shown, payments, the riichi sticks taken."""
+        for t in ev.ura_indicators:
+            if t not in self.ura_indicators:  # a double ron shows them twice
+                self.used[t] = 1
+                self.ura_indicators.append(t)
+        self.pay(ev.deltas)
+        self.kyotaku = 0
+        self.to_draw = self.to_discard = -1
+
+    def draw_result(self, ev: ExhaustiveDraw | AbortiveDraw) -> None:
+        """An exhaustive or abortive draw: its payments."""
+        self.pay(ev.deltas)
+        self.to_draw = self.to_discard = -1
+
+
+_APPLY: dict[type, Callable[[TableState, Any], None]] = {
+    GameStart: TableState.game_start, RoundStart: TableState.round_start,
+    Draw: TableState.draw, Discard: TableState.discard, Chi: TableState.call,
+    Pon: TableState.call, OpenKan: TableState.call, ClosedKan: TableState.closed_kan,
+    AddedKan: TableState.added_kan, Kita: TableState.kita, Flower: TableState.flower,
+    RiichiAccepted: TableState.riichi, DoraReveal: TableState.dora, Win: TableState.win,
+    ExhaustiveDraw: TableState.draw_result, AbortiveDraw: TableState.draw_result,
+}
+"""How each kind of event changes the table (the others change nothing)."""

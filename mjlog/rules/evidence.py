@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mjlog.check import Rule
 from mjlog.hand.shape import kinds_of_mask
 from mjlog.replay.state import PlayerState, TableState
-from mjlog.rules import RULES
 from mjlog.ruleset import Ruleset
 from mjlog.scoring.fast import Set, YakuReading
 from mjlog.tiles import join_mpsz, kind_str, tiles_str
@@ -52,8 +52,8 @@ def readings_text(rs: Sequence[YakuReading]) -> str:
     return "; ".join(reading_text(r) for r in rs) or "none"
 
 
-def consequence(code: str, rules: Ruleset, player: int | None, state: TableState) -> str:
-    """What breaking rule ``code`` costs under ``rules`` (one line).
+def consequence(rule: Rule, rules: Ruleset, player: int | None, state: TableState) -> str:
+    """What breaking ``rule`` costs under ``rules`` (one line).
 
     Chombo is paid as a mangan (満貫払い), the usual club convention: a dealer
     pays 4000 to each other player, anyone else 4000 to the dealer and 2000
@@ -61,7 +61,7 @@ def consequence(code: str, rules: Ruleset, player: int | None, state: TableState
     missing seat). Platforms do not let a player break their rules; the line
     says what the table would do.
     """
-    rule = RULES[code]
+    code = rule.code
     if not rule.chombo:
         return "no penalty: the record does not follow the rule (a platform or scribe error)"
     who = "the player" if player is None else f"player {player}"

@@ -27,10 +27,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mjlog.check import Rule
 from mjlog.events import AddedKan, Chi, ClosedKan, Event, OpenKan, Pon, Win
 from mjlog.hand.shape import counts_of, kinds_of_mask, waits
 from mjlog.replay.state import TableState
 from mjlog.rules.evidence import kinds_text, readings_text, set_text
+from mjlog.rules.referee import RiichiCheck
 from mjlog.ruleset import Ruleset, SakizukeOptions
 from mjlog.scoring.fast import YakuReading, yaku_readings
 from mjlog.scoring.riichi import value
@@ -242,7 +244,7 @@ def _one_sided(sit: WinSituation, rules: Ruleset) -> list[Judgement]:
                  evidence)]
     if not _opts(rules).oute_bisha and len(per_wait) > 1:
         norm = [_normal(n, rules) for _, n in per_wait]
-        if not frozenset.intersection(*norm):
+        if not frozenset.intersection(*norm):  # every item is a frozenset (_normal)
             return [("sakizuke-one-sided", "王手飛車: every winning tile gives a yaku, but no "
                      "yaku is common to all", evidence)]
     return []
@@ -250,5 +252,73 @@ def _one_sided(sit: WinSituation, rules: Ruleset) -> list[Judgement]:
 
 def _normal(names: frozenset[str], rules: Ruleset) -> frozenset[str]:
     if _opts(rules).oute_bisha_yakuhai and names & VALUE_KIND.keys():
-        return (names - VALUE_KIND.keys()) | {"yakuhai"}
+        return frozenset(n for n in names if n not in VALUE_KIND) | {"yakuhai"}
     return names
+
+
+class Sakizuke(RiichiCheck):
+    """Kanzen sakizuke (完全先付け): S1, an open hand's first call carries a yaku of the
+    winning hand (or a yaku is complete in its concealed part); S2, no one-sided win
+    (片和了り); and incidental yaku alone (海底, 河底, 嶺上, 搶槓, 一発) make no win. The
+    variant switches are the ``sakizuke_*`` and ``oute_bisha*`` options.
+
+    Violating sakizuke-first-call under kansaki::
+
+        E1-0 dora=9p
+        hands 123m456p789s1122z 34m55z678p345s9s13z ? ?
+        2m' S:chi34m 1z 9m' 9p'
+        5z' S:pon55z 3z 1p' 2p'
+        9s'
+        ron S 30fu 1000
+
+    Violating sakizuke-one-sided under kansaki::
+
+        E1-0 dora=9p
+        hands 123m456p789s1122z 23m45678m345p99p1z ? ?
+        1m' S:chi23m 1z 9s' 8s'
+        9m'
+        ron S 30fu 1000
+
+    Violating sakizuke-incidental under kansaki::
+
+        E1-0 dora=9p
+        hands 123m456p789s1122z 23m456m678s345p9p1z ? ?
+        1m' S:chi23m 1z
+        1m' 1m' 2m' 2m' 3m' 3m' 4m' 4m' 4m' 5m' 5m' 5m' 6m' 6m' 6m' 7m'
+        7m' 7m' 7m' 8m' 8m' 8m' 8m' 9m' 9m' 9m' 9m' 1p' 1p' 1p' 1p' 2p'
+        2p' 2p' 2p' 3p' 3p' 3p' 4p' 4p' 5p' 5p' 6p' 6p' 6p' 7p' 7p' 7p'
+        7p' 8p' 8p' 8p' 8p' 1s' 1s' 1s' 1s' 2s' 2s' 2s' 2s' 3s' 3s' 3s'
+        3s' 4s' 4s' 4s' 9p'
+        ron S 30fu 1000
+
+    Legal under kansaki::
+
+        E1-0 dora=9p
+        hands 123m456p789s1122z 34m55z678p345s9s13z ? ?
+        5z' S:pon55z 1z 9m' 9p'
+        2m' S:chi34m 3z 1p' 2p'
+        9s'
+        ron S 30fu 1000
+    """
+
+    RULES = (
+        Rule("sakizuke-first-call", "2 S1", "An open hand's first call must carry a yaku of "
+             "the winning hand, or a yaku must be complete in its concealed part.", True),
+        Rule("sakizuke-one-sided", "2 S2", "No win from a tenpai hand with a winning tile "
+             "that gives no yaku (片和了り; 王手飛車 by ruleset).", True),
+        Rule("sakizuke-incidental", "2", "Incidental yaku (海底, 河底, 嶺上, 搶槓, 一発) do not "
+             "make a win.", True),
+    )
+    OPTION = "sakizuke"
+
+    @classmethod
+    def enabled(cls, rules: Ruleset) -> bool:
+        return rules.riichi.sakizuke is not None
+
+    def before_win(self, ev: Win) -> None:
+        ref = self.ref
+        if ev.from_player == ev.winner and _opts(ref.rules).ron_only:
+            return
+        for code, message, evidence in judge_win(ref.engine.state, ref.events, ref.round_start,
+                                                 ref.engine.index, ev, ref.rules):
+            ref.violation(self.rule(code), message, ev.winner, evidence=evidence, move=False)

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from mjlog.scoring.fast import up100
+
 if TYPE_CHECKING:  # only named in annotations: no scoring library needed to use the rest
     from mjlog.scoring.riichi import Valuation
     from mjlog.scoring.situation import WinSituation
@@ -39,26 +41,52 @@ def win_deltas(val: Valuation, sit: WinSituation, *, sticks: int, honba: bool = 
     ``pao``, the liable seat, with ``pao_value`` the part of the hand it is
     liable for (the whole hand when ``None``).
     """
-    n = sit.players
+    return split_deltas(
+        sit.players, sit.winner, None if sit.tsumo else sit.from_player, sit.dealer,
+        val.main, val.additional, honba=sit.honba if honba else 0, sticks=sticks, pao=pao,
+        whole=_ron_value(pao_value or val, sit))
+
+
+def points_deltas(points: int, *, players: int, winner: int, payer: int | None, dealer: int,
+                  honba: int, sticks: int, pao: int | None = None) -> list[int]:
+    """Each seat's score change for a win stated by its points alone (what a record
+    claims): a ron's payment, or a tsumo's total, split as :func:`split_deltas` pays it."""
+    n = players
+    if payer is not None:
+        main = additional = points
+    elif winner == dealer:
+        main = additional = points // (n - 1)
+    else:
+        additional = up100(-(-points // (4 if n == 4 else 3)))
+        main = points - additional * (n - 2)
+    return split_deltas(n, winner, payer, dealer, main, additional, honba=honba,
+                        sticks=sticks, pao=pao, whole=points)
+
+
+def split_deltas(players: int, winner: int, payer: int | None, dealer: int, main: int,
+                 additional: int, *, honba: int, sticks: int, pao: int | None = None,
+                 whole: int = 0) -> list[int]:
+    """Each seat's score change: a ron pays ``main`` from ``payer``; a tsumo (``payer``
+    ``None``) ``main`` from the dealer (from everyone when the dealer wins) and
+    ``additional`` from the others; 100 per honba from each payer (all on the
+    discarder for a ron); the sticks to the winner. With a liable seat ``pao``, the
+    hand worth ``whole`` as a ron: on a tsumo pao pays it all, on a ron half."""
+    n = players
     deltas = [0] * n
-    w = sit.winner
-    if not honba:
-        sit = sit._replace(honba=0)
-    honba_count = sit.honba
+    w = winner
     if pao is not None and pao != w:
-        return _pao_deltas(val, sit, sticks=sticks, pao=pao, pao_value=pao_value or val)
-    if not sit.tsumo:
-        pay = val.main + 100 * (n - 1) * honba_count
-        deltas[sit.from_player] -= pay
-        deltas[w] += pay
+        if payer is None:
+            deltas[pao] -= whole + 100 * honba * (n - 1)
+        else:
+            deltas[pao] -= whole // 2
+            deltas[payer] -= whole - whole // 2 + 100 * (n - 1) * honba
+    elif payer is not None:
+        deltas[payer] -= main + 100 * (n - 1) * honba
     else:
         for p in range(n):
-            if p == w:
-                continue
-            pay = (val.main if (p == sit.dealer or w == sit.dealer) else val.additional)
-            pay += 100 * honba_count
-            deltas[p] -= pay
-            deltas[w] += pay
+            if p != w:
+                deltas[p] -= (main if dealer in (p, w) else additional) + 100 * honba
+    deltas[w] -= sum(deltas)
     deltas[w] += 1000 * sticks
     return deltas
 
@@ -70,24 +98,6 @@ def _ron_value(val: Valuation, sit: WinSituation) -> int:
     if sit.is_dealer:
         return val.main * 3
     return val.main + 2 * val.additional
-
-
-def _pao_deltas(val: Valuation, sit: WinSituation, *, sticks: int, pao: int,
-                pao_value: Valuation) -> list[int]:
-    n = sit.players
-    deltas = [0] * n
-    w = sit.winner
-    whole = _ron_value(pao_value, sit)
-    if sit.tsumo:
-        deltas[pao] -= whole + 100 * sit.honba * (n - 1)
-        deltas[w] += whole + 100 * sit.honba * (n - 1)
-    else:
-        half = whole // 2
-        deltas[pao] -= half
-        deltas[sit.from_player] -= whole - half + 100 * (n - 1) * sit.honba
-        deltas[w] += whole + 100 * (n - 1) * sit.honba
-    deltas[w] += 1000 * sticks
-    return deltas
 
 
 def noten_deltas(tenpai: Sequence[bool], pool: int) -> list[int]:

@@ -1,35 +1,15 @@
 """Score verification: recompute every win, draw and payment of a record and compare.
 
-:func:`verify` replays a record with the :class:`~mjlog.replay.engine.Engine`
-and stops it just before each result. There it takes the situation from the
+:class:`Verifier` observes a replay (:mod:`mjlog.replay.observer`) and looks
+at the table just before each result. There it takes the situation from the
 table (:mod:`mjlog.scoring.situation`), values the hand
 (:mod:`mjlog.scoring.riichi`), works out the payments
 (:mod:`mjlog.scoring.payments`) and compares each field with the record. At
 the next round start it compares the dealer, round and honba with what the
 result implies. Every difference is a :class:`~mjlog.diagnostics.ScoreMismatch`.
 
-Mismatch codes:
-
-==================  =========================================================
-``win-unscorable``  the hand the replay holds is no winning hand with a yaku
-``win-yaku``        a yaku (or its han) differs; one mismatch per yaku
-``win-fu``          fu differ
-``win-han``         total han differ
-``win-points``      the hand's value differs (ron payment, tsumo total)
-``win-limit``       the limit name (mangan … yakuman) differs
-``win-indicators``  the dora indicators the win states are not those shown
-``win-pao``         the liable player (pao) differs
-``win-deltas``      a seat's score change differs; one per seat
-``draw-tenpai``     a seat shown tenpai (or not) at an exhaustive draw is not
-                    (or is) tenpai on the table
-``draw-nagashi``    nagashi mangan claimed or missed
-``draw-deltas``     a seat's payment at a draw differs
-``next-round``      the next round's dealer, round or honba differ
-``game-end``        the game ends where the rules play on (after an abortive
-                    draw the round is always played again)
-``unverifiable``    a result that does not fit the table at all (a seat or
-                    tile that is not there), so nothing could be computed
-==================  =========================================================
+Its mismatch codes (``win-yaku``, ``win-fu``, ``draw-deltas``, ``next-round`` …)
+are listed with their meaning in :mod:`mjlog.catalogue`.
 
 Each hand is valued by :func:`mjlog.scoring.riichi.value` (mjlog's fast path
 for ordinary hands, the ``mahjong`` library for the rest); when the fast
@@ -64,19 +44,12 @@ from mjlog.events import (
 from mjlog.hand.shape import waits
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
+from mjlog.replay.observer import Observer
 from mjlog.ruleset import Ruleset
 from mjlog.scoring.payments import nagashi_deltas, next_round, noten_deltas, win_deltas
 from mjlog.scoring.riichi import Valuation, value
 from mjlog.scoring.situation import WinSituation, situation
 from mjlog.tiles import KIND_OF, tiles_str
-
-CODES = (
-    "win-unscorable", "win-yaku", "win-fu", "win-han", "win-points", "win-limit",
-    "win-indicators", "win-pao",
-    "win-deltas", "draw-tenpai", "draw-nagashi", "draw-deltas", "next-round", "game-end",
-    "unverifiable",
-)
-"""Every score-mismatch code."""
 
 _DRAGONS = frozenset({31, 32, 33})
 _WINDS = frozenset({27, 28, 29, 30})
@@ -94,63 +67,40 @@ class ScoreReport:
     draws_verified: int = 0
 
 
-class Verifier:
-    """One game's verification: the engine, the ruleset and what is expected next.
+class Verifier(Observer):
+    """One game's verification, an observer of its replay: the ruleset, the report and
+    what is expected next.
 
-    :func:`verify` drives it alone. Another replay of the same record (the rule
-    checks of :mod:`mjlog.rules.referee`) can drive it instead, sharing its
-    engine: it then calls :meth:`visit` for each event of :attr:`CLASSES`
-    just before applying it.
+    :func:`verify` replays a record with it alone; the audit runs it beside the
+    rule checks in one replay. It looks at round starts, results and the game's
+    start and end, each on the table just before it.
     """
 
-    CLASSES = frozenset({RoundStart, Win, ExhaustiveDraw, AbortiveDraw, GameStart, GameEnd})
-    """The events the verifier looks at (it pauses the replay before each)."""
+    name = "scores"
 
-    def __init__(self, record: GameRecord, ruleset: Ruleset | None,
-                 engine: Engine | None = None) -> None:
+    def __init__(self, record: GameRecord, ruleset: Ruleset | None, engine: Engine) -> None:
         self.record = record
         self.events = record.events
-        self.engine = engine or Engine(record.src)
+        self.engine = engine
         self.ruleset = ruleset
         self.report = ScoreReport()
         self.round_start = -1
-        self.index = -1
         self.expected: tuple[int, int, int, int] | None = None
         self.dealer_keeps = False
         self.any_win = False
         self.sticks_to = -1
         self.last_abortive = False
-        self._handlers = {RoundStart: self._round_start, Win: self._win,
-                          ExhaustiveDraw: self._draw, AbortiveDraw: self._draw,
-                          GameStart: self._game_start, GameEnd: self._game_end}
 
-    # -- driving
+    @property
+    def index(self) -> int:
+        """The index of the event being verified."""
+        return self.engine.index
 
-    def run(self) -> None:
-        """Replay the whole record with the verifier's own engine."""
-        events = self.events
-        engine = self.engine
-        i = 0
-        while (i := engine.run(events, i, pause=self.CLASSES)) < len(events):
-            self.visit(events[i], i)
-            engine.apply(events[i], i)
-            i += 1
-
-    def visit(self, ev: Event, i: int) -> None:
-        """Verify ``ev`` (at index ``i``, one of :attr:`CLASSES`) on the table before it."""
-        self.index = i
-        try:
-            self._handlers[ev.__class__](ev)  # type: ignore[operator]
-        except (IndexError, KeyError, ValueError, TypeError, ZeroDivisionError) as exc:
-            # a result that does not fit the table at all (a hand-made record)
-            self.mismatch("unverifiable", ev.TYPE, None, None,
-                          message=f"cannot be verified on this table: {exc!r}")
-
-    def _game_start(self, ev: GameStart) -> None:
+    def before_game_start(self, ev: GameStart) -> None:
         if self.ruleset is None:
             self.ruleset = ev.ruleset
 
-    def _game_end(self, ev: GameEnd) -> None:
+    def before_game_end(self, ev: GameEnd) -> None:
         s = self.engine.state
         if self.last_abortive and min(s.scores, default=0) >= 0:
             self.mismatch("game-end", "game end", "ended", "round played again",
@@ -168,7 +118,7 @@ class Verifier:
 
     # -- rounds
 
-    def _round_start(self, ev: RoundStart) -> None:
+    def before_round_start(self, ev: RoundStart) -> None:
         exp = self.expected
         if exp is not None:
             got = (ev.round_wind, ev.round_number, ev.honba, ev.dealer)
@@ -188,7 +138,7 @@ class Verifier:
 
     # -- wins
 
-    def _win(self, ev: Win) -> None:
+    def before_win(self, ev: Win) -> None:
         self.last_abortive = False
         rep = self.report
         rep.wins += 1
@@ -248,10 +198,12 @@ class Verifier:
             if recorded.get(name) != computed.get(name):
                 self.mismatch("win-yaku", f"yaku.{name}", recorded.get(name),
                               computed.get(name), player=w)
-        for code, r, c in (("win-fu", ev.fu, val.fu), ("win-han", ev.han, val.han),
-                           ("win-points", ev.points, val.points)):
-            if r != c and not (code == "win-fu" and r == 0):
-                self.mismatch(code, code[4:], r, c, player=w)
+        if ev.fu not in (0, val.fu):  # a fu of 0: the record does not say
+            self.mismatch("win-fu", "fu", ev.fu, val.fu, player=w)
+        if ev.han != val.han:
+            self.mismatch("win-han", "han", ev.han, val.han, player=w)
+        if ev.points != val.points:
+            self.mismatch("win-points", "points", ev.points, val.points, player=w)
         if ev.limit != val.limit:
             self.mismatch("win-limit", "limit", ev.limit, val.limit, player=w)
 
@@ -262,7 +214,7 @@ class Verifier:
 
     # -- draws
 
-    def _draw(self, ev: ExhaustiveDraw | AbortiveDraw) -> None:
+    def before_exhaustive_draw(self, ev: ExhaustiveDraw | AbortiveDraw) -> None:
         self.last_abortive = isinstance(ev, AbortiveDraw)
         rep = self.report
         rep.draws += 1
@@ -290,6 +242,8 @@ class Verifier:
             self._expect_next(dealer_keeps=tenpai[s.dealer], honba_up=True)
         if len(rep.mismatches) == before:
             rep.draws_verified += 1
+
+    before_abortive_draw = before_exhaustive_draw
 
     def _tenpai(self, p: int) -> bool:
         ps = self.engine.state.players[p]
@@ -352,6 +306,24 @@ def liable_seat(sit: WinSituation, events: Sequence[Event], round_start: int, in
     return pao
 
 
+class _Situations(Observer):
+    """Collects the situation of every win, on the table just before it."""
+
+    def __init__(self, record: GameRecord, engine: Engine) -> None:
+        self.events = record.events
+        self.engine = engine
+        self.round_start = -1
+        self.found: list[tuple[int, WinSituation]] = []
+
+    def before_round_start(self, ev: RoundStart) -> None:
+        self.round_start = self.engine.index
+
+    def before_win(self, ev: Win) -> None:
+        i = self.engine.index
+        self.found.append((i, situation(self.engine.state, self.events, self.round_start, i,
+                                        ev)))
+
+
 def win_situations(record: GameRecord) -> Iterator[tuple[int, WinSituation, Ruleset]]:
     """The index and situation of every win of ``record``, taken from its replay, with
     the ruleset the record suggests.
@@ -363,16 +335,10 @@ def win_situations(record: GameRecord) -> Iterator[tuple[int, WinSituation, Rule
     if not ev or not isinstance(start_ev := ev[0], GameStart):
         return
     engine = Engine(record.src)
-    start = i = 0
-    pause = frozenset({RoundStart, Win})
-    while (i := engine.run(ev, i, pause=pause)) < len(ev):
-        e = ev[i]
-        if isinstance(e, Win):
-            yield i, situation(engine.state, ev, start, i, e), start_ev.ruleset
-        else:
-            start = i
-        engine.apply(e, i)
-        i += 1
+    collect = _Situations(record, engine)
+    engine.run(ev, [collect])
+    for i, sit in collect.found:
+        yield i, sit, start_ev.ruleset
 
 
 def verify(record: GameRecord, ruleset: Ruleset | None = None) -> tuple[Engine, ScoreReport]:
@@ -381,6 +347,7 @@ def verify(record: GameRecord, ruleset: Ruleset | None = None) -> tuple[Engine, 
     Returns the engine (its findings and final state, as :func:`mjlog.replay.engine.replay`
     gives them) and the score report.
     """
-    v = Verifier(record, ruleset)
-    v.run()
-    return v.engine, v.report
+    engine = Engine(record.src)
+    v = Verifier(record, ruleset, engine)
+    engine.run(record.events, [v])
+    return engine, v.report

@@ -46,6 +46,7 @@ from mjlog.events import (
     Win,
 )
 from mjlog.hand.shape import is_isolated, least_shanten, standard_shanten
+from mjlog.randomplay import Style
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.ruleset import Ruleset
@@ -83,13 +84,10 @@ class _Memory:
 class TaiwanGame:
     """One generated Taiwanese game: the table, the players' memory and the events."""
 
-    def __init__(self, ruleset: Ruleset, seed: int, style: object) -> None:
-        from mjlog.randomplay import Style
-
+    def __init__(self, ruleset: Ruleset, seed: int, style: Style) -> None:
         self.rules = ruleset
         # five sets need better play than four: the riichi default style wins too rarely
-        self.style = (Style(best=0.98, chi=0.35, pon=0.5)
-                      if not isinstance(style, Style) or style == Style() else style)
+        self.style = Style(best=0.98, chi=0.35, pon=0.5) if style == Style() else style
         self.seed = seed
         self.rng = random.Random(seed)
         self.n = 4

@@ -80,6 +80,8 @@ RIICHI = Geometry()
 TAIWAN = Geometry(stacks=18, dead_stacks=8, hand=16, block_rounds=4, chonchon=False,
                   indicators=False, dice=3)
 """Taiwanese 16-tile: 144 tiles, walls of 18 stacks, 16-tile dead wall, three dice."""
+GEOMETRIES: dict[int, Geometry] = {136: RIICHI, 144: TAIWAN}
+"""The physical table of each set of tiles, by its number of tiles (four players)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

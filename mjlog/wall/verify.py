@@ -5,24 +5,11 @@ findings. The walls come from :mod:`mjlog.wall.tenhou_shuffle`. A record that
 starts later than its seed's first deal (an excerpt) is found by trying the
 seed's first :data:`SEARCH_DEALS` walls; that gives one ``wall-excerpt`` note.
 
-Codes (``error`` unless said):
-
 A record that states its physical wall (``RoundStart.wall`` with its dice) is
 checked the same way against the deal :mod:`mjlog.wall.dealing` computes under
-the ruleset's ``dealing`` method.
-
-========================  =====================================================
-``wall-dealt-mismatch``   a seat's dealt hand is not the one the shuffle deals
-``wall-dice-mismatch``    the recorded dice differ from the shuffle's
-``wall-dora-mismatch``    a dora indicator (first or after a kan) differs
-``wall-draw-mismatch``    a draw from the live wall is not the shuffle's tile
-``wall-rinshan-mismatch`` a replacement draw is not the shuffle's tile
-``wall-ura-mismatch``     an ura indicator shown at a win differs
-``wall-undealable``       a stated wall and dice that cannot be dealt
-``wall-unverifiable``     info: no seed whose shuffle is known and no stated
-                          wall (one per round)
-``wall-excerpt``          info: the record starts at a later deal of its seed
-========================  =====================================================
+the ruleset's ``dealing`` method. The check is an observer of the replay
+(:class:`WallCheck`); its codes (``wall-draw-mismatch``, ``wall-unverifiable``
+…) are listed with their meaning in :mod:`mjlog.catalogue`.
 """
 
 from __future__ import annotations
@@ -32,18 +19,18 @@ from dataclasses import dataclass
 
 from mjlog.diagnostics import Finding, Severity, Src
 from mjlog.events import (
-    MOVES,
     DoraReveal,
     Draw,
-    Event,
     GameStart,
     RoundStart,
     Win,
     round_label,
 )
 from mjlog.record import GameRecord
+from mjlog.replay.engine import Engine
+from mjlog.replay.observer import Observer
 from mjlog.tiles import Tile, tile_str
-from mjlog.wall.dealing import RIICHI, TAIWAN, Deal, DealError, deal
+from mjlog.wall.dealing import GEOMETRIES, RIICHI, Deal, DealError, deal
 from mjlog.wall.source import WallSource
 from mjlog.wall.tenhou_shuffle import SeedError, TenhouSeed, TenhouShuffler, parse_seed
 
@@ -94,7 +81,7 @@ def _stated_wall(rs: RoundStart, start: GameStart) -> DealtWall:
     """The deal a round's stated wall and dice give; raises :class:`DealError`."""
     assert rs.wall is not None
     rules = start.ruleset
-    geometry = TAIWAN if rules.family == "taiwan16" else RIICHI
+    geometry = GEOMETRIES.get(rules.table.tiles, RIICHI)
     if len(rs.hands) != geometry.players:
         raise DealError(f"physical dealing is defined for {geometry.players} players")
     per_wall = geometry.stacks * 2
@@ -197,44 +184,52 @@ def _same_hands(wall: WallSource, rs: RoundStart) -> bool:
 
 
 def verify(record: GameRecord) -> list[Finding]:
-    """Findings from comparing every dealt, drawn and shown tile with the seed's walls."""
-    walls, findings = walls_for(record)
-    if all(w is None for w in walls):
-        return findings
-    checker = _Checker(record, findings)
-    r = -1
-    for i, ev in enumerate(record.events):
-        if isinstance(ev, RoundStart):
-            r += 1
-            checker.start_round(walls[r] if r < len(walls) else None, ev, i)
-        elif checker.wall is not None:
-            checker.event(ev, i)
-    return findings
+    """Findings from comparing every dealt, drawn and shown tile with the seed's walls
+    (one replay of ``record`` with a :class:`WallCheck`)."""
+    engine = Engine(record.src)
+    check = WallCheck(record, engine)
+    if check.active:
+        engine.run(record.events, [check])
+    return check.findings
 
 
-class _Checker:
-    """Walks one game's events with the current round's wall."""
+class WallCheck(Observer):
+    """Compares each round's dealt hands, dice, draws and indicators with its wall.
 
-    def __init__(self, record: GameRecord, findings: list[Finding]) -> None:
+    The walls come from :func:`walls_for` when the check is made (its notes
+    are the first findings); :attr:`active` is false when no round has one,
+    and then nothing is worth replaying for it.
+    """
+
+    name = "wall"
+
+    def __init__(self, record: GameRecord, engine: Engine) -> None:
+        self.walls, self.findings = walls_for(record)
+        self.active = any(w is not None for w in self.walls)
+        self.engine = engine
         self.src_of: Callable[[int], Src | None] = record.src
-        self.findings = findings
         self.wall: WallSource | None = None
-        self.label = ""
-        self.turn = self.draws = self.rinshan = self.doras = 0
-        start = record.events[0]
+        self.rounds = 0
+        self.draws = self.rinshan = self.doras = 0
+        start = record.events[0] if record.events else None
         self.red = start.ruleset.red_fives if isinstance(start, GameStart) else True
 
-    def find(self, code: str, msg: str, i: int, player: int | None = None) -> None:
-        self.findings.append(Finding(code=code, message=msg, round=self.label, turn=self.turn,
-                                     player=player, src=self.src_of(i)))
+    def find(self, code: str, msg: str, player: int | None = None) -> None:
+        """A finding at the current event, with the replay's round and turn."""
+        engine = self.engine
+        self.findings.append(Finding(code=code, message=msg, round=engine.round,
+                                     turn=engine.state.turn, player=player,
+                                     src=self.src_of(engine.index)))
 
     def t(self, tile: int) -> str:
+        """A tile as a finding names it: mpsz and physical id."""
         return f"{tile_str(tile, self.red)} (id {tile})"
 
-    def start_round(self, wall: WallSource | None, rs: RoundStart, i: int) -> None:
-        self.wall = wall
-        self.label = round_label(rs.round_wind, rs.round_number, rs.honba)
-        self.turn = self.draws = self.rinshan = self.doras = 0
+    def after_round_start(self, rs: RoundStart) -> None:
+        r = self.rounds
+        self.rounds += 1
+        self.wall = wall = self.walls[r] if r < len(self.walls) else None
+        self.draws = self.rinshan = self.doras = 0
         if wall is None:
             return
         for seat, (want, got) in enumerate(zip(wall.hands(rs.dealer), rs.hands, strict=False)):
@@ -242,45 +237,47 @@ class _Checker:
                 extra = sorted(set(got) - set(want))
                 self.find("wall-dealt-mismatch",
                           f"seat {seat} is dealt {', '.join(self.t(x) for x in extra)}, which "
-                          "the shuffle does not deal to it", i, seat)
+                          "the shuffle does not deal to it", seat)
         if rs.dice and tuple(rs.dice) != wall.dice:
             self.find("wall-dice-mismatch", f"dice {list(rs.dice)} recorded, the shuffle "
-                      f"rolls {list(wall.dice)}", i)
-        self._dora(rs.dora_indicator, i)
+                      f"rolls {list(wall.dice)}")
+        self._dora(rs.dora_indicator)
 
-    def _dora(self, tile: int, i: int) -> None:
+    def _dora(self, tile: int) -> None:
         assert self.wall is not None
         want = self.wall.dora(self.doras)
         if tile != want:
             self.find("wall-dora-mismatch", f"dora indicator {self.doras + 1} is "
-                      f"{self.t(tile)}, the shuffle shows {self.t(want)}", i)
+                      f"{self.t(tile)}, the shuffle shows {self.t(want)}")
         self.doras += 1
 
-    def event(self, ev: Event, i: int) -> None:
+    def after_draw(self, ev: Draw) -> None:
         wall = self.wall
-        assert wall is not None
-        if isinstance(ev, MOVES):
-            self.turn += 1
-        if isinstance(ev, Draw):
-            if ev.rinshan:
-                want = wall.rinshan(self.rinshan) if self.rinshan < wall.counts[0] else None
-                self.rinshan += 1
-                if ev.tile != want:
-                    self.find("wall-rinshan-mismatch", f"replacement draw {self.rinshan} is "
-                              f"{self.t(ev.tile)}, the shuffle gives "
-                              f"{self.t(want) if want is not None else 'none'}", i, ev.player)
-            else:
-                want = wall.draw(self.draws)
-                self.draws += 1
-                if ev.tile != want:
-                    self.find("wall-draw-mismatch", f"live-wall draw {self.draws} is "
-                              f"{self.t(ev.tile)}, the shuffle gives {self.t(want)}", i,
-                              ev.player)
-        elif isinstance(ev, DoraReveal):
-            if self.doras < wall.counts[1]:
-                self._dora(ev.indicator, i)
-        elif isinstance(ev, Win):
-            for k, tile in enumerate(ev.ura_indicators[: wall.counts[2]]):
-                if tile != wall.ura(k):
-                    self.find("wall-ura-mismatch", f"ura indicator {k + 1} is {self.t(tile)}, "
-                              f"the shuffle shows {self.t(wall.ura(k))}", i, ev.winner)
+        if wall is None:
+            return
+        if ev.rinshan:
+            want = wall.rinshan(self.rinshan) if self.rinshan < wall.counts[0] else None
+            self.rinshan += 1
+            if ev.tile != want:
+                self.find("wall-rinshan-mismatch", f"replacement draw {self.rinshan} is "
+                          f"{self.t(ev.tile)}, the shuffle gives "
+                          f"{self.t(want) if want is not None else 'none'}", ev.player)
+        else:
+            want = wall.draw(self.draws)
+            self.draws += 1
+            if ev.tile != want:
+                self.find("wall-draw-mismatch", f"live-wall draw {self.draws} is "
+                          f"{self.t(ev.tile)}, the shuffle gives {self.t(want)}", ev.player)
+
+    def after_dora_reveal(self, ev: DoraReveal) -> None:
+        if self.wall is not None and self.doras < self.wall.counts[1]:
+            self._dora(ev.indicator)
+
+    def after_win(self, ev: Win) -> None:
+        wall = self.wall
+        if wall is None:
+            return
+        for k, tile in enumerate(ev.ura_indicators[: wall.counts[2]]):
+            if tile != wall.ura(k):
+                self.find("wall-ura-mismatch", f"ura indicator {k + 1} is {self.t(tile)}, "
+                          f"the shuffle shows {self.t(wall.ura(k))}", ev.winner)

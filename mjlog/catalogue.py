@@ -1,0 +1,152 @@
+"""The catalogue of every code a reader, the replay or score verification reports.
+
+One row per code and kind: what reports it, its usual severity and one line
+of meaning. The docs (``docs/findings.md``), the audit report's schema and
+the code tables of the modules come from here; rule violations are listed
+by their checks (:mod:`mjlog.check`) and joined in by :mod:`mjlog.families`.
+A test scans the sources: every code they report is here, and every code
+here is reported somewhere.
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from mjlog.diagnostics import Severity
+
+ERR, WARN, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+
+class Code(NamedTuple):
+    """One code: its kind (``diagnostic``, ``finding``, ``mismatch``, ``violation``), what
+    reports it, its severity and what it means."""
+
+    code: str
+    kind: str
+    source: str
+    severity: Severity
+    meaning: str
+
+
+def _rows(kind: str, source: str, *rows: tuple[str, Severity, str]) -> tuple[Code, ...]:
+    return tuple(Code(code, kind, source, sev, meaning) for code, sev, meaning in rows)
+
+
+DIAGNOSTICS: Final = (
+    *_rows("diagnostic", "every reader",
+           ("unknown-format", ERR, "the file is no record format mjlog reads"),
+           ("unreadable", ERR, "the file cannot be opened"),
+           ("bad-encoding", ERR, "the text is not UTF-8; its position is the first bad byte"),
+           ("bad-gzip", ERR, "a gzip stream that cannot be decompressed"),
+           ("internal-error", ERR, "a reader failed on this input: a bug in mjlog, reported "
+            "with the exception")),
+    *_rows("diagnostic", "Tenhou XML",
+           ("xml-syntax", ERR, "malformed XML; what parses before it is read"),
+           ("not-mjlog", ERR, "XML, but not a Tenhou mjlog document"),
+           ("bad-element", ERR, "an element that cannot be read; it is skipped"),
+           ("unknown-element", INFO, "an element mjlog does not know, kept as an unknown event"),
+           ("missing-go", WARN, "no <GO> element: the table's rules are guessed"),
+           ("round-without-result", WARN, "a round that ends without a win or draw"),
+           ("truncated", WARN, "the record stops before its game end; what came before is "
+            "replayed"),
+           ("no-final-scores", WARN, "an empty owari: the game's final scores are not stated")),
+    *_rows("diagnostic", "JSON Lines, mjai",
+           ("json-syntax", ERR, "a line (or document) that is not JSON"),
+           ("bad-event", ERR, "a JSON value that does not fit its event, with its JSON path"),
+           ("no-game-start", WARN, "events before any game start")),
+    *_rows("diagnostic", "mjai",
+           ("unsupported-dialect", ERR, "an mjai event of a dialect mjlog does not read"),
+           ("annotations-dropped", INFO, "per-event bot annotations (logs, meta) not kept"),
+           ("error-event", WARN, "the log ends with an error event (a bot broke the game)")),
+    *_rows("diagnostic", "tenhou.net/6",
+           ("bad-value", ERR, "a value of the wrong type or range, with its JSON path"),
+           ("unplaceable-move", ERR, "no order of a round's moves places them all; the round "
+            "is not read"),
+           ("ambiguous-call", WARN, "two orders of a round's moves fit; the first is taken"),
+           ("call-order-deduced", INFO, "the order of moves the format leaves out was deduced"),
+           ("no-result", WARN, "a round without a result"),
+           ("unknown-result", WARN, "a result word mjlog does not know"),
+           ("unknown-yaku", WARN, "a yaku name mjlog does not know, kept as written")),
+    *_rows("diagnostic", "notation",
+           ("not-notation", ERR, "the first line is not 'mjlog-notation 1'"),
+           ("bad-header", ERR, "a header line that cannot be read"),
+           ("bad-round", ERR, "a round header or hands line that cannot be read"),
+           ("bad-token", ERR, "a move that cannot be read"),
+           ("bad-tile", ERR, "a tile that cannot be read"),
+           ("bad-ids", ERR, "an ids line that does not fit the tiles named"),
+           ("bad-result", ERR, "a result line that cannot be read")),
+)
+
+FINDINGS: Final = (
+    *_rows("finding", "replay",
+           ("discard-not-in-hand", ERR, "a discarded tile is not among the player's tiles"),
+           ("call-not-in-hand", ERR, "tiles a call uses from hand are not there"),
+           ("call-not-last-discard", ERR, "a chi, pon or open kan takes a tile that is not the "
+            "last discard, or from the wrong player"),
+           ("out-of-turn", ERR, "a draw, discard, call or 天聽 declaration when it is not that "
+            "player's move"),
+           ("tile-reused", ERR, "one physical tile is dealt, drawn or shown twice"),
+           ("wall-exhausted", ERR, "a draw when the live wall is empty"),
+           ("win-hand-mismatch", ERR, "the winning hand in the record is not the hand the "
+            "replay holds"),
+           ("start-scores-mismatch", ERR, "a round starts with other scores than the last "
+            "ended with"),
+           ("kyotaku-mismatch", ERR, "a round starts with other riichi sticks than the table "
+            "holds"),
+           ("riichi-scores-mismatch", ERR, "scores recorded after a riichi deposit differ"),
+           ("result-scores-mismatch", ERR, "a result's scores before payment differ from the "
+            "table's"),
+           ("deltas-unbalanced", ERR, "a result's deltas do not add up to the riichi sticks "
+            "collected"),
+           ("round-end-scores-mismatch", ERR, "recorded scores after a round differ"),
+           ("final-scores-mismatch", ERR, "the game's final scores differ from the replay's"),
+           ("unreplayable-event", ERR, "an event that cannot apply to this table at all (a "
+            "seat or tile id outside it)"),
+           ("partial-record", INFO, "tiles nobody wrote down: tile checks cover the tiles "
+            "named"),
+           ("internal-error", ERR, "a check or observer failed: a bug in mjlog, reported with "
+            "the check and the exception")),
+    *_rows("finding", "wall check",
+           ("wall-dealt-mismatch", ERR, "a seat's dealt hand is not the one the wall deals"),
+           ("wall-dice-mismatch", ERR, "the recorded dice differ from the shuffle's"),
+           ("wall-dora-mismatch", ERR, "a dora indicator (first or after a kan) differs"),
+           ("wall-draw-mismatch", ERR, "a draw from the live wall is not the wall's tile"),
+           ("wall-rinshan-mismatch", ERR, "a replacement draw is not the wall's tile"),
+           ("wall-ura-mismatch", ERR, "an ura indicator shown at a win differs"),
+           ("wall-undealable", ERR, "a stated wall and dice that cannot be dealt"),
+           ("wall-unverifiable", INFO, "no seed whose shuffle is known and no stated wall (one "
+            "per round)"),
+           ("wall-excerpt", INFO, "the record starts at a later deal of its seed")),
+    *_rows("finding", "audit",
+           ("rule-option-unapplied", INFO, "a --set option that the record's ruleset (another "
+            "family) does not have")),
+)
+
+MISMATCHES: Final = _rows(
+    "mismatch", "score verification",
+    ("win-unscorable", ERR, "the hand the replay holds is no winning hand with a yaku"),
+    ("win-yaku", ERR, "a yaku (or its han, or a Taiwanese pattern's 台) differs; one per yaku"),
+    ("win-fu", ERR, "fu differ"),
+    ("win-han", ERR, "total han differ"),
+    ("win-tai", ERR, "Taiwanese: total 台 differ"),
+    ("win-points", ERR, "the hand's value differs (ron payment, tsumo total)"),
+    ("win-limit", ERR, "the limit name (mangan … yakuman) differs"),
+    ("win-indicators", ERR, "the dora indicators the win states are not those shown"),
+    ("win-pao", ERR, "the liable player (pao) differs"),
+    ("win-deltas", ERR, "a seat's score change differs; one per seat"),
+    ("draw-tenpai", ERR, "a seat shown tenpai (or not) at an exhaustive draw is not (or is) "
+     "tenpai on the table"),
+    ("draw-nagashi", ERR, "nagashi mangan claimed or missed"),
+    ("draw-deltas", ERR, "a seat's payment at a draw differs"),
+    ("next-round", ERR, "the next round's dealer, round or honba (連莊) differ"),
+    ("game-end", ERR, "the game ends where the rules play on (after an abortive draw the "
+     "round is always played again)"),
+)
+
+CODES: Final[tuple[Code, ...]] = (*DIAGNOSTICS, *FINDINGS, *MISMATCHES)
+"""Every code but the rule violations, which their checks list."""
+
+
+def codes_of(kind: str) -> frozenset[str]:
+    """The codes of one kind (``diagnostic``, ``finding`` or ``mismatch``)."""
+    return frozenset(c.code for c in CODES if c.kind == kind)

@@ -1,0 +1,105 @@
+"""Rule checks as units: the base every family's checks build on.
+
+A :class:`Check` is a small observer of the replay (:mod:`mjlog.replay.observer`)
+that judges one rule, or a tight family of rules, of one rule family. It
+states:
+
+* its codes, each with the section of ``docs/rules.md`` it cites, a one-line
+  statement of the rule and whether breaking it is chombo (:class:`Rule`);
+* the events it looks at: its ``before_<type>`` and ``after_<type>`` methods;
+* when it runs: :meth:`Check.enabled` reads the ruleset (a check whose rule the
+  ruleset does not play is not run at all) and :attr:`Check.OPTION` names the
+  option that enables or shapes it;
+* its own memory, as explicit per-seat or per-round state reset at each round
+  start; what several checks of a family need (the waits of each hand, the
+  tile that may still be won on …) is kept once by the family's
+  :class:`Referee`, which runs before them;
+* a docstring with a violating and a legal example in notation (``Violating:``
+  and ``Legal:`` blocks), which a test replays.
+
+Every broken rule becomes a :class:`~mjlog.diagnostics.Violation` through
+:meth:`Referee.violation`. A check judges; it never changes the table.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Generic, NamedTuple, TypeVar
+
+from mjlog.diagnostics import Violation
+from mjlog.events import Event
+from mjlog.record import GameRecord
+from mjlog.replay.engine import Engine
+from mjlog.replay.observer import Observer
+from mjlog.ruleset import Ruleset, describe
+
+
+class Rule(NamedTuple):
+    """One rule a check judges: its code, where ``docs/rules.md`` states it, the rule
+    in one line, and whether breaking it is chombo (else the move is not allowed)."""
+
+    code: str
+    section: str
+    citation: str
+    chombo: bool
+
+
+class Referee(Observer):
+    """One game's judging under one ruleset: what the family's checks share, and their
+    violations. Subclasses keep the family's shared memory in their own hooks."""
+
+    name = "referee"
+
+    def __init__(self, record: GameRecord, ruleset: Ruleset, engine: Engine) -> None:
+        self.record = record
+        self.events: list[Event] = record.events
+        self.engine = engine
+        self.rules = ruleset
+        self.label = describe(ruleset)
+        self.violations: list[Violation] = []
+
+    def violation(self, rule: Rule, message: str, player: int | None, *,
+                  evidence: tuple[tuple[str, str], ...] = (), move: bool = True,
+                  consequence: str = "") -> None:
+        """Record a violation of ``rule`` at the current event.
+
+        ``move``: the event is a move, so the violation's turn is the one it
+        makes (the engine has not counted it yet).
+        """
+        engine = self.engine
+        i = engine.index
+        self.violations.append(Violation(
+            code=rule.code, rule=rule.section, citation=rule.citation, message=message,
+            ruleset=self.label, round=engine.round,
+            turn=engine.state.turn + (1 if move else 0), event=i, player=player,
+            src=self.record.src(i), evidence=evidence,
+            consequence=consequence or self.consequence(rule, player),
+        ))
+
+    def consequence(self, rule: Rule, player: int | None) -> str:
+        """What breaking ``rule`` costs under the ruleset (the family says)."""
+        return ""
+
+
+R = TypeVar("R", bound=Referee)
+
+
+class Check(Observer, Generic[R]):
+    """One rule check: a unit with its codes, hooks, switch and memory (module docstring)."""
+
+    FAMILY: ClassVar[str] = ""
+    RULES: ClassVar[tuple[Rule, ...]] = ()
+    OPTION: ClassVar[str] = ""
+    """The ruleset option that enables or shapes the check (``""`` when always on)."""
+
+    def __init__(self, referee: R) -> None:
+        self.name = self.RULES[0].code
+        self.ref = referee
+
+    @classmethod
+    def enabled(cls, rules: Ruleset) -> bool:
+        """Whether the check runs under ``rules`` (default: always)."""
+        return True
+
+    def rule(self, code: str) -> Rule:
+        """This check's rule of that code."""
+        return next(r for r in self.RULES if r.code == code)

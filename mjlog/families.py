@@ -1,0 +1,82 @@
+"""The registry of rule families: the one place that knows them all by name.
+
+Everything family-specific goes through the :class:`~mjlog.family.RuleFamily`
+that :func:`family_of` finds for a ruleset. Adding a family is one package
+(its options in :mod:`mjlog.ruleset`, its checks, scorer and players) and
+one line here; ``docs/design.md`` lists the steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from mjlog.catalogue import Code
+from mjlog.check import Check, Rule
+from mjlog.diagnostics import Severity, Violation
+from mjlog.events import GameStart
+from mjlog.family import RuleFamily
+from mjlog.randomplay import Style
+from mjlog.record import GameRecord
+from mjlog.replay.engine import Engine
+from mjlog.rules.family import RIICHI
+from mjlog.ruleset import Ruleset
+from mjlog.taiwan.family import TAIWAN16
+
+FAMILIES: dict[str, RuleFamily] = {f.name: f for f in (RIICHI, TAIWAN16)}
+"""Every rule family by name."""
+
+
+def family_of(ruleset: Ruleset) -> RuleFamily:
+    """The family a ruleset's options belong to."""
+    return FAMILIES[ruleset.family]
+
+
+def all_checks() -> list[type[Check[Any]]]:
+    """Every check of every family, family by family in judging order."""
+    return [c for f in FAMILIES.values() for c in f.checks()]
+
+
+def violation_codes() -> list[Code]:
+    """Every code a check reports, as catalogue rows (once per family that has it)."""
+    out: list[Code] = []
+    for name, family in FAMILIES.items():
+        for check in family.checks():
+            out.extend(Code(r.code, "violation", f"{name} rules", Severity.ERROR, r.citation)
+                       for r in check.RULES)
+    return out
+
+
+def rules_by_code() -> dict[str, Rule]:
+    """Every rule a check judges, by code (a code two families share is listed once, as
+    the first family states it)."""
+    out: dict[str, Rule] = {}
+    for check in all_checks():
+        for rule in check.RULES:
+            out.setdefault(rule.code, rule)
+    return out
+
+
+def check(record: GameRecord, ruleset: Ruleset | None = None) -> tuple[Engine, list[Violation]]:
+    """Replay ``record`` and judge it under ``ruleset`` (default: the record's own), with
+    the checks of the ruleset's family. Returns the engine (with the replay's own
+    findings) and the violations."""
+    start = record.events[0] if record.events else None
+    rs = ruleset or (start.ruleset if isinstance(start, GameStart) else Ruleset())
+    engine = Engine(record.src)
+    judging = family_of(rs).judging(record, rs, engine, rules=True, scores=False)
+    engine.run(record.events, judging.observers)
+    return engine, judging.violations
+
+
+def random_game(ruleset: Ruleset, seed: int, style: Style | None = None) -> GameRecord:
+    """One random legal game under ``ruleset``, played by its family's random players;
+    the same seed, the same game."""
+    return family_of(ruleset).random_game(ruleset, seed, style or Style())
+
+
+def random_games(ruleset: Ruleset, count: int, seed: int = 0,
+                 style: Style | None = None) -> Iterator[GameRecord]:
+    """``count`` random games with seeds ``seed``, ``seed + 1`` …"""
+    for i in range(count):
+        yield random_game(ruleset, seed + i, style)

@@ -1,0 +1,42 @@
+"""The start of a file, as format detection looks at it (:mod:`mjlog.formats`)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+_BLANK = b"\xef\xbb\xbf \t\r\n"
+
+
+class Head:
+    """A (decompressed) file's first 4096 bytes after any byte-order mark and white space,
+    and its first line read as JSON, parsed once however many formats ask."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.start = data[:4096].lstrip(_BLANK)
+        self._first: Any = None
+        self._parsed = False
+        self._failed = False
+
+    def _parse(self) -> None:
+        if self._parsed:
+            return
+        self._parsed = True
+        if not self.start.startswith(b"{"):
+            return
+        line = self.data.lstrip(_BLANK).split(b"\n", 1)[0]
+        try:
+            self._first = json.loads(line)
+        except (ValueError, UnicodeDecodeError):  # e.g. one object over several lines
+            self._failed = True
+
+    def first_object(self) -> dict[str, Any]:
+        """The first line as a JSON object (``{}`` when it is none)."""
+        self._parse()
+        return self._first if isinstance(self._first, dict) else {}
+
+    def first_object_fails(self) -> bool:
+        """Whether the file starts with ``{`` but its first line is not JSON."""
+        self._parse()
+        return self._failed

@@ -1,0 +1,112 @@
+"""The riichi family: Japanese riichi mahjong, four or three players.
+
+Its checks are the units of :mod:`mjlog.rules` (section 1 kan rules, section 2
+kanzen sakizuke, section 7 legality), judged in the order of :data:`CHECKS`
+with a :class:`~mjlog.rules.referee.RiichiReferee`; its scores are verified by
+:class:`~mjlog.scoring.verify.Verifier`; its random players are
+:mod:`mjlog.randomplay`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from mjlog.check import Check, Referee
+from mjlog.events import AbortiveDraw, ExhaustiveDraw, Win
+from mjlog.family import Judging, Result, RuleFamily
+from mjlog.randomplay import RandomGame, Style
+from mjlog.record import GameRecord
+from mjlog.replay.engine import Engine
+from mjlog.rules.calls import ChiFromLeft, Kuikae, RiichiCall, RiichiHandChanged, RiichiIllegal
+from mjlog.rules.draws import Abortive, DoubleRon
+from mjlog.rules.furiten import Furiten
+from mjlog.rules.kan import (
+    ChankanClosed,
+    FifthKan,
+    KanAfterCall,
+    KanAfterRiichi,
+    KanDora,
+    KanWallEmpty,
+    RinshanDraw,
+)
+from mjlog.rules.referee import RiichiReferee
+from mjlog.rules.sakizuke import Sakizuke
+from mjlog.ruleset import RiichiOptions, Ruleset
+from mjlog.scoring.fast import hand_value
+from mjlog.scoring.payments import noten_deltas, points_deltas
+from mjlog.scoring.verify import Verifier
+from mjlog.scoring.yaku import YAKU, default_han
+
+CHECKS: tuple[type[Check[Any]], ...] = (
+    DoubleRon, Abortive, RinshanDraw, KanDora, Kuikae, RiichiHandChanged, RiichiIllegal,
+    ChiFromLeft, KanAfterCall, KanWallEmpty, FifthKan, RiichiCall, KanAfterRiichi,
+    ChankanClosed, Furiten, Sakizuke,
+)
+"""The riichi checks, in the order they judge each event (the order of their reports)."""
+
+_JAPANESE = {y.japanese: y.name for y in YAKU}
+
+
+class Riichi(RuleFamily):
+    """Japanese riichi mahjong."""
+
+    name: ClassVar[str] = "riichi"
+    options = RiichiOptions
+
+    def checks(self) -> Sequence[type[Check[Any]]]:
+        return CHECKS
+
+    def referee(self, record: GameRecord, ruleset: Ruleset, engine: Engine) -> Referee:
+        return RiichiReferee(record, ruleset, engine)
+
+    def judging(self, record: GameRecord, ruleset: Ruleset, engine: Engine, *, rules: bool,
+                scores: bool) -> Judging:
+        j = Judging()
+        if rules:
+            ref = RiichiReferee(record, ruleset, engine)
+            j.violations = ref.violations
+            j.observers = [ref, *(c(ref) for c in CHECKS if c.enabled(ruleset))]
+        if scores:
+            verifier = Verifier(record, ruleset, engine)
+            j.report = verifier.report
+            j.observers.append(verifier)
+        return j
+
+    def random_game(self, ruleset: Ruleset, seed: int, style: Style) -> GameRecord:
+        return RandomGame(ruleset, seed, style).play()
+
+    def default_han(self, name: str, open_hand: bool, ruleset: Ruleset) -> int:
+        return default_han(name, open_hand)
+
+    def yaku_name(self, word: str) -> str:
+        return _JAPANESE.get(word, word)
+
+    def limit(self, han: int, fu: int, ruleset: Ruleset) -> str:
+        return hand_value(han, fu, ruleset)[1]
+
+    def result_deltas(self, ev: Result, *, players: int, dealer: int, first: bool,
+                      ruleset: Ruleset) -> tuple[int, ...]:
+        """A win pays its stated points (:func:`~mjlog.scoring.payments.points_deltas`),
+        the honba and sticks to the first winner only; an exhaustive draw moves the noten
+        pool (none is filled in for nagashi mangan); an abortive draw pays nothing."""
+        n = players
+        if isinstance(ev, AbortiveDraw):
+            return (0,) * n
+        if isinstance(ev, ExhaustiveDraw):
+            if ev.nagashi:
+                return ()
+            tenpai = [p < len(ev.hands) and ev.hands[p] is not None for p in range(n)]
+            return tuple(noten_deltas(tenpai, 3000 if n == 4 else 2000))
+        assert isinstance(ev, Win)
+        w = ev.winner
+        if not 0 <= w < n or not 0 <= ev.from_player < n:
+            return ()
+        pao = ev.pao if ev.pao is not None and 0 <= ev.pao < n else None
+        return tuple(points_deltas(
+            ev.points, players=n, winner=w, payer=None if ev.from_player == w
+            else ev.from_player, dealer=dealer, honba=ev.honba if first else 0,
+            sticks=ev.kyotaku, pao=pao))
+
+
+RIICHI = Riichi()

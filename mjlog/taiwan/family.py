@@ -1,0 +1,99 @@
+"""The ``taiwan16`` family: Taiwanese 16-tile mahjong (台湾式十六張麻将).
+
+Its checks are the units of :mod:`mjlog.taiwan.checks`, judged in the order
+of :data:`CHECKS` with a :class:`~mjlog.taiwan.referee.TaiwanReferee`; its
+scores are verified by :class:`~mjlog.taiwan.scorer.TaiwanScorer`; its random
+players are :mod:`mjlog.taiwan.play`. Rounds turn no dora, a 地聽 declaration
+deposits no stick, and a win may leave its points to its 台.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from mjlog.check import Check, Referee
+from mjlog.events import Win
+from mjlog.family import Judging, Result, RuleFamily
+from mjlog.randomplay import Style
+from mjlog.record import GameRecord
+from mjlog.replay.engine import Engine
+from mjlog.ruleset import Ruleset, TaiwanOptions
+from mjlog.taiwan import tai as tw
+from mjlog.taiwan.checks import (
+    CallLate,
+    DiscardAfterCall,
+    FlowerDiscarded,
+    FlowerKept,
+    FlowerOrder,
+    FlowerRob,
+    OpenKanTsumo,
+    PonSameGoAround,
+    RonOnTile,
+    WhoMayWin,
+)
+from mjlog.taiwan.play import TaiwanGame
+from mjlog.taiwan.referee import TaiwanReferee
+from mjlog.taiwan.scorer import TaiwanScorer
+
+CHECKS: tuple[type[Check[Any]], ...] = (
+    FlowerKept, FlowerDiscarded, DiscardAfterCall, CallLate, PonSameGoAround, FlowerOrder,
+    FlowerRob, WhoMayWin, RonOnTile, OpenKanTsumo,
+)
+"""The Taiwanese checks, in the order they judge each event (the order of their reports)."""
+
+
+class Taiwan16(RuleFamily):
+    """Taiwanese 16-tile mahjong."""
+
+    name: ClassVar[str] = "taiwan16"
+    options = TaiwanOptions
+    has_dora = False
+    riichi_stick = False
+    needs_value = False
+
+    def checks(self) -> Sequence[type[Check[Any]]]:
+        return CHECKS
+
+    def referee(self, record: GameRecord, ruleset: Ruleset, engine: Engine) -> Referee:
+        return TaiwanReferee(record, ruleset, engine)
+
+    def judging(self, record: GameRecord, ruleset: Ruleset, engine: Engine, *, rules: bool,
+                scores: bool) -> Judging:
+        ref = TaiwanReferee(record, ruleset, engine)  # the scorer reads its memory too
+        j = Judging(observers=[ref], violations=ref.violations)
+        if rules:
+            j.observers.extend(c(ref) for c in CHECKS if c.enabled(ruleset))
+        if scores:
+            scorer = TaiwanScorer(ref)
+            j.report = scorer.report
+            j.observers.append(scorer)
+        return j
+
+    def random_game(self, ruleset: Ruleset, seed: int, style: Style) -> GameRecord:
+        return TaiwanGame(ruleset, seed, style).play()
+
+    def default_han(self, name: str, open_hand: bool, ruleset: Ruleset) -> int:
+        return tw.default_tai(name, ruleset)
+
+    def yaku_name(self, word: str) -> str:
+        return tw.NAME_OF.get(word, word)
+
+    def limit(self, han: int, fu: int, ruleset: Ruleset) -> str:
+        return ""
+
+    def result_deltas(self, ev: Result, *, players: int, dealer: int, first: bool,
+                      ruleset: Ruleset) -> tuple[int, ...]:
+        """A win pays 底 + 台 x value for the 台 it claims, with the dealer's 2n + 1
+        (:func:`mjlog.taiwan.tai.payments`); a draw pays nothing."""
+        n = players
+        if not isinstance(ev, Win):
+            return (0,) * n
+        if not (0 <= ev.winner < n and 0 <= ev.from_player < n):
+            return ()
+        payer = None if ev.from_player == ev.winner else ev.from_player
+        return tuple(tw.payments(n, ev.winner, payer, dealer, ev.honba, tw.total(ev.yaku),
+                                 ruleset))
+
+
+TAIWAN16 = Taiwan16()

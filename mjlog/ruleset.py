@@ -432,6 +432,27 @@ def flat(rs: Ruleset) -> dict[str, object]:
     return out
 
 
+_LEGACY_TAIWAN16: Final[dict[str, object]] = {
+    "ippatsu": False, "ura_dora": False, "kan_dora": "none", "four_kans": "no-abort",
+    "kuikae": "allowed", "riichi_min_score": 0, "nine_terminals": False, "four_winds": False,
+    "four_riichi": False, "triple_ron": False,
+}
+"""Riichi options that earlier versions wrote into every ``taiwan16`` ruleset, with the
+values they had there."""
+
+
+def from_flat(values: dict[str, object]) -> Ruleset:
+    """The ruleset of flat options (what :func:`flat` gives, or any part of it: the rest
+    keep their defaults). Riichi options that earlier versions wrote into a Taiwanese
+    ruleset are passed over; any other option of another family raises ``TypeError``."""
+    values = dict(values)
+    if values.get("family") == TaiwanOptions.FAMILY:
+        for name, old in _LEGACY_TAIWAN16.items():
+            if values.get(name, old) == old:
+                values.pop(name, None)
+    return Ruleset().with_options(**values)
+
+
 PRESETS: dict[str, Ruleset] = {
     "tenhou": Ruleset(name="tenhou"),
     "tenhou-sanma": Ruleset(name="tenhou-sanma", players=3, starting_score=35000),

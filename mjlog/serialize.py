@@ -24,7 +24,15 @@ from typing import Any, Union
 from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
 from mjlog.events import EVENT_TYPES, Event, GameStart
 from mjlog.record import GameRecord
-from mjlog.ruleset import MISSING, OPTIONS, Ruleset, option_default, option_type, option_value
+from mjlog.ruleset import (
+    MISSING,
+    OPTIONS,
+    Ruleset,
+    from_flat,
+    option_default,
+    option_type,
+    option_value,
+)
 from mjlog.tiles import NUM_TILES_ALL, Tile
 
 FORMAT = "jsonl"
@@ -217,15 +225,6 @@ def _dataclass_decoder(cls: type) -> Decoder:
 
 # ---------------------------------------------------------------- the ruleset
 
-LEGACY_TAIWAN16: dict[str, object] = {
-    "ippatsu": False, "ura_dora": False, "kan_dora": "none", "four_kans": "no-abort",
-    "kuikae": "allowed", "riichi_min_score": 0, "nine_terminals": False, "four_winds": False,
-    "four_riichi": False, "triple_ron": False,
-}
-"""Riichi options that earlier versions wrote into every ``taiwan16`` ruleset, with the
-values they had there: a reader passes over them."""
-
-
 def ruleset_to_dict(rs: Ruleset) -> dict[str, Any]:
     """A ruleset as a flat JSON object: the options (flat names) that differ from a
     fresh ruleset of its family, in :data:`~mjlog.ruleset.OPTIONS` order."""
@@ -251,12 +250,8 @@ def ruleset_from_dict(v: Any, path: str) -> Ruleset:
         if name not in OPTIONS:
             raise ConversionError(path, f"unknown field(s) {name}")
         values[name] = _decoder(option_type(name))(value, f"{path}.{name}")
-    if values.get("family") == "taiwan16":
-        for name, old in LEGACY_TAIWAN16.items():
-            if values.get(name, old) == old:
-                values.pop(name, None)
     try:
-        return Ruleset().with_options(**values)
+        return from_flat(values)
     except TypeError as exc:
         raise ConversionError(path, str(exc)) from None
 

@@ -8,7 +8,7 @@ FOLDER defaults to ``../shared/corpus/tenhou-xml``. Records are read once;
 then, side by side, the best of N interleaved runs of:
 
 * the bare replay (:func:`mjlog.replay.engine.replay`);
-* the replay with every rule check (:func:`mjlog.rules.referee.check`) under
+* the replay with every rule check (:func:`mjlog.families.check`) under
   the records' own rulesets, or under ``--rules PRESET`` (``kansaki`` turns
   on sakizuke and the strict kan rule), and its ratio to the bare replay;
 * the whole audit of every file from disk (read, replay, wall, scores and

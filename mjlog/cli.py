@@ -35,6 +35,7 @@ from mjlog.formats import FORMATS, WriteOptions, expand, read_path, write, write
 from mjlog.record import GameRecord
 from mjlog.render import table_text, wall_text
 from mjlog.replay.engine import Engine
+from mjlog.replay.observer import TurnLimit
 from mjlog.ruleset import (
     MISSING,
     OPTION_DOCS,
@@ -217,18 +218,15 @@ def _replay_to(
         raise click.UsageError("the record has no round")
     first = starts[0] if want is not None else starts[-1]
     engine = Engine(rec.src)
-    engine.run(events[:first])
-    engine.apply(events[first], first)
+    engine.run(events, stop=first + 1)
     rs = events[first]
     assert isinstance(rs, RoundStart)
     label = round_label(rs.round_wind, rs.round_number, rs.honba)
-    results = (Win, ExhaustiveDraw, AbortiveDraw, RoundStart)
-    stop = len(events)
-    for i in range(first + 1, len(events)):
-        if (turn is not None and engine.state.turn >= turn) or isinstance(events[i], results):
-            stop = i
-            break
-        engine.apply(events[i], i)
+    stop = first + 1
+    if turn is None or engine.state.turn < turn:  # to the move asked for, or the result
+        limit = [TurnLimit(engine, turn)] if turn is not None else []
+        stop = engine.run(events, limit, start=first + 1,
+                          pause=frozenset({Win, ExhaustiveDraw, AbortiveDraw, RoundStart}))
     if turn is not None and engine.state.turn < turn:
         raise click.UsageError(f"round {label} has only {engine.state.turn} moves")
     where = f"turn {engine.state.turn}" if turn is not None else "before the result"

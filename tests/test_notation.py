@@ -266,6 +266,7 @@ def test_any_sequence_of_moves_audits_without_crashing(tokens: list[str]) -> Non
     for rec in read((HEAD + ROUND + " ".join(tokens) + "\n").encode()):
         entry = audit_record(rec)
         assert {d.code for d in entry.diagnostics} <= DIAGNOSTIC_CODES
+        assert [f for f in entry.findings if f.code == "internal-error"] == []
 
 
 def test_replay_shows_tiles_not_written_down() -> None:

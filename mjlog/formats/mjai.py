@@ -37,7 +37,7 @@ This module does no file I/O.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 
 from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
@@ -296,21 +296,7 @@ class _Reader:
         if len(tehais) == 3 and self.n == 4:
             self.n = 3
         n = self.n
-        self.hands = Hands(n, self.red)
-        dealt = []
-        for p in range(n):
-            hand = tehais[p]
-            if not isinstance(hand, list):
-                raise _Bad(f"$.tehais[{p}]: expected a list")
-            for i, name in enumerate(hand):
-                if name == "?":
-                    self.hands.hands[p].append(UNKNOWN)
-                else:
-                    try:
-                        self.hands.add(p, *parse_tile(name))
-                    except (ValueError, TileError) as exc:
-                        raise _Bad(f"$.tehais[{p}][{i}]: {exc}") from None
-            dealt.append(tuple(sorted(self.hands.hands[p])))
+        dealt = self.deal(tehais)
         scores = o.get("scores")
         if scores is None:  # some bots leave them out: carried from the last round
             scores = self.scores if len(self.scores) == n else [
@@ -327,14 +313,7 @@ class _Reader:
             honba=_int(o, "honba", 0), kyotaku=_int(o, "kyotaku", 0),
             dealer=self.player(o, "oya"), scores=tuple(scores[:n]), dora_indicator=indicator,
             hands=tuple(dealt))
-        if self.rec is not None and len(self.rec.events) == 1 and len(set(rs.scores)) == 1 \
-                and rs.round_wind == 0 and rs.round_number == 1 and rs.honba == 0:
-            gs = self.rec.events[0]
-            if isinstance(gs, GameStart):
-                self.rec.events[0] = GameStart(
-                    source=gs.source, players=gs.players[:n], first_dealer=rs.dealer,
-                    ruleset=gs.ruleset.with_options(players=n, starting_score=rs.scores[0]),
-                    meta=gs.meta)
+        self.start_game_from(rs)
         self.emit(rs)
         self.rs = rs
         self.round_open = True
@@ -351,6 +330,37 @@ class _Reader:
         self.draws = 0
         self.kans: list[int] = []
         self.ura: tuple[Tile, ...] | None = None
+
+    def deal(self, tehais: list[Any]) -> list[tuple[Tile, ...]]:
+        """The dealt hands of ``tehais`` (``?`` for a tile nobody shows), by seat."""
+        self.hands = Hands(self.n, self.red)
+        dealt = []
+        for p in range(self.n):
+            hand = tehais[p]
+            if not isinstance(hand, list):
+                raise _Bad(f"$.tehais[{p}]: expected a list")
+            for i, name in enumerate(hand):
+                if name == "?":
+                    self.hands.hands[p].append(UNKNOWN)
+                else:
+                    try:
+                        self.hands.add(p, *parse_tile(name))
+                    except (ValueError, TileError) as exc:
+                        raise _Bad(f"$.tehais[{p}][{i}]: {exc}") from None
+            dealt.append(tuple(sorted(self.hands.hands[p])))
+        return dealt
+
+    def start_game_from(self, rs: RoundStart) -> None:
+        """The game's first round states its players, first dealer and starting score."""
+        if self.rec is not None and len(self.rec.events) == 1 and len(set(rs.scores)) == 1 \
+                and rs.round_wind == 0 and rs.round_number == 1 and rs.honba == 0:
+            gs = self.rec.events[0]
+            if isinstance(gs, GameStart):
+                self.rec.events[0] = GameStart(
+                    source=gs.source, players=gs.players[:self.n], first_dealer=rs.dealer,
+                    ruleset=gs.ruleset.with_options(players=self.n,
+                                                    starting_score=rs.scores[0]),
+                    meta=gs.meta)
 
     def tsumo(self, o: dict[str, Any]) -> None:
         p = self.player(o, "actor")
@@ -480,7 +490,27 @@ class _Reader:
         ura_names = o.get("ura_markers", o.get("uradora_markers"))
         if self.ura is None and isinstance(ura_names, list) and ura_names:
             self.ura = tuple(self.new(self.tile(u, "ura_markers")) for u in ura_names)
-        yaku = []
+        yaku = self.yaku(o, w, hand)
+        fu = _int(o, "fu", 0)
+        han_total = sum(y.han for y in yaku) or _int(o, "fan", 0)
+        limit = hand_value(han_total, fu, self.ruleset)[1] if fu or han_total >= 5 else ""
+        first = not self.result
+        self.result = True
+        melds = tuple(meld_tiles(m) for m in reversed(self.melds[w]))
+        self.emit(Win(
+            winner=w, from_player=frm, hand=hand, win_tile=win_tile, melds=melds,
+            yaku=tuple(yaku), fu=fu, han=han_total, limit=limit,
+            points=_int(o, "hora_points", 0), deltas=deltas, scores_before=tuple(self.scores),
+            honba=self.rs.honba, kyotaku=self.sticks if first else 0,
+            dora_indicators=tuple(self.indicators),
+            ura_indicators=self.ura if self.riichi[w] and self.ura else ()))
+        if deltas:
+            self.scores = [s + d for s, d in zip(self.scores, deltas, strict=False)]
+        self.sticks = 0
+
+    def yaku(self, o: dict[str, Any], w: int, hand: tuple[Tile, ...]) -> list[YakuClaim]:
+        """A ``hora``'s ``yakus`` as claims (a yakuman written as 1 counts 13 han)."""
+        yaku: list[YakuClaim] = []
         sets = [*hand, *(t for m in self.melds[w] if not isinstance(m, Kita)
                          for t in meld_tiles(m))]
         for item in o.get("yakus") or []:
@@ -499,22 +529,7 @@ class _Reader:
             if info is not None and info.yakuman and han < 13:
                 han *= 13  # the original mjai writes a yakuman as 1 (or 2)
             yaku.append(YakuClaim(name=name, han=han))
-        fu = _int(o, "fu", 0)
-        han_total = sum(y.han for y in yaku) or _int(o, "fan", 0)
-        limit = hand_value(han_total, fu, self.ruleset)[1] if fu or han_total >= 5 else ""
-        first = not self.result
-        self.result = True
-        melds = tuple(meld_tiles(m) for m in reversed(self.melds[w]))
-        self.emit(Win(
-            winner=w, from_player=frm, hand=hand, win_tile=win_tile, melds=melds,
-            yaku=tuple(yaku), fu=fu, han=han_total, limit=limit,
-            points=_int(o, "hora_points", 0), deltas=deltas, scores_before=tuple(self.scores),
-            honba=self.rs.honba, kyotaku=self.sticks if first else 0,
-            dora_indicators=tuple(self.indicators),
-            ura_indicators=self.ura if self.riichi[w] and self.ura else ()))
-        if deltas:
-            self.scores = [s + d for s, d in zip(self.scores, deltas, strict=False)]
-        self.sticks = 0
+        return yaku
 
     def ryukyoku(self, o: dict[str, Any]) -> None:
         n = self.n
@@ -696,83 +711,101 @@ class _Writer:
         return [tile_name(t, self.red) for t in tiles]
 
     def events(self, ev: Event) -> Iterator[dict[str, Any]]:
-        if isinstance(ev, GameStart):
-            self.red = ev.ruleset.red_fives
-            self.n = ev.ruleset.players
-            meta = {k[len("mjai."):]: json.loads(v) for k, v in ev.meta if k.startswith("mjai.")}
-            o: dict[str, Any] = {"type": "start_game"}
-            if self.legacy and self.log_name is not None:
-                o["uri"] = (f"http://tenhou.net/0/?log={self.log_name}"
-                            f"&tw={(4 - ev.first_dealer) % 4}")
-            o["names"] = [p.name for p in ev.players]
-            if not self.legacy:
-                o.update({k: v for k, v in meta.items() if k not in o})
-            yield o
-        elif isinstance(ev, RoundStart):
-            self.scores = list(ev.scores)
-            self.dealer = ev.dealer
-            self.rs = ev
-            self.last_draw = [-1] * self.n
-            if self.legacy:
-                yield {"type": "start_kyoku", "oya": ev.dealer,
-                       "dora_marker": self.name(ev.dora_indicator)}
-                n = len(ev.hands)
-                for k in range(n):  # dealt from the dealer on
-                    p = (ev.dealer + k) % n
-                    yield {"type": "haipai", "actor": p, "pais": self.names(ev.hands[p])}
-                return
-            yield {"type": "start_kyoku", "bakaze": "ESWN"[ev.round_wind % 4],
-                   "dora_marker": self.name(ev.dora_indicator), "kyoku": ev.round_number,
-                   "honba": ev.honba, "kyotaku": ev.kyotaku, "oya": ev.dealer,
-                   "scores": list(ev.scores), "tehais": [self.names(h) for h in ev.hands]}
-        elif isinstance(ev, Draw):
-            self.last_draw[ev.player] = ev.tile
-            yield {"type": "tsumo", "actor": ev.player, "pai": self.name(ev.tile)}
-        elif isinstance(ev, Discard):
-            if ev.riichi:
-                yield {"type": "reach", "actor": ev.player}
-            o = {"type": "dahai", "actor": ev.player, "pai": self.name(ev.tile)}
-            if not self.legacy:
-                tg = ev.tsumogiri if ev.tsumogiri is not None else (
-                    ev.tile == self.last_draw[ev.player])
-                o["tsumogiri"] = tg
-            self.last_draw[ev.player] = -1
-            yield o
-        elif isinstance(ev, Chi | Pon | OpenKan):
-            t = "chi" if isinstance(ev, Chi) else "pon" if isinstance(ev, Pon) else "daiminkan"
-            yield {"type": t, "actor": ev.player, "target": ev.from_player,
-                   "pai": self.name(ev.called),
-                   "consumed": self.names(x for x in ev.tiles if x != ev.called)}
-        elif isinstance(ev, AddedKan):
+        """The mjai objects of one event (none for what mjai does not carry)."""
+        write = _EVENTS.get(ev.__class__)
+        if write is not None:
+            yield from write(self, ev)
+
+    def game_start(self, ev: GameStart) -> Iterator[dict[str, Any]]:
+        self.red = ev.ruleset.red_fives
+        self.n = ev.ruleset.players
+        meta = {k[len("mjai."):]: json.loads(v) for k, v in ev.meta if k.startswith("mjai.")}
+        o: dict[str, Any] = {"type": "start_game"}
+        if self.legacy and self.log_name is not None:
+            o["uri"] = (f"http://tenhou.net/0/?log={self.log_name}"
+                        f"&tw={(4 - ev.first_dealer) % 4}")
+        o["names"] = [p.name for p in ev.players]
+        if not self.legacy:
+            o.update({k: v for k, v in meta.items() if k not in o})
+        yield o
+
+    def round_start(self, ev: RoundStart) -> Iterator[dict[str, Any]]:
+        self.scores = list(ev.scores)
+        self.dealer = ev.dealer
+        self.rs = ev
+        self.last_draw = [-1] * self.n
+        if self.legacy:
+            yield {"type": "start_kyoku", "oya": ev.dealer,
+                   "dora_marker": self.name(ev.dora_indicator)}
+            n = len(ev.hands)
+            for k in range(n):  # dealt from the dealer on
+                p = (ev.dealer + k) % n
+                yield {"type": "haipai", "actor": p, "pais": self.names(ev.hands[p])}
+            return
+        yield {"type": "start_kyoku", "bakaze": "ESWN"[ev.round_wind % 4],
+               "dora_marker": self.name(ev.dora_indicator), "kyoku": ev.round_number,
+               "honba": ev.honba, "kyotaku": ev.kyotaku, "oya": ev.dealer,
+               "scores": list(ev.scores), "tehais": [self.names(h) for h in ev.hands]}
+
+    def draw(self, ev: Draw) -> Iterator[dict[str, Any]]:
+        self.last_draw[ev.player] = ev.tile
+        yield {"type": "tsumo", "actor": ev.player, "pai": self.name(ev.tile)}
+
+    def discard(self, ev: Discard) -> Iterator[dict[str, Any]]:
+        if ev.riichi:
+            yield {"type": "reach", "actor": ev.player}
+        o = {"type": "dahai", "actor": ev.player, "pai": self.name(ev.tile)}
+        if not self.legacy:
+            o["tsumogiri"] = ev.tsumogiri if ev.tsumogiri is not None else (
+                ev.tile == self.last_draw[ev.player])
+        self.last_draw[ev.player] = -1
+        yield o
+
+    def call(self, ev: Chi | Pon | OpenKan) -> Iterator[dict[str, Any]]:
+        t = "chi" if isinstance(ev, Chi) else "pon" if isinstance(ev, Pon) else "daiminkan"
+        yield {"type": t, "actor": ev.player, "target": ev.from_player,
+               "pai": self.name(ev.called),
+               "consumed": self.names(x for x in ev.tiles if x != ev.called)}
+
+    def own_call(self, ev: AddedKan | ClosedKan | Kita) -> Iterator[dict[str, Any]]:
+        if isinstance(ev, AddedKan):
             yield {"type": "kakan", "actor": ev.player, "pai": self.name(ev.added),
                    "consumed": self.names(x for x in ev.tiles if x != ev.added)}
         elif isinstance(ev, ClosedKan):
             yield {"type": "ankan", "actor": ev.player, "consumed": self.names(ev.tiles)}
-        elif isinstance(ev, Kita):
+        else:
             yield {"type": "nukidora", "actor": ev.player, "pai": self.name(ev.tile)}
-        elif isinstance(ev, DoraReveal):
-            yield {"type": "dora", "dora_marker": self.name(ev.indicator)}
-        elif isinstance(ev, RiichiAccepted):
-            o = {"type": "reach_accepted", "actor": ev.player}
-            self.scores[ev.player] -= 1000
-            if self.full:
-                deltas = [0] * self.n
-                deltas[ev.player] = -1000
-                o["deltas"] = deltas
-                o["scores"] = list(ev.scores) if ev.scores is not None else list(self.scores)
-            yield o
-        elif isinstance(ev, Win):
-            yield self.hora(ev)
-        elif isinstance(ev, ExhaustiveDraw | AbortiveDraw):
-            yield self.ryukyoku(ev)
-        elif isinstance(ev, RoundEnd):
-            yield {"type": "end_kyoku"}
-        elif isinstance(ev, GameEnd):
-            o = {"type": "end_game"}
-            if self.full and ev.scores is not None:
-                o["scores"] = list(ev.scores)
-            yield o
-        elif isinstance(ev, Unknown) and ev.tag.startswith("mjai:"):
+
+    def dora(self, ev: DoraReveal) -> Iterator[dict[str, Any]]:
+        yield {"type": "dora", "dora_marker": self.name(ev.indicator)}
+
+    def riichi(self, ev: RiichiAccepted) -> Iterator[dict[str, Any]]:
+        o: dict[str, Any] = {"type": "reach_accepted", "actor": ev.player}
+        self.scores[ev.player] -= 1000
+        if self.full:
+            deltas = [0] * self.n
+            deltas[ev.player] = -1000
+            o["deltas"] = deltas
+            o["scores"] = list(ev.scores) if ev.scores is not None else list(self.scores)
+        yield o
+
+    def win(self, ev: Win) -> Iterator[dict[str, Any]]:
+        yield self.hora(ev)
+
+    def draw_result(self, ev: ExhaustiveDraw | AbortiveDraw) -> Iterator[dict[str, Any]]:
+        yield self.ryukyoku(ev)
+
+    def round_end(self, ev: RoundEnd) -> Iterator[dict[str, Any]]:
+        yield {"type": "end_kyoku"}
+
+    def game_end(self, ev: GameEnd) -> Iterator[dict[str, Any]]:
+        o: dict[str, Any] = {"type": "end_game"}
+        if self.full and ev.scores is not None:
+            o["scores"] = list(ev.scores)
+        yield o
+
+    def unknown(self, ev: Unknown) -> Iterator[dict[str, Any]]:
+        if ev.tag.startswith("mjai:"):
             o = {"type": ev.tag[len("mjai:"):]}
             o.update({k: json.loads(v) for k, v in ev.attrs})
             yield o
@@ -823,6 +856,17 @@ class _Writer:
             o["scores"] = list(self.scores)
         return o
 
+
+
+_EVENTS: dict[type, Callable[[_Writer, Any], Iterator[dict[str, Any]]]] = {
+    GameStart: _Writer.game_start, RoundStart: _Writer.round_start, Draw: _Writer.draw,
+    Discard: _Writer.discard, Chi: _Writer.call, Pon: _Writer.call, OpenKan: _Writer.call,
+    AddedKan: _Writer.own_call, ClosedKan: _Writer.own_call, Kita: _Writer.own_call,
+    DoraReveal: _Writer.dora, RiichiAccepted: _Writer.riichi, Win: _Writer.win,
+    ExhaustiveDraw: _Writer.draw_result, AbortiveDraw: _Writer.draw_result,
+    RoundEnd: _Writer.round_end, GameEnd: _Writer.game_end, Unknown: _Writer.unknown,
+}
+"""How each kind of event is written (what is not here, mjai does not carry)."""
 
 def _yaku_out(name: str) -> str:
     if name.startswith("seat-wind-"):

@@ -54,6 +54,8 @@ from mjlog.replay.state import TableState
 from mjlog.tiles import UNKNOWN, tile_str, tiles_str
 
 Handler = Callable[[Any], None]
+_OUTSIDE_ROUNDS = frozenset({GameStart, RoundStart, GameEnd})
+"""The events observers see before the first round starts."""
 
 
 class Engine:
@@ -77,6 +79,8 @@ class Engine:
         self._end_scores: list[int] | None = None
         self._partial_draws: set[int] = set()
         self._halt = False
+        self._round_fits = False
+        """Whether a round has started and its start fitted the table (observers see it)."""
         self._handlers: dict[type, Handler] = {
             GameStart: self._game_start, RoundStart: self._round_start, Draw: self._draw,
             Discard: self._discard, Chi: self._call, Pon: self._call, OpenKan: self._call,
@@ -135,7 +139,10 @@ class Engine:
             cls = ev.__class__
             if cls in pause:
                 return i
-            self._slow(ev, i, before.get(cls), after.get(cls))
+            if self._round_fits or cls in _OUTSIDE_ROUNDS:
+                self._slow(ev, i, before.get(cls), after.get(cls))
+            else:  # outside a replayable round the engine alone judges (out-of-turn …)
+                self.apply(ev, i)
             i += 1
             if self._halt:
                 self._halt = False
@@ -198,6 +205,8 @@ class Engine:
                 except Exception as exc:  # reported below, never swallowed
                     failed.append((obs, exc))
         fitted = self._handle(ev)
+        if ev.__class__ is RoundStart:
+            self._round_fits = fitted
         if after:
             for obs, fn in after:
                 try:

@@ -8,7 +8,10 @@ score verification, the wall check and the text replay are observers;
 :meth:`mjlog.replay.engine.Engine.run` drives any number of them in one
 replay, in the order given.
 
-An exception inside a hook never stops the replay and is never lost: the
+Observers see the game's start and end, and every event of a round whose
+start fits the table; what comes outside such a round (the moves of a damaged
+record) only the engine judges. An exception inside a hook never stops the replay and is
+never lost: the
 engine turns it into an ``internal-error`` finding naming the observer, unless
 the event itself does not fit the table (a seat or tile outside it), which
 the engine reports as ``unreplayable-event``.
@@ -46,6 +49,41 @@ def hooks_of(observers: Sequence[Observer]) -> tuple[Hooks, Hooks]:
                 if fn is not None:
                     table.setdefault(cls, []).append((obs, fn))
     return before, after
+
+
+def walk(events: Sequence[Any], observers: Sequence[Observer]) -> None:
+    """Call each observer's ``before_`` and then ``after_`` hooks on every event, in
+    order, without a table: for observers that need only the events (statistics).
+    Exceptions go to the caller."""
+    before, after = hooks_of(observers)
+    for ev in events:
+        cls = ev.__class__
+        hooks = before.get(cls)
+        if hooks:
+            for _, fn in hooks:
+                fn(ev)
+        hooks = after.get(cls)
+        if hooks:
+            for _, fn in hooks:
+                fn(ev)
+
+
+class TurnLimit(Observer):
+    """Halts a replay once a round has made ``turn`` moves (what ``mjlog replay --turn``
+    shows)."""
+
+    name = "turn limit"
+
+    def __init__(self, engine: Any, turn: int) -> None:
+        self.engine = engine
+        self.turn = turn
+
+    def _moved(self, ev: Any) -> None:
+        if self.engine.state.turn >= self.turn:
+            self.engine.halt()
+
+    after_draw = after_discard = after_chi = after_pon = after_open_kan = _moved
+    after_added_kan = after_closed_kan = after_kita = after_flower = _moved
 
 
 def event_types(observer: type[Observer]) -> list[str]:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from mjlog.check import Rule
 from mjlog.events import AddedKan, Chi, ClosedKan, Discard, OpenKan, Pon
-from mjlog.hand.shape import waits
 from mjlog.replay.state import PlayerState
-from mjlog.rules.referee import RiichiCheck, counts, meld_text
+from mjlog.rules.referee import RiichiCheck, counts, hand_waits, meld_text
 from mjlog.ruleset import Ruleset
 from mjlog.tiles import KIND_OF
 
@@ -193,7 +192,7 @@ class RiichiIllegal(RiichiCheck):
         need = rules.riichi_min_wall or s.n
         if s.live_wall < need:
             problems.append(f"{s.live_wall} tiles left in the live wall, fewer than {need}")
-        if not ps.unknown and ev.tile in ps.concealed \
-                and not waits(counts(ps, ev.tile), len(ps.melds)):
+        if not ps.unknown and ev.tile in ps.concealed and counts(ps, ev.tile) is not None \
+                and not hand_waits(ps, ev.tile):
             problems.append(f"the hand is not tenpai after discarding {ref.t(ev.tile)}")
         return problems

@@ -174,8 +174,8 @@ class KanAfterRiichi(RiichiCheck):
         elif mode == "forbidden":
             ref.violation(self.RULES[1], "closed kan after riichi, which this ruleset forbids",
                           p, evidence=(ref.picture(p),))
-        elif not ps.unknown:
-            self._waits(ev, counts(ps, drawn), len(ps.melds), mode == "shape")
+        elif not ps.unknown and (hand := counts(ps, drawn)) is not None:
+            self._waits(ev, hand, len(ps.melds), mode == "shape")
 
     def _waits(self, ev: ClosedKan, before: list[int], melds: int, shape: bool) -> None:
         ref, p = self.ref, ev.player

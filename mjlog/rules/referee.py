@@ -23,6 +23,7 @@ from mjlog.events import (
     ClosedKan,
     Discard,
     Draw,
+    GameStart,
     Kita,
     OpenKan,
     Pon,
@@ -35,7 +36,7 @@ from mjlog.replay.engine import Engine
 from mjlog.replay.state import PlayerState
 from mjlog.rules.evidence import consequence, hand_picture
 from mjlog.ruleset import Ruleset
-from mjlog.tiles import KIND_OF, tile_str, tiles_str
+from mjlog.tiles import KIND_OF, NUM_KINDS, tile_str, tiles_str
 
 
 @dataclass(slots=True)
@@ -83,6 +84,9 @@ class RiichiReferee(Referee):
         return ("hand", hand_picture(self.engine.state.players[p], self.rules.red_fives))
 
     # -- the round
+
+    def before_game_start(self, ev: GameStart) -> None:
+        self.seats = [Seat() for _ in ev.players]
 
     def before_round_start(self, ev: RoundStart) -> None:
         self.seats = [Seat() for _ in ev.hands]
@@ -152,14 +156,18 @@ class RiichiReferee(Referee):
         self.pending = (ev.player, ev.tile, "kita")
 
 
-def counts(ps: PlayerState, without: int = -1) -> list[int]:
-    """Kind counts of a player's concealed tiles, leaving out the physical tile ``without``."""
-    return counts_of([KIND_OF[t] for t in ps.concealed if t != without])
+def counts(ps: PlayerState, without: int = -1) -> list[int] | None:
+    """Kind counts of a player's concealed tiles, leaving out the physical tile ``without``;
+    ``None`` for a hand that holds a tile riichi has not (a flower)."""
+    kinds = [KIND_OF[t] for t in ps.concealed if t != without]
+    return counts_of(kinds) if all(k < NUM_KINDS for k in kinds) else None
 
 
-def hand_waits(ps: PlayerState) -> int:
-    """The winning kinds (mask) of a hand now (0 for a hand not fully written down)."""
-    return 0 if ps.unknown else waits(counts(ps), len(ps.melds))
+def hand_waits(ps: PlayerState, without: int = -1) -> int:
+    """The winning kinds (mask) of a hand now, leaving out the tile ``without`` (0 for a
+    hand not fully written down, or holding a flower)."""
+    hand = None if ps.unknown else counts(ps, without)
+    return 0 if hand is None else waits(hand, len(ps.melds))
 
 
 def meld_text(call: Chi | Pon | OpenKan | AddedKan | ClosedKan, red: bool) -> str:

@@ -28,7 +28,7 @@ from typing import Final, NamedTuple
 from mjlog.events import AddedKan, Chi, ClosedKan, OpenKan, Pon, YakuClaim
 from mjlog.ruleset import RiichiOptions, Ruleset
 from mjlog.scoring.situation import WinSituation
-from mjlog.tiles import KIND_OF, RED_FIVE_IDS
+from mjlog.tiles import KIND_OF, NUM_TILES, RED_FIVE_IDS
 
 Set = tuple[int, bool, bool, bool]
 """A set: (first kind, is a run, concealed, is a kan)."""
@@ -237,76 +237,19 @@ def _value_reading(h: _Hand, pair: int, sets: list[Set], wait: int,
     ``wait``: -1 pair (tanki), -2 seven pairs, else the index in ``sets`` of
     the set the win tile completes.
     """
-    sit = h.sit
-    closed = h.closed
-    tsumo = sit.tsumo
-    seat_wind = 27 + sit.seat_wind
-    round_wind = 27 + sit.round_wind
+    seat_wind = 27 + h.sit.seat_wind
+    round_wind = 27 + h.sit.round_wind
     yaku: list[tuple[str, int]] = []
-    fu = 0
-    kind_of_wait = ""
-    if not chiitoitsu:
-        s = sets[wait] if wait >= 0 else None
-        if s is not None and not tsumo and not s[1]:
-            sets = list(sets)
-            sets[wait] = (s[0], False, False, s[3])  # a triplet completed by ron is open
-        if wait == -1:
-            kind_of_wait = "tanki"
-        elif s is not None and s[1]:
-            pos = h.win - s[0]
-            if pos == 1:
-                kind_of_wait = "kanchan"
-            elif (pos == 2 and s[0] % 9 == 0) or (pos == 0 and s[0] % 9 == 6):
-                kind_of_wait = "penchan"
-            else:
-                kind_of_wait = "ryanmen"
-        else:
-            kind_of_wait = "shanpon"
-    runs = [s for s in sets if s[1]]
-    triplets = [s for s in sets if not s[1]]
-    # fu
     if chiitoitsu:
         fu = FU_SEVEN_PAIRS
+        runs: list[Set] = []
+        triplets: list[Set] = []
     else:
-        fu = FU_BASE + pair_fu(pair, seat_wind, round_wind) + WAIT_FU[kind_of_wait]
-        for k, _, conc, kan in triplets:
-            fu += set_fu(k, kan=kan, concealed=conc)
-        pinfu = closed and fu == FU_BASE and kind_of_wait == "ryanmen"
-        if pinfu:
-            yaku.append(("pinfu", 1))
-        elif tsumo:
-            fu += FU_TSUMO
-        if closed and not tsumo:
-            fu += FU_CLOSED_RON
-        elif not closed and fu == FU_BASE:
-            fu = 30  # an open hand with nothing else still counts 30
-        fu = (fu + 9) // 10 * 10
-    # situational yaku
-    if tsumo and closed:
-        yaku.append(("menzen-tsumo", 1))
-    if sit.double_riichi:
-        yaku.append(("double-riichi", 2))
-    elif sit.riichi:
-        yaku.append(("riichi", 1))
-    if sit.ippatsu:
-        yaku.append(("ippatsu", 1))
-    if sit.rinshan:
-        yaku.append(("rinshan-kaihou", 1))
-    if sit.chankan:
-        yaku.append(("chankan", 1))
-    if sit.haitei:
-        yaku.append(("haitei", 1))
-    if sit.houtei:
-        yaku.append(("houtei", 1))
-    if chiitoitsu:
-        yaku.append(("chiitoitsu", 2))
-    if h.simples and (closed or h.ruleset.riichi.open_tanyao):
-        yaku.append(("tanyao", 1))
-    # one-suit yaku
-    if not h.honours and len(h.suits) == 1:
-        yaku.append(("chinitsu", 6 if closed else 5))
-    elif h.honours and len(h.suits) == 1:
-        yaku.append(("honitsu", 3 if closed else 2))
+        sets, kind_of_wait = _wait_of(h, sets, wait)
+        runs = [s for s in sets if s[1]]
+        triplets = [s for s in sets if not s[1]]
+        fu = _fu(h, pair, triplets, kind_of_wait, seat_wind, round_wind, yaku)
+    _situation_yaku(h, chiitoitsu, yaku)
     if not chiitoitsu:
         _set_yaku(h, pair, runs, triplets, yaku, seat_wind, round_wind)
     elif _TERMINALS_HONOURS.issuperset(h.kinds):
@@ -325,32 +268,115 @@ def _value_reading(h: _Hand, pair: int, sets: list[Set], wait: int,
     return fu, han + h.dora + h.red + h.ura, yaku
 
 
+def _wait_of(h: _Hand, sets: list[Set], wait: int) -> tuple[list[Set], str]:
+    """The sets as the win leaves them (a triplet completed by ron is open) and the kind
+    of wait: tanki, kanchan, penchan, ryanmen or shanpon."""
+    s = sets[wait] if wait >= 0 else None
+    if s is not None and not h.sit.tsumo and not s[1]:
+        sets = list(sets)
+        sets[wait] = (s[0], False, False, s[3])
+    if wait == -1:
+        return sets, "tanki"
+    if s is not None and s[1]:
+        pos = h.win - s[0]
+        if pos == 1:
+            return sets, "kanchan"
+        if (pos == 2 and s[0] % 9 == 0) or (pos == 0 and s[0] % 9 == 6):
+            return sets, "penchan"
+        return sets, "ryanmen"
+    return sets, "shanpon"
+
+
+def _fu(h: _Hand, pair: int, triplets: list[Set], kind_of_wait: str, seat_wind: int,
+        round_wind: int, yaku: list[tuple[str, int]]) -> int:
+    """The fu of an ordinary reading (adds pinfu to ``yaku`` when it scores it)."""
+    closed, tsumo = h.closed, h.sit.tsumo
+    fu = FU_BASE + pair_fu(pair, seat_wind, round_wind) + WAIT_FU[kind_of_wait]
+    for k, _, conc, kan in triplets:
+        fu += set_fu(k, kan=kan, concealed=conc)
+    if closed and fu == FU_BASE and kind_of_wait == "ryanmen":
+        yaku.append(("pinfu", 1))
+    elif tsumo:
+        fu += FU_TSUMO
+    if closed and not tsumo:
+        fu += FU_CLOSED_RON
+    elif not closed and fu == FU_BASE:
+        fu = 30  # an open hand with nothing else still counts 30
+    return (fu + 9) // 10 * 10
+
+
+def _situation_yaku(h: _Hand, chiitoitsu: bool, yaku: list[tuple[str, int]]) -> None:
+    """The yaku of the win's situation, of seven pairs, all simples and one suit."""
+    sit, closed = h.sit, h.closed
+    if sit.tsumo and closed:
+        yaku.append(("menzen-tsumo", 1))
+    if sit.double_riichi:
+        yaku.append(("double-riichi", 2))
+    elif sit.riichi:
+        yaku.append(("riichi", 1))
+    for on, name in ((sit.ippatsu, "ippatsu"), (sit.rinshan, "rinshan-kaihou"),
+                     (sit.chankan, "chankan"), (sit.haitei, "haitei"),
+                     (sit.houtei, "houtei")):
+        if on:
+            yaku.append((name, 1))
+    if chiitoitsu:
+        yaku.append(("chiitoitsu", 2))
+    if h.simples and (closed or h.ruleset.riichi.open_tanyao):
+        yaku.append(("tanyao", 1))
+    if not h.honours and len(h.suits) == 1:
+        yaku.append(("chinitsu", 6 if closed else 5))
+    elif h.honours and len(h.suits) == 1:
+        yaku.append(("honitsu", 3 if closed else 2))
+
+
+_SEAT_WIND_YAKU = ("seat-wind-east", "seat-wind-south", "seat-wind-west", "seat-wind-north")
+_ROUND_WIND_YAKU = ("round-wind-east", "round-wind-south", "round-wind-west",
+                    "round-wind-north")
+
+
 def _set_yaku(h: _Hand, pair: int, runs: list[Set], triplets: list[Set],
               yaku: list[tuple[str, int]], seat_wind: int, round_wind: int) -> None:
-    closed = h.closed
     run_starts = sorted(s[0] for s in runs)
-    if closed:
+    trip_kinds = [s[0] for s in triplets]
+    if h.closed:
         same = sum(run_starts.count(k) // 2 for k in set(run_starts))
         if same == 2:
             yaku.append(("ryanpeikou", 3))
         elif same == 1:
             yaku.append(("iipeikou", 1))
-    trip_kinds = [s[0] for s in triplets]
     for k, name in ((31, "haku"), (32, "hatsu"), (33, "chun")):
         if k in trip_kinds:
             yaku.append((name, 1))
     if seat_wind in trip_kinds:
-        yaku.append((("seat-wind-east", "seat-wind-south", "seat-wind-west",
-                      "seat-wind-north")[seat_wind - 27], 1))
+        yaku.append((_SEAT_WIND_YAKU[seat_wind - 27], 1))
     if round_wind in trip_kinds:
-        yaku.append((("round-wind-east", "round-wind-south", "round-wind-west",
-                      "round-wind-north")[round_wind - 27], 1))
+        yaku.append((_ROUND_WIND_YAKU[round_wind - 27], 1))
+    _run_yaku(h.closed, runs, run_starts, yaku)
+    _triplet_yaku(pair, triplets, trip_kinds, runs, yaku)
+    if (pair in _TERMINALS_HONOURS and all(k in _TERMINALS_HONOURS for k in trip_kinds)
+            and all(k % 9 in (0, 6) for k in run_starts)):
+        if not runs:
+            yaku.append(("honroutou", 2))
+        elif h.honours:
+            yaku.append(("chanta", 2 if h.closed else 1))
+        else:
+            yaku.append(("junchan", 3 if h.closed else 2))
+
+
+def _run_yaku(closed: bool, runs: list[Set], run_starts: list[int],
+              yaku: list[tuple[str, int]]) -> None:
+    """三色同順 and 一気通貫."""
     if len(runs) >= 3:
         starts = set(run_starts)
         if any(k + 9 in starts and k + 18 in starts for k in starts if k < 7):
             yaku.append(("sanshoku", 2 if closed else 1))
         if any(k + 3 in starts and k + 6 in starts for k in starts if k % 9 == 0):
             yaku.append(("ittsu", 2 if closed else 1))
+
+
+def _triplet_yaku(pair: int, triplets: list[Set], trip_kinds: list[int], runs: list[Set],
+                  yaku: list[tuple[str, int]]) -> None:
+    """三色同刻, 対々和, 三暗刻, 三槓子 and 小三元."""
     trips = set(trip_kinds)
     if len(trips) >= 3 and any(k + 9 in trips and k + 18 in trips for k in trips if k < 9):
         yaku.append(("sanshoku-doukou", 2))
@@ -362,15 +388,6 @@ def _set_yaku(h: _Hand, pair: int, runs: list[Set], triplets: list[Set],
         yaku.append(("sankantsu", 2))
     if len(_DRAGONS & trips) == 2 and pair in _DRAGONS:
         yaku.append(("shousangen", 2))
-    outside = (pair in _TERMINALS_HONOURS and all(k in _TERMINALS_HONOURS for k in trip_kinds)
-               and all(k % 9 in (0, 6) for k in run_starts))
-    if outside:
-        if not runs:
-            yaku.append(("honroutou", 2))
-        elif h.honours:
-            yaku.append(("chanta", 2 if closed else 1))
-        else:
-            yaku.append(("junchan", 3 if closed else 2))
 
 
 def _counts_and_kinds(sit: WinSituation) -> tuple[list[int], list[int]]:
@@ -405,9 +422,20 @@ def fast_value(sit: WinSituation, ruleset: Ruleset) -> tuple[int, int, tuple[Yak
     h = _Hand(sit, ruleset, melds, kinds, kind_set)
     if h.closed and not h.honours and len(h.suits) == 1:
         return None  # could be nine gates
-    found: list[tuple[int, int, list[tuple[str, int]]]] = []
-    found_readings = readings(counts)
-    for pair, concealed in found_readings:
+    found = _valued_readings(h, counts, melds)
+    if not found:
+        return None
+    fu, han, yaku = found[0] if len(found) == 1 else _best(found, sit, ruleset)
+    base, limit = _base_and_limit(han, fu, ruleset)
+    main, additional = _payments(base, sit)
+    return fu, han, tuple(_claim(n, v) for n, v in yaku), limit, main, additional
+
+
+def _valued_readings(h: _Hand, counts: list[int], melds: list[Set]) -> list[Reading] | None:
+    """The value of every reading of the hand and every place of its winning tile;
+    ``None`` when a reading could be a yakuman (the library decides those)."""
+    found: list[Reading] = []
+    for pair, concealed in readings(counts):
         sets = list(concealed) + melds
         trip_kinds = [s[0] for s in sets if not s[1]]
         if (len(_DRAGONS.intersection(trip_kinds)) == 3
@@ -426,12 +454,7 @@ def fast_value(sit: WinSituation, ruleset: Ruleset) -> tuple[int, int, tuple[Yak
         r = _value_reading(h, -1, [], -2, True)
         if r is not None:
             found.append(r)
-    if not found:
-        return None
-    fu, han, yaku = found[0] if len(found) == 1 else _best(found, sit, ruleset)
-    base, limit = _base_and_limit(han, fu, ruleset)
-    main, additional = _payments(base, sit)
-    return fu, han, tuple(_claim(n, v) for n, v in yaku), limit, main, additional
+    return found
 
 
 class YakuReading(NamedTuple):
@@ -458,8 +481,8 @@ def yaku_readings(sit: WinSituation, ruleset: Ruleset) -> list[YakuReading]:
     orphans and other shapes without sets give no reading.
     """
     melds = _meld_sets(sit)
-    if melds is None:
-        return []
+    if melds is None or not all(0 <= t < NUM_TILES for t in sit.hand):
+        return []  # a set the hand cannot read, or a flower or unknown tile
     counts, kinds = _counts_and_kinds(sit)
     h = _Hand(sit, ruleset, melds, kinds, set(kinds))
     win = h.win

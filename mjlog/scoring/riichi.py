@@ -162,8 +162,8 @@ def value(sit: WinSituation, ruleset: Ruleset, *, reference: bool = False) -> Va
     the rest by the library; ``reference`` asks the library in every case.
     """
     hand = sit.hand
-    if (len(hand) + 3 * len(sit.melds) < 14 or max(hand) >= NUM_TILES
-            or any(max(m.tiles) >= NUM_TILES for m in sit.melds)):
+    if (len(hand) + 3 * len(sit.melds) < 14 or max(hand) >= NUM_TILES or min(hand) < 0
+            or any(max(m.tiles) >= NUM_TILES or min(m.tiles) < 0 for m in sit.melds)):
         return Valuation(error="hand_not_known")  # unknown tiles, flowers, or too few
     if not reference:
         fast = fast_value(sit, ruleset)

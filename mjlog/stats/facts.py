@@ -36,7 +36,6 @@ from mjlog.events import (
     AbortiveDraw,
     Chi,
     Discard,
-    Draw,
     Event,
     ExhaustiveDraw,
     GameEnd,
@@ -49,6 +48,7 @@ from mjlog.events import (
 )
 from mjlog.formats import expand, read_path
 from mjlog.record import GameRecord
+from mjlog.replay.observer import Observer, walk
 
 GROUP_SCHEMA: dict[str, pl.DataType] = {
     "game_id": pl.String(), "game_key": pl.UInt64(), "player": pl.String(),
@@ -91,7 +91,6 @@ TABLES = tuple(SCHEMAS)
 
 _DATE_IN_NAME = re.compile(r"(\d{4})(\d{2})(\d{2})(\d{2})gm-")
 _ROOM_BY_LEVEL = {0x00: "ippan", 0x80: "joukyuu", 0x20: "tokujou", 0xA0: "houou"}
-_CALLS = (Chi, Pon, OpenKan)
 
 
 _GAME_COLUMNS = tuple(c for c in GROUP_SCHEMA if c != "player")
@@ -199,42 +198,39 @@ def add_game(batch: Batch, rec: GameRecord, index: int = 0) -> None:
             batch.rows["games"].append((
                 g, names[seat], seat, info["length"], scores[seat], place,
                 end.points[seat] if end.points else None, info["source"]))
-    _Rounds(batch, g, names).walk(events)
+    rounds = _Rounds(batch, g, names)
+    walk(events, [rounds])
+    rounds.finish()
 
 
-class _Rounds:
-    """Walks one game's rounds, gathering each round's per-player facts."""
+class _Rounds(Observer):
+    """One game's rounds, each round's per-player facts gathered by the observer's hooks
+    (:func:`mjlog.replay.observer.walk` drives it over the events: no table is needed)."""
+
+    name = "statistics"
 
     def __init__(self, batch: Batch, game: int, names: list[str]) -> None:
         self.batch, self.game, self.names, self.n = batch, game, names, len(names)
         self.index = -1
         self.riichi_turn: list[int | None] = [None] * self.n
-
-    def walk(self, events: list[Event]) -> None:
-        """One pass: discards are counted inline, everything else goes to :meth:`other`."""
         self.rs: RoundStart | None = None
-        disc = [0] * self.n  # discards before any round start are counted nowhere
-        for ev in events:
-            cls = ev.__class__
-            if cls is Draw:
-                continue
-            if cls is Discard:
-                p = ev.player  # type: ignore[union-attr]
-                disc[p] += 1
-                if ev.riichi and self.riichi_turn[p] is None:  # type: ignore[union-attr]
-                    self.riichi_turn[p] = disc[p]
-                continue
-            if cls is RoundStart:
-                if self.rs is not None:
-                    self.flush(disc)
-                disc = self.start(ev)  # type: ignore[arg-type]
-            elif self.rs is not None:
-                self.other(ev, cls, disc)
-        if self.rs is not None:
-            self.flush(disc)
+        self.disc = [0] * self.n  # discards before any round start are counted nowhere
 
-    def start(self, rs: RoundStart) -> list[int]:
-        """Reset the per-round state; returns the new discard counters."""
+    def finish(self) -> None:
+        """Write the last round's rows."""
+        if self.rs is not None:
+            self.flush(self.disc)
+
+    def before_discard(self, ev: Discard) -> None:
+        p = ev.player
+        self.disc[p] += 1
+        if ev.riichi and self.riichi_turn[p] is None:
+            self.riichi_turn[p] = self.disc[p]
+
+    def before_round_start(self, rs: RoundStart) -> None:
+        """Reset the per-round state (after writing the last round's rows)."""
+        if self.rs is not None:
+            self.flush(self.disc)
         n = self.n
         self.index += 1
         self.rs = rs
@@ -249,41 +245,50 @@ class _Rounds:
         self.tenpai: list[bool | None] = [None] * n
         self.result, self.nagashi, self.abortive, self.exhaustive = "", False, False, False
         self.wins = 0
-        return [0] * n
+        self.disc = [0] * n
 
-    def other(self, ev: Event, cls: type, disc: list[int]) -> None:
-        """Everything in a round but draws and discards."""
+    def before_chi(self, ev: Chi | Pon | OpenKan) -> None:
+        if self.rs is not None:
+            self.calls[ev.player] += 1
+
+    before_pon = before_open_kan = before_chi
+
+    def before_riichi_accepted(self, ev: RiichiAccepted) -> None:
+        if self.rs is not None:
+            self.accepted[ev.player] = True
+            self.change[ev.player] -= 1000
+
+    def before_win(self, ev: Win) -> None:
+        if self.rs is None:
+            return
+        disc = self.disc
+        self.wins += 1
+        self.result = "win"
+        self.win(ev, self.calls, self.riichi_turn, disc)
+        self.won[ev.winner] = True
+        self.end_turn[ev.winner] = disc[ev.winner]
+        if ev.from_player != ev.winner:
+            self.deal_ins[ev.from_player] += 1
+            self.deal_in_points[ev.from_player] -= ev.deltas[ev.from_player] if ev.deltas else 0
+            self.end_turn[ev.from_player] = disc[ev.from_player]
+        for p, d in enumerate(ev.deltas[:self.n]):
+            self.change[p] += d
+
+    def before_exhaustive_draw(self, ev: ExhaustiveDraw | AbortiveDraw) -> None:
+        if self.rs is None:
+            return
         n = self.n
-        if cls in _CALLS:
-            self.calls[ev.player] += 1  # type: ignore[union-attr]
-        elif cls is RiichiAccepted:
-            self.accepted[ev.player] = True  # type: ignore[union-attr]
-            self.change[ev.player] -= 1000  # type: ignore[union-attr]
-        elif cls is Win:
-            assert isinstance(ev, Win)
-            self.wins += 1
-            self.result = "win"
-            self.win(ev, self.calls, self.riichi_turn, disc)
-            self.won[ev.winner] = True
-            self.end_turn[ev.winner] = disc[ev.winner]
-            if ev.from_player != ev.winner:
-                self.deal_ins[ev.from_player] += 1
-                self.deal_in_points[ev.from_player] -= (
-                    ev.deltas[ev.from_player] if ev.deltas else 0)
-                self.end_turn[ev.from_player] = disc[ev.from_player]
-            for p, d in enumerate(ev.deltas[:n]):
-                self.change[p] += d
-        elif cls is ExhaustiveDraw or cls is AbortiveDraw:
-            assert isinstance(ev, ExhaustiveDraw | AbortiveDraw)
-            self.exhaustive = isinstance(ev, ExhaustiveDraw)
-            self.abortive = not self.exhaustive
-            self.nagashi = isinstance(ev, ExhaustiveDraw) and ev.nagashi
-            self.result = "nagashi" if self.nagashi else (
-                ev.kind if isinstance(ev, AbortiveDraw) else "exhaustive")
-            if self.exhaustive:
-                self.tenpai = [p < len(ev.hands) and ev.hands[p] is not None for p in range(n)]
-            for p, d in enumerate(ev.deltas[:n]):
-                self.change[p] += d
+        self.exhaustive = isinstance(ev, ExhaustiveDraw)
+        self.abortive = not self.exhaustive
+        self.nagashi = isinstance(ev, ExhaustiveDraw) and ev.nagashi
+        self.result = "nagashi" if self.nagashi else (
+            ev.kind if isinstance(ev, AbortiveDraw) else "exhaustive")
+        if self.exhaustive:
+            self.tenpai = [p < len(ev.hands) and ev.hands[p] is not None for p in range(n)]
+        for p, d in enumerate(ev.deltas[:n]):
+            self.change[p] += d
+
+    before_abortive_draw = before_exhaustive_draw
 
     def flush(self, disc: list[int]) -> None:
         """Write the finished round's rows."""

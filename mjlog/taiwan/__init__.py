@@ -8,12 +8,13 @@ the specification. The family plugs into mjlog where the families differ:
 * :mod:`mjlog.taiwan.tai`: 台 scoring of every pattern of the source with
   its exclusions, and the payments with 底, 台 value and the dealer's
   莊家/連莊/拉莊 bonus;
-* :mod:`mjlog.taiwan.referee`: one replay that judges a record under a
-  ``taiwan16`` ruleset (過水, T1-T5, flower faults, false wins) and verifies
-  every payment;
-* :mod:`mjlog.taiwan.play`: legal random play, for the generator and tests.
+* :mod:`mjlog.taiwan.referee` and :mod:`mjlog.taiwan.checks`: the checks
+  (過水, T1-T5, flower faults, false wins) and the memory they share;
+* :mod:`mjlog.taiwan.scorer`: score verification of every win and draw;
+* :mod:`mjlog.taiwan.play`: legal random play, for the generator and tests;
+* :mod:`mjlog.taiwan.family`: the family as the registry knows it.
 
 The replay engine, the events and the notation are shared with the riichi
-family; what differs there (tile count, dead wall, flowers) is read from
-:func:`mjlog.ruleset.table_of`.
+family; what differs there (tile count, dead wall, the dealer's seventeenth
+tile) comes from :class:`mjlog.ruleset.TaiwanOptions`.
 """

@@ -31,6 +31,7 @@ from mjlog.events import (
     Discard,
     Draw,
     Flower,
+    GameStart,
     OpenKan,
     RoundStart,
     Win,
@@ -103,6 +104,9 @@ class TaiwanReferee(Referee):
             seat.guo_shui = what
 
     # -- hooks
+
+    def before_game_start(self, ev: GameStart) -> None:
+        self.seats = [Seat() for _ in ev.players]
 
     def before_round_start(self, ev: RoundStart) -> None:
         self.seats = [Seat() for _ in ev.hands]

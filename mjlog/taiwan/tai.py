@@ -135,10 +135,36 @@ def _standard(w: TaiWin, rs: Ruleset, pair: int, sets: Sequence[tuple[int, bool,
     """The patterns of one reading: ``sets`` as (first kind, run, concealed)."""
     out: dict[str, int] = {}
     triplets = [k for k, run, _ in sets if not run]
-    dragon_sets = sum(1 for k in triplets if k in _DRAGONS)
-    wind_sets = sum(1 for k in triplets if k in _WINDS)
     kinds = {pair} | {k + i for k, run, _ in sets for i in ((0, 1, 2) if run else (0,))}
     flush = _flush(kinds, rs)
+    honours = _honour_sets(out, w, pair, triplets)
+    concealed_triplets = sum(1 for _, run, conc in sets if not run and conc)
+    if flush is not None:
+        name, value = flush
+        _add(out, name, value)
+        if name == "ziyise" and rs.taiwan.all_honours >= 16 and out.pop("xiaosanyuan", 0) == 0 \
+                and honours:  # the source's local rule
+            out["ziyise"] -= 4
+    if len(triplets) == 5 and not (flush and flush[0] == "ziyise") and concealed_triplets < 5:
+        _add(out, "pengpeng", 2)
+    if concealed_triplets >= 5:
+        _add(out, "wuanke", rs.taiwan.five_concealed)
+    elif concealed_triplets == 4:
+        _add(out, "sianke", rs.taiwan.four_concealed)
+    elif concealed_triplets == 3:
+        _add(out, "sananke", 2)
+    runs_only = all(run for _, run, _ in sets)
+    if runs_only and pair < 27 and not w.tsumo and not w.flowers and _two_sided(w, sets):
+        _add(out, "pinghu", 2)
+    _common(out, w, concealed_hand, open_calls, five_concealed=concealed_triplets >= 5)
+    return out
+
+
+def _honour_sets(out: dict[str, int], w: TaiWin, pair: int, triplets: list[int]) -> bool:
+    """The patterns of dragon and wind sets (三元牌, 風牌, 大小三元, 大小四喜); whether the
+    hand has 大三元, 小四喜 or 大四喜 (which the all-honours local rule looks at)."""
+    dragon_sets = sum(1 for k in triplets if k in _DRAGONS)
+    wind_sets = sum(1 for k in triplets if k in _WINDS)
     big_dragons = dragon_sets == 3
     small_dragons = dragon_sets == 2 and pair in _DRAGONS
     big_winds = wind_sets == 4
@@ -153,27 +179,7 @@ def _standard(w: TaiWin, rs: Ruleset, pair: int, sets: Sequence[tuple[int, bool,
         _add(out, "dasixi", 16)
     elif small_winds:
         _add(out, "xiaosixi", 8)
-    concealed_triplets = sum(1 for _, run, conc in sets if not run and conc)
-    all_triplets = len(triplets) == 5
-    if flush is not None:
-        name, value = flush
-        _add(out, name, value)
-        if name == "ziyise" and rs.taiwan.all_honours >= 16 and out.pop("xiaosanyuan", 0) == 0 \
-                and (big_dragons or small_winds or big_winds):  # the source's local rule
-            out["ziyise"] -= 4
-    if all_triplets and not (flush and flush[0] == "ziyise") and concealed_triplets < 5:
-        _add(out, "pengpeng", 2)
-    if concealed_triplets >= 5:
-        _add(out, "wuanke", rs.taiwan.five_concealed)
-    elif concealed_triplets == 4:
-        _add(out, "sianke", rs.taiwan.four_concealed)
-    elif concealed_triplets == 3:
-        _add(out, "sananke", 2)
-    runs_only = all(run for _, run, _ in sets)
-    if runs_only and pair < 27 and not w.tsumo and not w.flowers and _two_sided(w, sets):
-        _add(out, "pinghu", 2)
-    _common(out, w, concealed_hand, open_calls, five_concealed=concealed_triplets >= 5)
-    return out
+    return big_dragons or small_winds or big_winds
 
 
 def _two_sided(w: TaiWin, sets: Sequence[tuple[int, bool, bool]]) -> bool:

@@ -93,8 +93,8 @@ def _parse_kinds(text: str, line: int, col: int) -> list[tuple[int, bool]]:
     out: list[tuple[int, bool]] = []
     digits: list[tuple[int, int]] = []
     for i, ch in enumerate(text):
-        if ch.isdigit():
-            digits.append((int(ch), i))
+        if "0" <= ch <= "9":
+            digits.append((ord(ch) - 48, i))
         elif ch in "mpszf":
             if not digits:
                 raise NotationError("bad-tile", f"suit {ch!r} without digits", line, col + i)
@@ -125,13 +125,31 @@ def _suit(ch: str, digits: list[tuple[int, int]], line: int,
     return [((NUM_KINDS - 1 + d) if ch == "f" else (26 + d), False) for d, _ in digits]
 
 
+def is_int(text: str, signed: bool = False) -> bool:
+    """Whether ``text`` is a number in ASCII digits (with a minus sign when ``signed``)."""
+    return (_SIGNED if signed else _UNSIGNED).fullmatch(text) is not None
+
+
+_UNSIGNED: Final = re.compile(r"[0-9]+")
+_SIGNED: Final = re.compile(r"-?[0-9]+")
+_DELTA: Final = re.compile(r"[+-]?[0-9]+")
+
+
+def number(text: str, line: int, col: int, what: str, code: str = "bad-round") -> int:
+    """A number in ASCII digits; raises :class:`NotationError` naming ``what``."""
+    if not is_int(text, signed=True):
+        raise NotationError(code, f"{what} is a number, not {text!r}", line, col)
+    return int(text)
+
+
 def int_list(text: str, line: int, col: int, what: str) -> tuple[int, ...]:
-    """Comma-separated integers; raises :class:`NotationError` (``bad-result``)."""
-    try:
-        return tuple(int(x) for x in text.split(",")) if text else ()
-    except ValueError:
+    """Comma-separated integers, each with a sign or none; raises :class:`NotationError`
+    (``bad-result``)."""
+    values = text.split(",") if text else []
+    if not all(_DELTA.fullmatch(x) for x in values):
         raise NotationError("bad-result", f"{what} must be numbers separated by commas",
-                            line, col) from None
+                            line, col)
+    return tuple(int(x) for x in values)
 
 
 def quote(text: str) -> str:

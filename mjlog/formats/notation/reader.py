@@ -62,7 +62,9 @@ from mjlog.formats.notation.lexer import (
     WINDS,
     NotationError,
     int_list,
+    is_int,
     kinds,
+    number,
     tag_values,
     unpct,
     words,
@@ -357,8 +359,9 @@ class _Reader:
         m = ROUND_RE.match(lines[start].split()[0])
         assert m is not None
         line_no = start + 1
-        number = int(m.group("number"))
-        dealer = int(opts["dealer"]) if "dealer" in opts else t.dealer_of(number)
+        round_number = int(m.group("number"))
+        dealer = number(opts["dealer"], line_no, cols["dealer"], "dealer") \
+            if "dealer" in opts else t.dealer_of(round_number)
         t.new_header(dealer)
         dora = self.fresh(opts["dora"], line_no, cols["dora"])
         if len(dora) != 1:
@@ -374,11 +377,13 @@ class _Reader:
             body += 1
         scores = (tuple(int_list(opts["scores"], line_no, cols["scores"], "scores"))
                   if "scores" in opts else tuple(t.scores))
-        dice = tuple(int(x) for x in opts["dice"].split(",")) if "dice" in opts else ()
+        dice = tuple(number(x, line_no, cols["dice"], "a die") for x in opts["dice"].split(",")) \
+            if "dice" in opts else ()
         return RoundStart(
-            round_wind=WINDS.index(m.group("wind")), round_number=number,
+            round_wind=WINDS.index(m.group("wind")), round_number=round_number,
             honba=int(m.group("honba")),
-            kyotaku=int(opts["sticks"]) if "sticks" in opts else t.kyotaku, dealer=dealer,
+            kyotaku=number(opts["sticks"], line_no, cols["sticks"], "sticks")
+            if "sticks" in opts else t.kyotaku, dealer=dealer,
             scores=scores, dora_indicator=dora[0], hands=hands, dice=dice, wall=wall,
             extra=tuple(extra)), body
 
@@ -639,7 +644,7 @@ class _Reader:
                       line, col)
             return
         raw = m.group("raw")
-        frm = int(raw) if raw and raw.isdigit() else self.t.flower_owner(tile)
+        frm = int(raw) if raw and is_int(raw) else self.t.flower_owner(tile)
         if frm < 0:
             raise NotationError("bad-token", f"nobody has set {m.group('tiles')} aside to rob",
                                 line, col)
@@ -683,7 +688,7 @@ class _Reader:
         elif fu < 0 or points < 0:
             raise NotationError("bad-result", "a win states its fu (e.g. 40fu) and points",
                                 line, 1)
-        self.emit(self.win_event(w, tsumo, fu, points, yaku, extra, vals), line, 1)
+        self.emit(self.win_event(w, tsumo, fu, points, yaku, extra, vals, line), line, 1)
 
     def win_words(self, found: list[tuple[str, int]], vals: dict[str, object], line: int,
                   open_hand: bool) -> tuple[int, int, list[YakuClaim], list[tuple[str, str]]]:
@@ -697,19 +702,23 @@ class _Reader:
                 extra.append((key[1:], unpct(value)))
             elif eq:
                 vals[key] = self.field(key, value, line, c + len(key) + 1)
-            elif word.endswith("fu") and word[:-2].isdigit():
+            elif word.endswith("fu") and is_int(word[:-2]):
                 fu = int(word[:-2])
-            elif word.lstrip("-").isdigit():
+            elif is_int(word, signed=True):
                 points = int(word)
             else:
                 yaku.append(self.claim(word, line, c, open_hand))
         return fu, points, yaku, extra
 
     def win_event(self, w: int, tsumo: bool, fu: int, points: int, yaku: list[YakuClaim],
-                  extra: list[tuple[str, str]], vals: dict[str, Any]) -> Win:
+                  extra: list[tuple[str, str]], vals: dict[str, Any], line: int) -> Win:
         """The win of a result line, with what it leaves out filled in."""
         t = self.t
         win_tile = int(vals["tile"])
+        if win_tile < 0 or int(vals["from"]) < 0:
+            what = "tile" if win_tile < 0 else "from"
+            raise NotationError("bad-result", f"nothing to win on here: no tile was just drawn, "
+                                f"discarded or shown (write {what}=)", line, 1)
         hand_set = set(t.players[w].concealed) if 0 <= w < t.n else set()
         if not tsumo:
             hand_set.add(win_tile)
@@ -738,7 +747,7 @@ class _Reader:
         t = self.t
         name = t.family.yaku_name(name)
         if colon:
-            if not han.lstrip("-").isdigit():
+            if not is_int(han, signed=True):
                 raise NotationError("bad-result", f"{word!r}: han after ':' is a number", line,
                                     col)
             return YakuClaim(name=name, han=int(han))
@@ -746,7 +755,7 @@ class _Reader:
 
     def field(self, key: str, value: str, line: int, col: int) -> object:
         if key in ("from", "honba", "sticks", "han", "tile", "seats"):
-            if not value.lstrip("-").isdigit():
+            if not is_int(value, signed=True):
                 raise NotationError("bad-result", f"{key} is a number", line, col)
             return int(value)
         if key == "deltas":
@@ -875,7 +884,7 @@ def _tag(info: dict[str, Any], key: str, values: list[str], line: int) -> None:
     elif key == "Sexes":
         info["sexes"] = values
     elif key == "FirstDealer":
-        if not one.isdigit():
+        if not is_int(one):
             raise NotationError("bad-header", "FirstDealer is a seat number", line, 1)
         info["first"] = int(one)
     elif key == "Ruleset":

@@ -1,0 +1,101 @@
+"""The seams: failures inside a check or a reader are reported, never swallowed; the format
+registry claims each file for one format at most; observers see each event in order."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from mjlog.audit import audit_record
+from mjlog.cli import main
+from mjlog.events import Discard, Draw, Event, RoundStart
+from mjlog.formats import FORMATS, detect, read_path
+from mjlog.formats.head import Head
+from mjlog.replay.engine import Engine
+from mjlog.replay.observer import Observer
+from mjlog.rules.kan import KanAfterRiichi
+
+from .conftest import CORPUS, CORPUS_MISSING, EXAMPLES
+
+KAN = EXAMPLES / "06-kan-after-riichi.mjn"
+
+
+def _boom(*args: Any, **kwargs: Any) -> None:
+    raise ValueError("a bug in a check")
+
+
+def test_a_check_that_raises_is_an_internal_error_and_the_audit_fails(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(KanAfterRiichi, "before_closed_kan", _boom)
+    result = CliRunner().invoke(main, ["audit", str(KAN), "--format", "json"])
+    assert result.exit_code == 1, result.output
+    game = json.loads(result.output)["games"][0]
+    errors = [f for f in game["findings"] if f["code"] == "internal-error"]
+    assert len(errors) == 1 and errors[0]["severity"] == "error"
+    assert "okuri-kan failed on closed_kan: ValueError('a bug in a check')" \
+        in errors[0]["message"]
+    assert errors[0]["round"] == "E1-0" and "line" in errors[0]
+    # the other checks and the replay went on: the report still has its verdicts
+    assert game["wins"] == 1
+
+
+def test_a_reader_that_raises_gives_an_internal_error_diagnostic(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from mjlog.formats import notation
+
+    monkeypatch.setattr(notation, "read", _boom)
+    (rec,) = read_path(KAN)
+    assert [d.code for d in rec.diagnostics] == ["internal-error"]
+    assert "ValueError('a bug in a check')" in rec.diagnostics[0].message
+    report = audit_record(rec)
+    assert report.errors == 1
+
+
+def test_no_corpus_file_is_claimed_by_two_formats() -> None:
+    if not CORPUS.exists():
+        pytest.skip(CORPUS_MISSING)
+    claimed: dict[str, int] = {}
+    for path in sorted(p for p in CORPUS.rglob("*") if p.is_file()):
+        data = path.read_bytes()
+        fmt = detect(data)
+        if fmt is None:
+            continue
+        from mjlog.compression import decompress
+
+        head = Head(decompress(data))
+        names = [name for name, f in FORMATS.items() if f.looks_like(head)]
+        assert names == [fmt], (path, names)
+        claimed[fmt] = claimed.get(fmt, 0) + 1
+    assert set(claimed) == {"tenhou-xml", "tenhou6", "mjai"}, claimed
+    assert claimed["tenhou-xml"] > 2400
+
+
+class _Log(Observer):
+    """Writes down what it sees, before and after."""
+
+    def __init__(self, engine: Engine, log: list[str]) -> None:
+        self.engine = engine
+        self.log = log
+
+    def before_draw(self, ev: Draw) -> None:
+        self.log.append(f"before draw {self.engine.state.turn}")
+
+    def after_draw(self, ev: Draw) -> None:
+        self.log.append(f"after draw {self.engine.state.turn}")
+
+    def after_discard(self, ev: Discard) -> None:
+        self.log.append(f"after discard {self.engine.state.turn}")
+
+
+def test_observers_see_the_table_before_and_after_each_event_they_name() -> None:
+    (rec,) = read_path(KAN)
+    events: list[Event] = rec.events
+    first = next(i for i, ev in enumerate(events) if isinstance(ev, RoundStart))
+    engine = Engine()
+    log: list[str] = []
+    engine.run(events, [_Log(engine, log), _Log(engine, log)], stop=first + 3)
+    assert log == ["before draw 0", "before draw 0", "after draw 1", "after draw 1",
+                   "after discard 2", "after discard 2"]

@@ -2,8 +2,9 @@
 
 The importers are fed truncated, mutated and spliced records; whatever comes
 out must be a GameRecord whose diagnostics use documented codes (or the
-documented :class:`InputError`), and the audit with every check (under the record's rules and under kansaki) must
-digest the events without an ``internal-error``.
+documented :class:`InputError`), and the audit with every check (under the
+record's rules and under kansaki) must digest the events without an
+``internal-error``.
 """
 
 from __future__ import annotations

@@ -247,3 +247,55 @@ def test_open_kan_responsibility_k8() -> None:
         ("win-pao", None, 0)]
     [win] = [ev for ev in liable.events if isinstance(ev, Win)]
     assert win.deltas == (-2700, 2700, 0, 0)  # the kanned player pays the whole tsumo
+
+
+# -- kita and ippatsu (three-player): any kita after the declaration breaks ippatsu, the
+# riichi player's own included; a kita robbed by a ron never happened and scores no chankan;
+# a kita before a first-discard riichi makes it a plain riichi.
+
+_SANMA = ('mjlog-notation 1\n[Players "A" "B" "C"]\n[Ruleset "tenhou-sanma"]\nE1-0 dora=1s\n'
+          "hands 19m19p19s1235677z 123p456p789p123s{wait} 11m99m5p5p6s6s7s7s8s8s1z\n"
+          "{moves}\n{result}\nnoend\n")
+
+
+@pytest.mark.parametrize(("wait", "moves", "result", "ippatsu"), [
+    ("5s", "9m' 9s'* 5s'", "ron S 40fu 12000 double-riichi ippatsu ittsu dora", True),
+    ("5s", "9m' 9s'* 4z kita 5s'", "ron S 40fu 8000 double-riichi ittsu dora", False),
+    ("5s", "9m' 9s'* 3s' 6z' 4z kita 5s",
+     "tsumo S 30fu 12000 double-riichi menzen-tsumo rinshan-kaihou ittsu dora:2", False),
+    ("4z", "9m' 9s'* 4z kita", "ron S 40fu 12000 double-riichi ippatsu ittsu dora", True),
+    ("5s", "4z kita 9m' 9s'* 5s'", "ron S 40fu 8000 riichi ippatsu ittsu dora", True),
+], ids=["no kita", "another's kita", "own kita", "robbed kita", "double riichi after kita"])
+def test_kita_and_ippatsu(wait: str, moves: str, result: str, ippatsu: bool) -> None:
+    (rec,) = notation.read(_SANMA.format(wait=wait, moves=moves, result=result).encode())
+    assert rec.diagnostics == []
+    engine, report = verify(rec)
+    assert [f.code for f in engine.findings if f.severity != "info"] == []
+    assert report.mismatches == []
+    [win] = [ev for ev in rec.events if isinstance(ev, Win)]
+    names = {y.name for y in win.yaku}
+    assert ("ippatsu" in names) == ippatsu and "chankan" not in names
+
+
+_PAO_RON = """mjlog-notation 1
+[Players "A" "B" "C" "D"]
+[Ruleset "tenhou"]
+E1-1 dora=9p
+hands 123m456p789s1122z 556677z45p99s1m9m1p ? ?
+5z' S:pon55z 1m 6z' S:pon66z 9m 2s' 3s' 7z' S:pon77z 1p
+3p'
+ron S 40fu 32000 daisangen pao=E
+noend
+"""
+
+
+def test_pao_on_a_ron_pays_the_honba_from_the_liable_player() -> None:
+    """大三元 completed on E's 7z, won by ron on W's 3p with one honba: the discarder and
+    the liable player each pay half of the hand, and the liable player pays the honba."""
+    (rec,) = notation.read(_PAO_RON.encode())
+    assert rec.diagnostics == []
+    [win] = [ev for ev in rec.events if isinstance(ev, Win)]
+    assert win.deltas == (-16300, 32300, -16000, 0)
+    engine, report = verify(rec)
+    assert [f.code for f in engine.findings if f.severity != "info"] == []
+    assert report.mismatches == []

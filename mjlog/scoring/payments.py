@@ -12,7 +12,7 @@ with Tenhou's as defaults, each found in Tenhou's own records:
   the first in turn order after the discarder (頭ハネ);
 * pao (責任払い, liability for 大三元 and 大四喜): on a tsumo the liable
   player pays everything, honba included; on a ron the liable player and the
-  discarder each pay half the value, the discarder pays the honba;
+  discarder each pay half the value, and the liable player pays the honba;
 * an exhaustive draw without nagashi mangan moves the noten pool (3000 in
   four-player, 2000 in three-player games) from the noten players to the
   tenpai ones, split evenly; nagashi mangan is paid like a mangan tsumo
@@ -70,16 +70,17 @@ def split_deltas(players: int, winner: int, payer: int | None, dealer: int, main
     ``None``) ``main`` from the dealer (from everyone when the dealer wins) and
     ``additional`` from the others; 100 per honba from each payer (all on the
     discarder for a ron); the sticks to the winner. With a liable seat ``pao``, the
-    hand worth ``whole`` as a ron: on a tsumo pao pays it all, on a ron half."""
+    hand worth ``whole`` as a ron: on a tsumo pao pays it all, on a ron half and the
+    honba."""
     n = players
     deltas = [0] * n
     w = winner
     if pao is not None and pao != w:
         if payer is None:
             deltas[pao] -= whole + 100 * honba * (n - 1)
-        else:
-            deltas[pao] -= whole // 2
-            deltas[payer] -= whole - whole // 2 + 100 * (n - 1) * honba
+        else:  # the liable player pays half and all of the honba
+            deltas[pao] -= whole // 2 + 100 * (n - 1) * honba
+            deltas[payer] -= whole - whole // 2
     elif payer is not None:
         deltas[payer] -= main + 100 * (n - 1) * honba
     else:

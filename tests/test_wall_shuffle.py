@@ -78,6 +78,33 @@ def test_wall_is_a_permutation_with_the_measured_layout() -> None:
     assert LAYOUTS[3, "base64"].dora[0] == 9
 
 
+def _raw_round(words: tuple[int, ...], players: int) -> tuple[list[int], tuple[int, int]]:
+    """The rule for the early-2009 per-round seed, written out: a fresh MT19937 seeded by
+    the words (top word non-zero, so CPython's own seeding is init_by_array), its raw
+    outputs 0..N-2 drive the Fisher-Yates swaps and outputs N-1 and N are the dice."""
+    gen = random.Random(sum(w << (32 * i) for i, w in enumerate(words)))
+    yama = [t for t in range(136) if players == 4 or not 4 <= t < 32]
+    n = len(yama)
+    out = [gen.getrandbits(32) for _ in range(n + 1)]
+    for i in range(n - 1):
+        j = i + out[i] % (n - i)
+        yama[i], yama[j] = yama[j], yama[i]
+    return yama, (out[n - 1] % 6 + 1, out[n] % 6 + 1)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_per_round_seed_dice_are_the_two_outputs_after_the_swaps(players: int) -> None:
+    words = (0x9F6159D2, 0x0BADCAFE, 0x12345678, 0x0, 0xDEADBEEF, 0x1, 0x77777777, 0x31415926)
+    yama, dice = _raw_round(words, players)
+    text = "mt19937ar," + ",".join(f"{w:08X}" for w in words)
+    wall = TenhouShuffler(parse_seed(text)).next_wall(players)
+    assert list(wall.yama) == yama and wall.dice == dice
+    if players == 3:  # outputs 135 and 136 (the four-player places) give other dice here
+        gen = random.Random(sum(w << (32 * i) for i, w in enumerate(words)))
+        out = [gen.getrandbits(32) for _ in range(137)]
+        assert (out[135] % 6 + 1, out[136] % 6 + 1) != dice
+
+
 def _seeded() -> GameRecord:
     return tenhou_xml.read((EXAMPLES / "east-seeded.mjlog").read_bytes())
 

@@ -6,7 +6,7 @@ are hashed in nine 128-byte blocks with SHA-512, giving 144 32-bit words
 ``rnd``; a Fisher–Yates pass ``swap(yama[i], yama[i + rnd[i] % (N - i)])``
 shuffles ``yama`` (``N`` = 136, or 108 in three-player games, whose ``yama``
 starts as the ids without 2m..8m); the dice are ``rnd[135] % 6 + 1`` and
-``rnd[136] % 6 + 1``.
+``rnd[136] % 6 + 1`` (three players included).
 
 Where the tiles sit in ``yama`` (measured on every seeded round of the
 corpus; see :data:`LAYOUTS`): hands are dealt from the end (``yama[N-1]``
@@ -19,7 +19,10 @@ are at the start. Seed forms:
   shuffle, but each dora/ura and rinshan pair is the other way round;
 * ``mt19937ar,…``: the per-round ``INIT shuffle`` attribute of early 2009
   logs, eight words seeding a new generator for that round only; no SHA-512
-  step (``rnd`` is the raw outputs), the hex form's layout.
+  step (``rnd`` is the raw outputs), the hex form's layout (confirmed for
+  dora, ura and replacement tiles on several thousand rounds outside the
+  corpus); the dice are the two outputs after the ``N - 1`` swaps, ``rnd[N - 1]``
+  and ``rnd[N]`` (``N`` = 108 in three-player games: outputs 107 and 108).
 
 This module only computes walls; :mod:`mjlog.wall.verify` compares them with a
 record.
@@ -227,8 +230,11 @@ class TenhouShuffler:
         for i in range(n - 1):
             j = i + rnd[i] % (n - i)
             yama[i], yama[j] = yama[j], yama[i]
+        # the dice: outputs 135 and 136 of the hashed forms whatever the table; the raw
+        # per-round form takes the two outputs after the swaps (n - 1 and n)
+        d = n - 1 if self.seed.form == "mt19937ar" else 135
         return TenhouWall(
             yama=cast("tuple[Tile, ...]", tuple(yama)),
-            dice=(rnd[135] % 6 + 1, rnd[136] % 6 + 1),
+            dice=(rnd[d] % 6 + 1, rnd[d + 1] % 6 + 1),
             layout=LAYOUTS[players, self.seed.form],
         )

@@ -461,10 +461,12 @@ PRESETS: dict[str, Ruleset] = {
                              family_options=RiichiOptions(double_yakuman=True)),
     "jpml": Ruleset(name="jpml", red_fives=False, starting_score=30000,
                     family_options=RiichiOptions(ippatsu=False, ura_dora=False,
-                                                 kan_dora="none")),
+                                                 kan_dora="none",
+                                                 chankan_closed_kokushi=False)),
     "kansaki": Ruleset(name="kansaki", red_fives=False, dealing="two-rolls",
                        family_options=RiichiOptions(
                            open_tanyao=False, kan_after_riichi="shape", furiten_tsumo=True,
+                           chankan_closed_kokushi=False,
                            sakizuke=SakizukeOptions(oute_bisha=False,
                                                     oute_bisha_yakuhai=True))),
     "taiwan16": Ruleset(name="taiwan16", red_fives=False, length="full", starting_score=0,

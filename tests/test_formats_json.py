@@ -11,17 +11,31 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from mjlog.diagnostics import Severity
-from mjlog.events import GameEnd, GameStart, Unknown
-from mjlog.formats import detect, mjai, read_bytes, read_path, tenhou6
+from mjlog.events import GameEnd, GameStart, Kita, OpenKan, Pon, RoundStart, Unknown, Win
+from mjlog.families import check as audit_check
+from mjlog.formats import (
+    WriteOptions,
+    detect,
+    mjai,
+    notation,
+    read_bytes,
+    read_path,
+    tenhou6,
+    write,
+)
 from mjlog.record import GameRecord
+from mjlog.ruleset import PRESETS
 from mjlog.scoring.verify import verify
+from mjlog.tiles import tile_str
 from tests.conftest import CORPUS, CORPUS_MISSING, EXAMPLES, corpus_paths
 
 MJX_JSON = CORPUS / "tenhou-json/mjx-project-mjx/tests_py/resources/mjscore"
@@ -75,8 +89,8 @@ KNOWN_BAD: dict[str, dict[str, int]] = {
 
 
 def _json_paths() -> list[Path]:
-    paths = corpus_paths("tenhou-json") + corpus_paths("tenhou-json-lines") + corpus_paths(
-        "mjai")
+    paths = (corpus_paths("tenhou-json") + corpus_paths("tenhou-json-lines")
+             + corpus_paths("tenhou6") + corpus_paths("mjai"))
     return sorted(p for p in paths if "tenhou-xml" not in p.parts)
 
 
@@ -138,7 +152,7 @@ def test_mjai_legacy_writer_equals_gimite_golden_log() -> None:
 
 def test_every_json_record_replays_clean(json_records: list[tuple[str, list[GameRecord]]]
                                          ) -> None:
-    assert len(json_records) == 99  # 83 tenhou.net/6, 6 Mahjong Soul, 10 mjai
+    assert len(json_records) == 101  # 85 tenhou.net/6 (2 three-player), 6 Mahjong Soul, 10 mjai
     for rel, records in json_records:
         assert _problems(records) == KNOWN_BAD.get(rel, {}), rel
 
@@ -182,7 +196,7 @@ def test_round_trip_is_the_identity(fmt: str, json_records: list[tuple[str, list
         back = read_bytes(text.encode(), rel, fmt=fmt)
         assert [e for r in back for e in r.events] == [e for r in records for e in r.events], rel
         checked += 1
-    assert checked == (89 if fmt == "tenhou6" else 10)
+    assert checked == (91 if fmt == "tenhou6" else 10)
 
 
 def test_tenhou_games_survive_both_formats(tenhou_xml_paths: list[Path]) -> None:
@@ -201,6 +215,106 @@ def test_tenhou_games_survive_both_formats(tenhou_xml_paths: list[Path]) -> None
             end, want = back.events[-1], rec.events[-1]
             assert isinstance(end, GameEnd) and isinstance(want, GameEnd)
             assert end.scores == want.scores  # mjai keeps no final points
+
+
+SANMA6 = CORPUS / "tenhou-json/hidacow-mjai-reviewer3p/convlog/tests/testdata"
+
+
+def _tile_order_dropped(doc: dict[str, Any]) -> dict[str, Any]:
+    """The document with the tiles of each dealt hand sorted, and those of each call string
+    sorted around its letter (mjlog writes them in Tenhou's order; a converter may not)."""
+    def call(item: object) -> object:
+        if not isinstance(item, str):
+            return item
+        at = next(i for i, ch in enumerate(item) if ch.isalpha())
+        before = sorted(item[i:i + 2] for i in range(0, at, 2))
+        return "".join(before) + item[at:at + 3] + "".join(
+            sorted(item[i:i + 2] for i in range(at + 3, len(item), 2)))
+
+    rounds = [[sorted(part) if i in (4, 7, 10, 13) else
+               [call(x) for x in part] if isinstance(part, list) and 4 < i < 16 else part
+               for i, part in enumerate(rnd)] for rnd in doc["log"]]
+    return {**doc, "log": rounds}
+
+
+@pytest.mark.parametrize(("name", "ruleset", "rounds", "wins", "kita", "across"), [
+    ("double_nukidora.json", "tenhou-sanma", 12, 8, 30, 4),
+    ("chankan.json", "majsoul-sanma", 3, 3, 6, 2),
+])
+def test_three_player_tenhou6_reads_verifies_and_writes_back(
+        name: str, ruleset: str, rounds: int, wins: int, kita: int, across: int) -> None:
+    """Three-player tenhou.net/6 (Tenhou's own JSON, and a Mahjong Soul game converted to
+    it): the fourth seat is empty, and a call letter's place counts four seats, so a pon
+    from the seat 'across' comes from the caller's seat + 2 modulo 4."""
+    if not SANMA6.is_dir():
+        pytest.skip(CORPUS_MISSING)
+    path = SANMA6 / name
+    (rec,) = read_path(path)
+    start = rec.events[0]
+    assert isinstance(start, GameStart) and len(start.players) == 3
+    assert start.ruleset.name == ruleset and rec.diagnostics == []
+    engine, report = verify(rec)
+    assert engine.findings == [] and report.mismatches == []
+    assert sum(isinstance(e, RoundStart) for e in rec.events) == rounds
+    assert (report.wins, report.wins_verified) == (wins, wins)
+    assert sum(isinstance(e, Kita) for e in rec.events) == kita
+    assert sum(isinstance(e, Pon | OpenKan) and (e.from_player - e.player) % 4 == 2
+               for e in rec.events) == across
+    text = tenhou6.write(rec.events)
+    original = json.loads(path.read_text(encoding="utf-8"))
+    if ruleset.startswith("tenhou"):  # Tenhou's own JSON comes back exactly
+        assert json.loads(text) == original
+    assert _tile_order_dropped(json.loads(text)) == _tile_order_dropped(original)
+    (back,) = read_bytes(text.encode(), name, fmt="tenhou6")
+    assert back.events == rec.events
+
+
+def test_kita_dora_is_its_own_yaku_where_the_record_lists_it() -> None:
+    """A Mahjong Soul conversion lists kita dora as 抜きドラ beside ドラ; Tenhou counts the
+    kita in ドラ. Either agrees with the kita on the table, and each is written back the way
+    it was read."""
+    if not SANMA6.is_dir():
+        pytest.skip(CORPUS_MISSING)
+    (own,) = read_path(SANMA6 / "chankan.json")
+    [first, *_] = [e for e in own.events if isinstance(e, Win)]
+    assert {y.name: y.han for y in first.yaku}["kita-dora"] == 1
+    assert "抜きドラ(1飜)" in tenhou6.write(own.events)
+    (tenhou,) = read_path(SANMA6 / "double_nukidora.json")
+    assert all("kita-dora" not in {y.name for y in w.yaku}
+               for w in tenhou.events if isinstance(w, Win))
+    moved = [dataclasses.replace(e, yaku=tuple(y for y in e.yaku if y.name != "kita-dora"))
+             if e is first else e for e in own.events]
+    mismatches = verify(dataclasses.replace(own, events=moved))[1].mismatches
+    assert {m.code for m in mismatches} >= {"win-yaku"}  # the kita han now missing
+
+
+_KOKUSHI_ROBS_A_CLOSED_KAN = """mjlog-notation 1
+[Players "A" "B" "C" "D"]
+[Ruleset "majsoul"]
+E1-0 dora=9p
+hands 123m456p789s2234z 111z456p789s33z5s5m 119m19p19s234567z 22m33p44s66m77p88s6z
+8p' 1z ankan1z
+ron W 0fu 32000 kokushi
+noend
+"""
+
+
+@pytest.mark.parametrize("fmt", ["tenhou6", "mjai"])
+def test_kokushi_robbing_a_closed_kan_survives_formats_that_name_no_winning_tile(
+        fmt: str) -> None:
+    """tenhou.net/6 and mjai say 'ron' without the tile: after a closed kan it is the
+    kanned tile. Legal where the ruleset lets thirteen orphans rob a closed kan."""
+    (rec,) = notation.read(_KOKUSHI_ROBS_A_CLOSED_KAN.encode())
+    text = write(fmt, rec.events, WriteOptions(dialect="mjai"))
+    (back,) = read_bytes(text.encode(), "kokushi", fmt=fmt)
+    [win] = [e for e in back.events if isinstance(e, Win)]
+    assert tile_str(win.win_tile) == "1z" and win.from_player == 1
+    engine, report = verify(back)
+    assert engine.findings == [] and report.mismatches == [] and report.wins_verified == 1
+    found = {name: [v.code for v in audit_check(back, PRESETS[name])[1]]
+             for name in ("tenhou", "majsoul", "jpml", "kansaki")}
+    assert found == {"tenhou": [], "majsoul": [], "jpml": ["chankan-closed"],
+                     "kansaki": ["chankan-closed"]}
 
 
 # ---------------------------------------------------------------- bad input

@@ -99,14 +99,19 @@ def winning_hand(hand: list[Tile], tsumo: bool, drawn: int,
     """(the winner's hand with the winning tile, sorted; the winning tile) at a win.
 
     A tsumo wins on the tile just drawn; a ron on the last discard, the tile
-    added to a kan (chankan) or a kita. ``hand`` is the concealed hand before
-    the win; it is not changed.
+    added to a kan (chankan), a tile of a closed kan (thirteen orphans robbing
+    it) or a kita. ``hand`` is the concealed hand before the win; it is not
+    changed.
     """
     if tsumo:
         tile = Tile(drawn) if drawn >= 0 else (hand[-1] if hand else Tile(0))
         return tuple(sorted(hand)), tile
-    tile = last.added if isinstance(last, AddedKan) else (
-        last.tile if isinstance(last, Discard | Kita) else Tile(0))
+    if isinstance(last, AddedKan):
+        tile = last.added
+    elif isinstance(last, ClosedKan):
+        tile = last.tiles[-1]
+    else:
+        tile = last.tile if isinstance(last, Discard | Kita) else Tile(0)
     return tuple(sorted([*hand, tile])), tile
 
 
@@ -196,6 +201,8 @@ _YAKU_OTHER: Final[dict[str, tuple[str, ...]]] = {
     "dora": ("Dora", "宝牌"),
     "ura-dora": ("Ura Dora", "Uradora", "里宝牌"),
     "aka-dora": ("Aka Dora", "Red Five", "Akadora", "红宝牌"),
+    "kita-dora": ("抜きドラ", "Kita", "Nukidora", "North Dora", "拔北宝牌", "北宝牌",
+                  "拔北"),
 }
 
 _WINDS = ("東", "南", "西", "北")
@@ -212,6 +219,7 @@ def _aliases() -> dict[str, str]:
         out[_norm(y.name)] = y.name
         out[_norm(y.japanese)] = y.name
         out[_norm(y.library)] = y.name
+    out[_norm("kita-dora")] = "kita-dora"
     for name, others in _YAKU_OTHER.items():
         for o in others:
             out.setdefault(_norm(o), name)
@@ -266,5 +274,6 @@ TENHOU_JAPANESE: Final[dict[str, str]] = {
 for _i, _w in enumerate(_WINDS):
     TENHOU_JAPANESE[f"seat-wind-{_WINDS_EN[_i].lower()}"] = f"自風 {_w}"
     TENHOU_JAPANESE[f"round-wind-{_WINDS_EN[_i].lower()}"] = f"場風 {_w}"
-for _name, _ja in (("haku", "役牌 白"), ("hatsu", "役牌 發"), ("chun", "役牌 中")):
+for _name, _ja in (("haku", "役牌 白"), ("hatsu", "役牌 發"), ("chun", "役牌 中"),
+                   ("kita-dora", "抜きドラ")):
     TENHOU_JAPANESE[_name] = _ja

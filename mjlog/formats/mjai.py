@@ -132,7 +132,7 @@ MJAI_YAKU: Final[dict[str, str]] = {
     "junsei_churenpoton": "junsei-chuuren-poutou", "kokushimuso": "kokushi",
     "kokushimuso_jusanmen": "kokushi-13", "daisushi": "daisuushii", "shosushi": "shousuushii",
     "sukantsu": "suukantsu", "dora": "dora", "uradora": "ura-dora", "akadora": "aka-dora",
-    "haku": "haku", "hatsu": "hatsu", "chun": "chun",
+    "haku": "haku", "hatsu": "hatsu", "chun": "chun", "nukidora": "kita-dora",
 }
 """The original mjai's yaku names to mjlog's (winds are ``jikaze`` and ``bakaze``)."""
 _TO_MJAI: Final = {v: k for k, v in MJAI_YAKU.items()}

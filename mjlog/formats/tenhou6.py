@@ -94,6 +94,8 @@ DIAGNOSTIC_CODES: Final = frozenset({
 
 TSUMOGIRI: Final = 60
 _PLAYER_KEYS: Final = ("name", "dan", "rate", "sx")
+_EMPTY_SEAT: Final[dict[str, Any]] = {"dan": "", "rate": 0, "sx": ""}
+"""What a three-player record's empty fourth seat holds unless the file says otherwise."""
 
 # ---------------------------------------------------------------- tile codes
 
@@ -232,6 +234,12 @@ class _Reader:
                 rating=_float_at(doc.get("rate"), i), sex=_str_at(doc.get("sx"), i)))
         meta = tuple((f"tenhou6.{k}", json.dumps(v, ensure_ascii=False, separators=(",", ":")))
                      for k, v in doc.items() if k not in ("log", "sc", *_PLAYER_KEYS))
+        if sanma:  # what a file gives the empty fourth seat (Tenhou: 新人, 1500, C)
+            seat4 = {k: doc[k][3] for k in ("dan", "rate", "sx")
+                     if isinstance(doc.get(k), list) and len(doc[k]) > 3
+                     and doc[k][3] != _EMPTY_SEAT[k]}
+            if seat4:
+                meta += (("tenhou6.empty-seat", json.dumps(seat4, ensure_ascii=False)),)
         first = rounds[0] if rounds and isinstance(rounds[0], list) else []
         first_scores = first[1] if len(first) > 1 and isinstance(first[1], list) else []
         rules = ruleset_from_rule(rule, doc, sanma=sanma, red=self.red)
@@ -565,7 +573,7 @@ class _Round:
             if letter == "c":
                 if k != 1 or n == 3:
                     continue
-            elif letter not in "pm" or (q + _REL_TO_OFFSET[n][rel]) % n != p:
+            elif letter not in "pm" or (q + _PLACE_TO_OFFSET[rel]) % 4 != p:
                 continue
             if _matches(tile, called, self.r.red):
                 (chi if letter == "c" else first).append((q, call))
@@ -791,8 +799,10 @@ _Call = tuple[str, int, list[tuple[Kind, bool]], tuple[Kind, bool]]
 the called (or added) tile."""
 _Caller = tuple[int, _Call]
 
-_REL_TO_OFFSET: Final = {4: (3, 2, 1), 3: (2, 1, 1)}
-"""Seat offset of the player called from, by the letter's place (0 left, 1 across, 2 right)."""
+_PLACE_TO_OFFSET: Final = (3, 2, 1)
+"""Seat offset of the player called from, by the letter's place (0 left, 1 across, 2 right),
+on a table of four seats even in three-player records (whose fourth seat is empty):
+the player called from is ``(caller + offset) % 4``."""
 
 
 def _parse_call(text: str, path: str) -> tuple[str, int, list[tuple[Kind, bool]],
@@ -1012,12 +1022,14 @@ class _Writer:
         if not own:
             doc["rule"] = {"disp": rule_disp(ev.ruleset, meta),
                            "aka": 1 if ev.ruleset.red_fives else 0}
+        empty = {**_EMPTY_SEAT, **json.loads(meta.get("tenhou6.empty-seat", "{}"))}
         if any(p.rank for p in ev.players):
-            doc["dan"] = ([p.rank for p in ev.players] + [""] * 4)[:4]
+            doc["dan"] = ([p.rank for p in ev.players] + [empty["dan"]] * 4)[:4]
         if any(p.rating is not None for p in ev.players):
-            doc["rate"] = ([_number(p.rating or 0) for p in ev.players] + [0] * 4)[:4]
+            doc["rate"] = ([_number(p.rating or 0) for p in ev.players] + [empty["rate"]] * 4)[:4]
         if any(p.sex for p in ev.players):
-            doc["sx"] = ([p.sex for p in ev.players] + [""] * 4)[:4]
+            doc["sx"] = ([p.sex for p in ev.players] + [empty["sx"]] * 4)[:4]
+        saved.pop("empty-seat", None)
         doc.update(saved)
         self.doc = doc
 
@@ -1060,8 +1072,7 @@ class _Writer:
             p = ev.player
             own_codes = [f"{code(t)}" for t in sorted(ev.tiles, key=self.order)
                          if t != ev.called]
-            rel = (p - ev.from_player) % self.n
-            place = {1: 0, 2: 1, 3: 2}[rel] if self.n == 4 else {1: 0, 2: 2}[rel]
+            place = {1: 0, 2: 1, 3: 2}[(p - ev.from_player) % 4]  # four seats, as read
             letter = "c" if isinstance(ev, Chi) else "p" if isinstance(ev, Pon) else "m"
             if letter == "m" and place == 2:
                 place = 3
@@ -1219,6 +1230,7 @@ def to_documents(events: Iterable[Event]) -> Iterator[dict[str, Any]]:
             if ev.scores is not None and ev.points is not None:
                 w.doc["sc"] = [v for s, pt in zip(ev.scores, ev.points, strict=False)
                                for v in (s, _number(pt))]
+                w.doc["sc"] += [0, 0] * (4 - len(ev.scores))  # the empty fourth seat
         else:
             w.move(ev)
     if w is not None:

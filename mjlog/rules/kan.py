@@ -332,7 +332,7 @@ class ChankanClosed(RiichiCheck):
         E1-0 dora=9p
         hands 123m456p789s2234z 111z456p789s33z5s5m 119m19p19s234567z ?
         8p' 1z ankan1z
-        ron W 30fu 32000 kokushi
+        ron W 0fu 32000 kokushi
     """
 
     RULES = (Rule("chankan-closed", "1 K6", "Only an added kan may be robbed (variant: "

@@ -154,7 +154,7 @@ class Verifier(Observer):
         if not self.ruleset.riichi.ura_dora and sit.ura_indicators:
             sit = sit._replace(ura_indicators=())
         val = value(sit, self.ruleset)
-        if val.by != "library" and not _agrees(ev, val):
+        if val.by != "library" and not _agrees(ev, val, sit.kita):
             val = value(sit, self.ruleset, reference=True)  # the reference has the last word
         before = len(rep.mismatches)
         if val.error:
@@ -162,7 +162,7 @@ class Verifier(Observer):
                           message=f"the scoring library says {val.error}")
         else:
             if ev.yaku or ev.han or ev.points:  # mjai's Mortal dialect claims no value
-                self._compare_value(ev, val)
+                self._compare_value(ev, val, sit.kita)
             if ev.dora_indicators and list(ev.dora_indicators) != s.dora_indicators:
                 self.mismatch("win-indicators", "dora indicators",
                               tiles_str(ev.dora_indicators, sort=False),
@@ -190,10 +190,10 @@ class Verifier(Observer):
         n = self.engine.state.n
         return min(winners, key=lambda w: (w - first.from_player) % n or n)
 
-    def _compare_value(self, ev: Win, val: Valuation) -> None:
+    def _compare_value(self, ev: Win, val: Valuation, kita: int) -> None:
         w = ev.winner
         recorded = {y.name: y.han for y in ev.yaku if y.han}
-        computed = {y.name: y.han for y in val.yaku if y.han}
+        computed = as_recorded(val, recorded, kita)
         for name in sorted(recorded.keys() | computed.keys()):
             if recorded.get(name) != computed.get(name):
                 self.mismatch("win-yaku", f"yaku.{name}", recorded.get(name),
@@ -258,7 +258,7 @@ class Verifier(Observer):
                 and all(KIND_OF[d.tile] in _TERMINALS_HONOURS for d in ps.river))
 
 
-def _agrees(ev: Win, val: Valuation) -> bool:
+def _agrees(ev: Win, val: Valuation, kita: int) -> bool:
     """Whether a valuation says what the record says (yaku, fu, han, points, limit).
 
     A fu of 0 means the record does not say (tenhou.net/6 and mjai write no fu
@@ -267,8 +267,24 @@ def _agrees(ev: Win, val: Valuation) -> bool:
     if (ev.han, ev.points, ev.limit) != (val.han, val.points, val.limit) \
             or ev.fu not in (0, val.fu):
         return False
-    return ({y.name: y.han for y in ev.yaku if y.han}
-            == {y.name: y.han for y in val.yaku if y.han})
+    recorded = {y.name: y.han for y in ev.yaku if y.han}
+    return recorded == as_recorded(val, recorded, kita)
+
+
+def as_recorded(val: Valuation, recorded: dict[str, int], kita: int) -> dict[str, int]:
+    """A valuation's yaku with their han, as the record counts them.
+
+    Tenhou counts each kita (three-player north set aside) among the dora;
+    Mahjong Soul lists one han per kita apart, as 抜きドラ (``kita-dora``). Where
+    the record does, the computed dora give up those han to it.
+    """
+    computed = {y.name: y.han for y in val.yaku if y.han}
+    if kita and "kita-dora" in recorded and computed.get("dora", 0) >= kita:
+        computed["dora"] -= kita
+        if not computed["dora"]:
+            del computed["dora"]
+        computed["kita-dora"] = kita
+    return computed
 
 
 def liable(sit: WinSituation) -> int | None:

@@ -135,6 +135,7 @@ class Scan:
             self.ippatsu(ev, names)
         self.first_go(ev, names)
         self.last_tile(ev, names)
+        self.replacement(ev, names)
 
     def ippatsu(self, ev: Win, names: set[str]) -> None:
         ps = self.state.players[ev.winner]
@@ -187,6 +188,16 @@ class Scan:
                 _agree(self.t, "haitei: tsumo on the last live tile", "haitei" in names)
         else:
             _agree(self.t, "houtei: ron on the last discard", "houtei" in names)
+
+    def replacement(self, ev: Win, names: set[str]) -> None:
+        """A tsumo on the tile drawn after a kan or a kita: rinshan kaihou either way."""
+        if ev.from_player != ev.winner or len(self.round) < 2:
+            return
+        draw, before = self.round[-1], self.round[-2]
+        if isinstance(draw, Draw) and draw.rinshan:
+            what = "kita" if isinstance(before, Kita) else "kan"
+            _agree(self.t, f"rinshan kaihou: tsumo on the tile after a {what}",
+                   "rinshan-kaihou" in names)
 
     def payments(self, ev: Win) -> None:
         t, n = self.t, self.players

@@ -56,6 +56,7 @@ from mjlog.events import (
     GameStart,
     Kita,
     OpenKan,
+    Pairs,
     PlayerInfo,
     Pon,
     RiichiAccepted,
@@ -164,6 +165,32 @@ class _Stop(Exception):
     """Ends the search for the order of a round's moves."""
 
 
+def _meta(doc: dict[str, Any], sanma: bool) -> Pairs:
+    """The document's other top-level keys, verbatim, and what a three-player file gives
+    its empty fourth seat where it differs from the usual (Tenhou writes 新人, 1500, C)."""
+    meta = tuple((f"tenhou6.{k}", json.dumps(v, ensure_ascii=False, separators=(",", ":")))
+                 for k, v in doc.items() if k not in ("log", "sc", *_PLAYER_KEYS))
+    if sanma:
+        seat4 = {k: doc[k][3] for k in ("dan", "rate", "sx")
+                 if isinstance(doc.get(k), list) and len(doc[k]) > 3
+                 and doc[k][3] != _EMPTY_SEAT[k]}
+        if seat4:
+            meta += (("tenhou6.empty-seat", json.dumps(seat4, ensure_ascii=False)),)
+    return meta
+
+
+def _starting_score(rules: Ruleset, rounds: Any, players: int) -> Ruleset:
+    """The ruleset with the starting score of a game whose first round is East 1, 0 honba,
+    with every seat on the same score; else as it is."""
+    first = rounds[0] if rounds and isinstance(rounds[0], list) else []
+    scores = first[1] if len(first) > 1 and isinstance(first[1], list) else []
+    head = scores[:players]
+    if head and all(isinstance(s, int) for s in head) and len(set(head)) == 1 \
+            and first[0] and first[0][0] == 0 and first[0][1] == 0:
+        return rules.with_options(starting_score=head[0])
+    return rules
+
+
 class _Reader:
     """Builds one game from one or more tenhou.net/6 objects."""
 
@@ -232,22 +259,9 @@ class _Reader:
             infos.append(PlayerInfo(
                 name=_str_at(names, i), rank=_str_at(doc.get("dan"), i),
                 rating=_float_at(doc.get("rate"), i), sex=_str_at(doc.get("sx"), i)))
-        meta = tuple((f"tenhou6.{k}", json.dumps(v, ensure_ascii=False, separators=(",", ":")))
-                     for k, v in doc.items() if k not in ("log", "sc", *_PLAYER_KEYS))
-        if sanma:  # what a file gives the empty fourth seat (Tenhou: 新人, 1500, C)
-            seat4 = {k: doc[k][3] for k in ("dan", "rate", "sx")
-                     if isinstance(doc.get(k), list) and len(doc[k]) > 3
-                     and doc[k][3] != _EMPTY_SEAT[k]}
-            if seat4:
-                meta += (("tenhou6.empty-seat", json.dumps(seat4, ensure_ascii=False)),)
-        first = rounds[0] if rounds and isinstance(rounds[0], list) else []
-        first_scores = first[1] if len(first) > 1 and isinstance(first[1], list) else []
-        rules = ruleset_from_rule(rule, doc, sanma=sanma, red=self.red)
-        if first_scores and all(isinstance(s, int) for s in first_scores[:self.players]):
-            head = first_scores[:self.players]
-            if len(set(head)) == 1 and first and first[0] and first[0][0] == 0 \
-                    and first[0][1] == 0:
-                rules = rules.with_options(starting_score=head[0])
+        meta = _meta(doc, sanma)
+        rules = _starting_score(ruleset_from_rule(rule, doc, sanma=sanma, red=self.red),
+                                rounds, self.players)
         self.emit(GameStart(source=FORMAT, players=tuple(infos), ruleset=rules, meta=meta), "$")
 
     def end(self, sc: Any) -> None:

@@ -40,6 +40,10 @@ DIAGNOSTICS: Final = (
            ("bad-gzip", ERR, "a gzip stream that cannot be decompressed"),
            ("internal-error", ERR, "a reader failed on this input: a bug in mjlog, reported "
             "with the exception")),
+    *_rows("diagnostic", "every writer",
+           ("cannot-write", ERR, "the target format cannot hold this game (a Taiwanese game "
+            "in tenhou.net/6 or mjai), or its writer failed (a bug in mjlog, reported with "
+            "the exception); nothing is written for it")),
     *_rows("diagnostic", "Tenhou XML",
            ("xml-syntax", ERR, "malformed XML; what parses before it is read"),
            ("not-mjlog", ERR, "XML, but not a Tenhou mjlog document"),

@@ -118,8 +118,13 @@ def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool, dial
                 click.echo(f"{path}: {d}", err=True)
         options = WriteOptions(plain=plain, per_round=per_round, dialect=dialect,
                                log_name=Path(path).stem)
-        lines = ("\n" if target == "notation" else "").join(
-            write(target, rec.events, options) for rec in records)
+        try:
+            lines = ("\n" if target == "notation" else "").join(
+                write(target, rec.events, options) for rec in records)
+        except InputError as exc:
+            click.echo(f"{path}: {exc.diagnostic.message}", err=True)
+            failed += 1
+            continue
         if not many:
             if output == "-":
                 click.echo(lines, nl=False)

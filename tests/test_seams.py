@@ -3,7 +3,9 @@ registry claims each file for one format at most; observers see each event in or
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,8 +13,9 @@ from click.testing import CliRunner
 
 from mjlog.audit import audit_record
 from mjlog.cli import main
+from mjlog.diagnostics import InputError
 from mjlog.events import Discard, Draw, Event, RoundStart
-from mjlog.formats import FORMATS, detect, read_path
+from mjlog.formats import FORMATS, detect, read_path, write
 from mjlog.formats.head import Head
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
@@ -52,6 +55,40 @@ def test_a_reader_that_raises_gives_an_internal_error_diagnostic(
     assert "ValueError('a bug in a check')" in rec.diagnostics[0].message
     report = audit_record(rec)
     assert report.errors == 1
+
+
+@pytest.mark.parametrize("target", ["tenhou6", "mjai"])
+def test_a_format_that_cannot_hold_the_game_refuses_it_and_writes_nothing(
+        target: str, tmp_path: Path) -> None:
+    """tenhou.net/6 and mjai hold riichi games: a Taiwanese game is refused by name, with
+    no output file and exit status 2, while the other files of the run are converted."""
+    taiwan = EXAMPLES / "15-taiwan-seven-rob-one.mjn"
+    out = tmp_path / "game.json"
+    result = CliRunner().invoke(main, ["convert", str(taiwan), "-t", target, "-o", str(out)])
+    assert result.exit_code == 2 and not out.exists()
+    assert f"{target} holds riichi games only; this one is taiwan16" in result.output
+    folder = tmp_path / "many"
+    result = CliRunner().invoke(main, ["convert", str(KAN), str(taiwan), "-t", target,
+                                       "-o", str(folder)])
+    assert result.exit_code == 2 and "converted 1 files" in result.output
+    assert [p.name for p in folder.rglob("*.*")] == [KAN.with_suffix(
+        FORMATS[target].extension).name]
+
+
+def test_a_writer_that_raises_is_reported_not_a_traceback(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    def broken(events: object, options: object) -> str:
+        raise ValueError("a bug in a check")
+
+    monkeypatch.setitem(FORMATS, "mjai", dataclasses.replace(FORMATS["mjai"], write=broken))
+    (rec,) = read_path(KAN)
+    with pytest.raises(InputError) as caught:
+        write("mjai", rec.events)
+    assert caught.value.diagnostic.code == "cannot-write"
+    assert "the mjai writer failed: ValueError('a bug in a check')" in str(
+        caught.value.diagnostic.message)
+    result = CliRunner().invoke(main, ["convert", str(KAN), "-t", "mjai"])
+    assert result.exit_code == 2 and "the mjai writer failed" in result.output
 
 
 def test_no_corpus_file_is_claimed_by_two_formats() -> None:

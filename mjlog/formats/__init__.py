@@ -23,7 +23,7 @@ from pathlib import Path
 from mjlog import serialize
 from mjlog.compression import decompress
 from mjlog.diagnostics import Diagnostic, InputError
-from mjlog.events import EVENT_TYPES, Event
+from mjlog.events import EVENT_TYPES, Event, GameStart
 from mjlog.formats import mjai, notation, tenhou6, tenhou_xml
 from mjlog.formats.head import Head
 from mjlog.record import GameRecord, PositionKind
@@ -59,6 +59,8 @@ class Format:
     extension: str
     positions: PositionKind
     dialects: tuple[str, ...] = ()
+    families: tuple[str, ...] = ("riichi", "taiwan16")
+    """The rule families (``Ruleset.family``) whose games it can hold when writing."""
 
 
 FORMATS: dict[str, Format] = {f.name: f for f in (
@@ -81,12 +83,13 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            or (h.first_object_fails() and tenhou6.looks_like(h.start)),
            read=lambda d, p, s: tenhou6.read(d, p, strict=s),
            write=lambda ev, o: tenhou6.write(ev, per_round=o.per_round),
-           extension=".json", positions="json"),
+           extension=".json", positions="json", families=("riichi",)),
     Format(name="mjai", title="mjai JSON Lines, any dialect",
            looks_like=lambda h: mjai.looks_like(h.first_object()),
            read=lambda d, p, s: mjai.read(d, p, strict=s),
            write=lambda ev, o: mjai.write(ev, dialect=o.dialect, log_name=o.log_name or None),
-           extension=".mjson", positions="jsonl", dialects=mjai.DIALECTS),
+           extension=".mjson", positions="jsonl", dialects=mjai.DIALECTS,
+           families=("riichi",)),
 )}
 """Every format by name, in the order detection tries them."""
 
@@ -136,12 +139,27 @@ def read_path(path: str | Path, *, strict: bool = False) -> list[GameRecord]:
 
 
 def write(fmt: str, events: Sequence[Event], options: WriteOptions = WriteOptions()) -> str:
-    """One game's events in format ``fmt``; raises ``ValueError`` for a format mjlog does
-    not write."""
+    """One game's events in format ``fmt``.
+
+    Raises ``ValueError`` for a format mjlog does not write, and
+    :class:`InputError` (``cannot-write``) for a game the format cannot hold
+    (a Taiwanese game in tenhou.net/6 or mjai) or one its writer fails on (a bug
+    in mjlog, reported with the exception, never a traceback). Writes nothing
+    partial: the text is returned whole or not at all.
+    """
     writer = FORMATS[fmt].write
     if writer is None:
         raise ValueError(f"mjlog does not write {fmt}; it writes {', '.join(writers())}")
-    return writer(events, options)
+    family = next((e.ruleset.family for e in events if isinstance(e, GameStart)), "riichi")
+    if family not in FORMATS[fmt].families:
+        raise InputError(Diagnostic(code="cannot-write", message=(
+            f"{fmt} holds {' and '.join(FORMATS[fmt].families)} games only; this one is "
+            f"{family}")))
+    try:
+        return writer(events, options)
+    except Exception as exc:  # a writer's bug: reported, never a traceback
+        raise InputError(Diagnostic(code="cannot-write", message=(
+            f"the {fmt} writer failed: {exc!r}"))) from exc
 
 
 def expand(inputs: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:

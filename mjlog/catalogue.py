@@ -46,6 +46,8 @@ DIAGNOSTICS: Final = (
             "the exception); nothing is written for it")),
     *_rows("diagnostic", "Tenhou XML",
            ("xml-syntax", ERR, "malformed XML; what parses before it is read"),
+           ("xml-dtd-refused", WARN, "a document type declaration, not read: nothing it "
+            "names is opened and its entities stay undefined"),
            ("not-mjlog", ERR, "XML, but not a Tenhou mjlog document"),
            ("bad-element", ERR, "an element that cannot be read; it is skipped"),
            ("unknown-element", INFO, "an element mjlog does not know, kept as an unknown event"),

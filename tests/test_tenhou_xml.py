@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import gzip
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -28,9 +32,11 @@ from mjlog.events import (
     Win,
     YakuClaim,
 )
-from mjlog.formats import detect, tenhou_xml
+from mjlog.formats import detect, read_path, tenhou_xml
 from mjlog.formats.tenhou_xml import decode_meld, ruleset_from_go
 from mjlog.tiles import Tile
+
+from .conftest import ROOT
 
 
 def T(*ids: int) -> tuple[Tile, ...]:
@@ -210,3 +216,56 @@ def test_dora_reveal_and_three_players() -> None:
     assert rec.events[3] == Kita(player=0, tile=Tile(120))
     assert rec.events[4] == Draw(player=0, tile=Tile(121), rinshan=True)
     assert rec.events[6] == DoraReveal(indicator=Tile(7))
+
+
+# -- a record's DOCTYPE is never read: nothing it names is opened, nothing leaks
+
+def _with_doctype(example_xml: bytes, system: str) -> bytes:
+    doctype = f'<?xml version="1.0"?>\n<!DOCTYPE mjloggm SYSTEM "{system}">\n'.encode()
+    return doctype + example_xml.replace(b'n0="', b'n0="&secret;', 1)
+
+
+def _run(args: list[str], cwd: Path, stdin: int | None = None) -> tuple[int, str]:
+    proc = subprocess.run([sys.executable, "-m", "mjlog.cli", *args], cwd=cwd, stdin=stdin,
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def test_a_dtd_naming_a_file_leaks_nothing_and_says_the_same_without_it(
+        example_xml: bytes, tmp_path: Path) -> None:
+    (tmp_path / "game.mjlog").write_bytes(_with_doctype(example_xml, "local.dtd"))
+    seen = []
+    for exists in (True, False):
+        if exists:
+            (tmp_path / "local.dtd").write_text('<!ENTITY secret "TOPSECRET">\n')
+        else:
+            (tmp_path / "local.dtd").unlink()
+        outputs = [_run(["audit", "game.mjlog"], tmp_path),
+                   _run(["audit", "game.mjlog", "--format", "json"], tmp_path)]
+        for target in ("jsonl", "notation", "tenhou6", "mjai"):
+            outputs.append(_run(["convert", "game.mjlog", "-t", target], tmp_path))
+        assert all("TOPSECRET" not in text for _, text in outputs)
+        seen.append(outputs)
+    assert seen[0] == seen[1]  # the same text whether or not the named file exists
+    assert "xml-dtd-refused" in seen[0][0][1] and "Entity 'secret' not defined" in seen[0][0][1]
+    (rec,) = read_path(tmp_path / "game.mjlog")
+    assert [d.code for d in rec.diagnostics][:2] == ["xml-dtd-refused", "xml-syntax"]
+    assert rec.diagnostics[0].src is not None and rec.diagnostics[0].src.line == 2
+
+
+def test_a_dtd_of_stdin_or_a_fifo_returns_at_once(example_xml: bytes, tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.dtd"
+    os.mkfifo(fifo)
+    for i, system in enumerate(("/dev/stdin", str(fifo))):
+        (tmp_path / f"g{i}.mjlog").write_bytes(_with_doctype(example_xml, system))
+        # stdin is a pipe nobody writes to: reading it, or the FIFO, would block for ever
+        status, text = _run(["audit", f"g{i}.mjlog"], tmp_path, stdin=subprocess.PIPE)
+        assert status == 1 and "xml-dtd-refused" in text
+
+
+def test_an_internal_subset_is_refused_with_what_follows_it_read(example_xml: bytes) -> None:
+    text = b'<!-- a comment --><!DOCTYPE mjloggm [<!ENTITY a "x>y">]>' + example_xml
+    rec = tenhou_xml.read(text)
+    assert [d.code for d in rec.diagnostics] == ["xml-dtd-refused"]
+    assert rec.events == tenhou_xml.read(example_xml).events

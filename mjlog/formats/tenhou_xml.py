@@ -131,14 +131,72 @@ ABORTIVE: Final = {
 }
 """``RYUUKYOKU type`` values of abortive draws."""
 
-_SAFE_PARSER: Final = etree.XMLParser(
-    resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
-    huge_tree=False, remove_pis=True, collect_ids=False,
-)
-_RECOVER_PARSER: Final = etree.XMLParser(
-    resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
-    huge_tree=False, remove_pis=True, collect_ids=False, recover=True,
-)
+class _RefuseAll(etree.Resolver):
+    """Answers every request for an external document (a DTD, an entity) with nothing,
+    so that the parser opens no file and no address, whatever a record names."""
+
+    # lxml calls resolve(url, public id, context); lxml-stubs leave the context out
+    def resolve(self, system_url: str | None, public_id: str | None,  # type: ignore[override]
+                context: object) -> object:
+        return self.resolve_string("", context, base_url=None)
+
+
+def _parser(recover: bool) -> etree.XMLParser:
+    parser = etree.XMLParser(
+        resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
+        huge_tree=False, remove_pis=True, collect_ids=False, recover=recover)
+    parser.resolvers.add(_RefuseAll())
+    return parser
+
+
+_SAFE_PARSER: Final = _parser(recover=False)
+_RECOVER_PARSER: Final = _parser(recover=True)
+
+
+def _without_doctype(text: bytes) -> tuple[bytes, Diagnostic | None]:
+    """``text`` with a document type declaration blanked out (newlines kept, so every
+    position stays), and the ``xml-dtd-refused`` diagnostic that says where it was.
+
+    A DOCTYPE can name external files and define entities; no Tenhou record has
+    one, so mjlog reads none: the record is read as if it were not there, and
+    what it names is never opened. Other text is returned as it is.
+    """
+    at = _doctype_at(text)
+    if at < 0:
+        return text, None
+    end, depth, quote = at, 0, 0
+    while end < len(text):
+        c = text[end]
+        if quote:
+            quote = 0 if c == quote else quote
+        elif c in b"\"'":
+            quote = c
+        elif c in b"[]":
+            depth += 1 if c == ord("[") else -1
+        elif c == ord(">") and depth <= 0:
+            break
+        end += 1
+    blank = bytes(c if c == ord("\n") else ord(" ") for c in text[at:end + 1])
+    line = text.count(b"\n", 0, at) + 1
+    column = at - (text.rfind(b"\n", 0, at) + 1) + 1
+    return text[:at] + blank + text[end + 1:], Diagnostic(
+        code="xml-dtd-refused", severity=Severity.WARNING, src=Src(line=line, column=column),
+        message="a document type declaration (DTD) is not read: nothing it names is "
+                "opened and its entities are not defined")
+
+
+def _doctype_at(text: bytes) -> int:
+    """Where a DOCTYPE declaration starts in the prolog (before the root element), or -1."""
+    at = text.find(b"<!DOCTYPE")
+    if at < 0:
+        return -1
+    root = text.find(b"<", 0)
+    while root >= 0 and text[root + 1:root + 2] in (b"?", b"!"):
+        if text.startswith(b"<!DOCTYPE", root):
+            return root
+        close = b"-->" if text.startswith(b"<!--", root) else b">"
+        root = text.find(b"<", text.find(close, root) + 1)
+    return -1
 
 
 _YAKU_CLAIMS: dict[tuple[int, int], YakuClaim] = {}
@@ -828,8 +886,8 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> GameRecord:
     ``bad-element`` diagnostic and is skipped. With ``strict`` the first
     error raises :class:`InputError`. Does not replay or judge the game.
     """
-    text = decompress(data)
-    diagnostics: list[Diagnostic] = []
+    text, refused = _without_doctype(decompress(data))
+    diagnostics: list[Diagnostic] = [refused] if refused else []
     try:
         root = etree.fromstring(text, _SAFE_PARSER)
     except etree.XMLSyntaxError as exc:

@@ -37,7 +37,9 @@ DIAGNOSTICS: Final = (
            ("unknown-format", ERR, "the file is no record format mjlog reads"),
            ("unreadable", ERR, "the file cannot be opened"),
            ("bad-encoding", ERR, "the text is not UTF-8; its position is the first bad byte"),
-           ("bad-gzip", ERR, "a gzip stream that cannot be decompressed"),
+           ("bad-gzip", ERR, "a damaged or cut gzip stream: what decompressed before the "
+            "damage is read"),
+           ("too-large", ERR, "gzip data that expands past 256 MB: not read"),
            ("internal-error", ERR, "a reader failed on this input: a bug in mjlog, reported "
             "with the exception")),
     *_rows("diagnostic", "every writer",

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from mjlog.compression import gunzip
 from mjlog.diagnostics import InputError, Severity
 from mjlog.events import (
     AddedKan,
@@ -32,7 +33,7 @@ from mjlog.events import (
     Win,
     YakuClaim,
 )
-from mjlog.formats import detect, read_path, tenhou_xml
+from mjlog.formats import detect, read_bytes, read_path, tenhou_xml
 from mjlog.formats.tenhou_xml import decode_meld, ruleset_from_go
 from mjlog.tiles import Tile
 
@@ -136,8 +137,36 @@ def test_gzip_and_detection(example_xml: bytes) -> None:
     assert detect(packed) == detect(example_xml) == "tenhou-xml"
     assert tenhou_xml.read(packed).events == tenhou_xml.read(example_xml).events
     with pytest.raises(InputError) as err:
-        tenhou_xml.read(packed[:40])
+        tenhou_xml.read(packed[:40], strict=True)
     assert err.value.diagnostic.code == "bad-gzip"
+
+
+def test_a_cut_or_damaged_gzip_keeps_what_decompressed_before(example_xml: bytes) -> None:
+    whole = tenhou_xml.read(example_xml)
+    packed = gzip.compress(example_xml)
+    cut = read_bytes(packed[:len(packed) * 2 // 3], "cut.mjlog.gz")[0]
+    assert [d.code for d in cut.diagnostics][:2] == ["bad-gzip", "xml-syntax"]
+    assert "what came before is read" in cut.diagnostics[0].message
+    kept = [e for e in cut.events if isinstance(e, Discard)]
+    assert 0 < len(kept) < sum(isinstance(e, Discard) for e in whole.events)
+    assert cut.events[:len(kept)] == whole.events[:len(kept)]
+    flipped = bytearray(packed)
+    flipped[-6] ^= 0xFF  # the checksum: every byte decompressed, the stream is damaged
+    damaged = read_bytes(bytes(flipped), "damaged.mjlog.gz")[0]
+    assert damaged.diagnostics[0].code == "bad-gzip" and damaged.events == whole.events
+    with pytest.raises(InputError) as err:  # nothing readable: the damage is the error
+        read_bytes(packed[:12])
+    assert err.value.diagnostic.code == "bad-gzip"
+
+
+def test_gzip_members_and_a_bomb() -> None:
+    two = gzip.compress(b"<mjloggm ") + gzip.compress(b'ver="2.3"/>')
+    assert gunzip(two) == (b'<mjloggm ver="2.3"/>', None)
+    bomb = gzip.compress(bytes(10 * 2**20))
+    with pytest.raises(InputError) as err:
+        gunzip(bomb, limit=2**20)
+    assert err.value.diagnostic.code == "too-large"
+    assert gunzip(bomb, limit=10 * 2**20) == (bytes(10 * 2**20), None)
 
 
 def test_pretty_printed_with_comment_gives_lines(example_xml: bytes) -> None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mjlog import serialize
-from mjlog.compression import decompress
+from mjlog.compression import gunzip
 from mjlog.diagnostics import Diagnostic, InputError
 from mjlog.events import EVENT_TYPES, Event, GameStart
 from mjlog.formats import mjai, notation, tenhou6, tenhou_xml
@@ -102,31 +102,49 @@ def writers() -> list[str]:
 def detect(data: bytes) -> str | None:
     """The format of (possibly gzipped) record bytes, or ``None`` if not recognised."""
     try:
-        head = Head(decompress(data))
+        text, _damage = gunzip(data)
     except InputError:
         return None
+    return _detect_text(text)
+
+
+def _detect_text(text: bytes) -> str | None:
+    head = Head(text)
     return next((name for name, f in FORMATS.items() if f.looks_like(head)), None)
 
 
 def read_bytes(data: bytes, path: str = "", *, fmt: str | None = None,
                strict: bool = False) -> list[GameRecord]:
-    """Read every game in ``data``. Raises :class:`InputError` if the format is unknown
-    (or the gzip stream is damaged)."""
-    fmt = fmt or detect(data)
+    """Read every game in ``data``.
+
+    Raises :class:`InputError` if the format is unknown, if gzip data expands
+    past :data:`mjlog.compression.LIMIT` (``too-large``), or if it is damaged
+    before any record could be read (``bad-gzip``). A stream damaged later keeps
+    what decompressed before the damage, with the ``bad-gzip`` diagnostic on
+    the first game.
+    """
+    text, damage = gunzip(data)
+    fmt = fmt or _detect_text(text)
     if fmt is None:
-        raise InputError(Diagnostic(
+        raise InputError(damage or Diagnostic(
             code="unknown-format",
             message=f"not a record format mjlog reads ({', '.join(FORMATS)})"))
-    text = decompress(data)
     try:
-        return FORMATS[fmt].read(text, path, strict)
+        records = FORMATS[fmt].read(text, path, strict)
     except InputError:
         raise
     except Exception as exc:  # a reader's bug: reported, never a traceback
-        return [GameRecord(path=path, format=fmt, position_kind=FORMATS[fmt].positions,
-                           diagnostics=[Diagnostic(code="internal-error",
-                                                   message=f"the {fmt} reader failed: "
-                                                   f"{exc!r}")])]
+        records = [GameRecord(path=path, format=fmt, position_kind=FORMATS[fmt].positions,
+                              diagnostics=[Diagnostic(code="internal-error",
+                                                      message=f"the {fmt} reader failed: "
+                                                      f"{exc!r}")])]
+    if damage is not None:
+        if strict:
+            raise InputError(damage)
+        if not records:
+            records = [GameRecord(path=path, format=fmt, position_kind=FORMATS[fmt].positions)]
+        records[0].diagnostics.insert(0, damage)
+    return records
 
 
 def read_path(path: str | Path, *, strict: bool = False) -> list[GameRecord]:

@@ -27,7 +27,9 @@ what parses before it is read), ``not-mjlog`` (another XML document),
 (info: an element mjlog does not know; kept as an ``Unknown`` event),
 ``missing-go`` (no ``<GO>``), ``round-without-result``, ``truncated`` (the
 record stops before its game end) and ``no-final-scores`` (an empty
-``owari``). A damaged gzip stream raises :class:`InputError` ``bad-gzip``.
+``owari``), ``xml-dtd-refused`` (a DOCTYPE, not read) and ``bad-gzip`` (a
+damaged or cut gzip stream; what decompressed before it is read, and with
+``strict`` it raises :class:`InputError`).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from urllib.parse import unquote
 
 from lxml import etree
 
-from mjlog.compression import decompress
+from mjlog.compression import gunzip
 from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
 from mjlog.events import (
     AbortiveDraw,
@@ -76,7 +78,8 @@ from mjlog.tiles import NUM_TILES, Tile
 
 FORMAT = "tenhou-xml"
 DIAGNOSTIC_CODES = frozenset({
-    "xml-syntax", "not-mjlog", "bad-element", "unknown-element", "missing-go",
+    "bad-gzip", "xml-dtd-refused", "xml-syntax", "not-mjlog", "bad-element",
+    "unknown-element", "missing-go",
     "round-without-result", "truncated", "no-final-scores",
 })
 
@@ -886,8 +889,11 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> GameRecord:
     ``bad-element`` diagnostic and is skipped. With ``strict`` the first
     error raises :class:`InputError`. Does not replay or judge the game.
     """
-    text, refused = _without_doctype(decompress(data))
-    diagnostics: list[Diagnostic] = [refused] if refused else []
+    unpacked, damage = gunzip(data)
+    if damage is not None and strict:
+        raise InputError(damage)
+    text, refused = _without_doctype(unpacked)
+    diagnostics: list[Diagnostic] = [d for d in (damage, refused) if d is not None]
     try:
         root = etree.fromstring(text, _SAFE_PARSER)
     except etree.XMLSyntaxError as exc:

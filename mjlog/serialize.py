@@ -21,6 +21,7 @@ import typing
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Union
 
+from mjlog import jsontext
 from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
 from mjlog.events import EVENT_TYPES, Event, GameStart
 from mjlog.record import GameRecord
@@ -314,7 +315,7 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
         if not line.strip():
             continue
         try:
-            ev = event_from_dict(json.loads(line))
+            ev = event_from_dict(jsontext.loads(line))
         except json.JSONDecodeError as exc:
             d = Diagnostic(code="json-syntax", message=exc.msg,
                            src=Src(line=lineno, column=exc.colno))

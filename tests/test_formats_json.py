@@ -376,3 +376,32 @@ def test_cli_converts_to_tenhou6_and_mjai(tmp_path: Path) -> None:
         assert _problems([back]) == {}
         audit = runner.invoke(main, ["audit", str(out)])
         assert audit.exit_code == 0, audit.output
+
+
+_DEEP = "[" * 100_000
+_GAME_START = '{"type":"game_start","source":"x","players":[{"name":"a"},{"name":"b"},' \
+    '{"name":"c"},{"name":"d"}]}'
+
+
+@pytest.mark.parametrize(("text", "fmt"), [
+    ('{"log": ' + _DEEP, "tenhou6"),
+    (_GAME_START + '\n{"type":"draw","player":0,"tile":' + _DEEP + "\n", "jsonl"),
+    ('{"type":"start_game","names":["a","b","c","d"]}\n{"type":"tsumo","pai":' + _DEEP,
+     "mjai"),
+])
+def test_json_nested_too_deeply_is_a_syntax_error_not_a_crash(text: str, fmt: str,
+                                                             tmp_path: Path) -> None:
+    """Python's decoder recurses once per level: 100,000 levels is a json-syntax
+    diagnostic, with what came before kept, and no command shows a traceback."""
+    records = read_bytes(text.encode(), "deep", fmt=fmt)
+    assert [d.code for r in records for d in r.diagnostics if d.code == "json-syntax"] == [
+        "json-syntax"]
+    path = tmp_path / "deep.json"
+    path.write_text(text)
+    from click.testing import CliRunner
+
+    from mjlog.cli import main
+    for args in (["audit", str(path)], ["convert", str(path), "-t", "jsonl"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exception is None or isinstance(result.exception, SystemExit), args
+        assert "json-syntax" in result.output or "nested too deeply" in result.output

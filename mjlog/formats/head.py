@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from mjlog import jsontext
 
 _BLANK = b"\xef\xbb\xbf \t\r\n"
 
@@ -27,7 +28,7 @@ class Head:
             return
         line = self.data.lstrip(_BLANK).split(b"\n", 1)[0]
         try:
-            self._first = json.loads(line)
+            self._first = jsontext.loads(line)
         except (ValueError, UnicodeDecodeError):  # e.g. one object over several lines
             self._failed = True
 

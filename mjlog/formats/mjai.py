@@ -40,6 +40,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 
+from mjlog import jsontext
 from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
 from mjlog.events import (
     AbortiveDraw,
@@ -666,7 +667,7 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
             continue
         r.line = lineno
         try:
-            o = json.loads(line)
+            o = jsontext.loads(line)
         except json.JSONDecodeError as exc:
             r.diag("json-syntax", f"{exc.msg} (column {exc.colno})")
             continue

@@ -41,6 +41,7 @@ from array import array
 from collections.abc import Iterable, Iterator
 from typing import Any, Final
 
+from mjlog import jsontext
 from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
 from mjlog.events import (
     AbortiveDraw,
@@ -967,7 +968,7 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
         reader.diag("bad-encoding", f"not UTF-8: {exc.reason}")
         return [reader.rec]
     try:
-        docs: list[tuple[Any, int]] = [(json.loads(text), 1)]
+        docs: list[tuple[Any, int]] = [(jsontext.loads(text), 1)]
     except json.JSONDecodeError as whole:
         docs = []
         lines = text.split("\n")
@@ -979,7 +980,7 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
             if not line.strip():
                 continue
             try:
-                docs.append((json.loads(line), lineno))
+                docs.append((jsontext.loads(line), lineno))
             except json.JSONDecodeError as exc:
                 reader.line = lineno
                 reader.diag("json-syntax", f"{exc.msg} (column {exc.colno})")

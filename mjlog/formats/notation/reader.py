@@ -11,13 +11,13 @@ reading goes on at the next token or line. It does no I/O and never judges.
 
 from __future__ import annotations
 
-import json
 import re
 from array import array
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, cast
 
+from mjlog import jsontext
 from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
 from mjlog.events import (
     AbortiveDraw,
@@ -440,7 +440,7 @@ class _Reader:
 
     def unknown(self, text: str, line: int) -> None:
         try:
-            obj = json.loads(text)
+            obj = jsontext.loads(text)
             ev = Unknown(tag=str(obj["tag"]), attrs=tuple((str(a), str(b))
                                                            for a, b in obj.get("attrs", [])),
                          text=str(obj.get("text", "")))

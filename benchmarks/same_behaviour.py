@@ -32,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -94,17 +95,42 @@ def _produce(tree: Path, dest: Path, corpus: str, examples: str, jobs: int) -> N
             out = dest / f"audit-{rules}-{name}.json"
             _run(tree, ["audit", src, "--format", "json", *j, *extra, "-o", str(out)],
                  dest / f"audit-{rules}-{name}.log", cwd)
+        keep = _keeps_extensions(tree, cwd)
         for fmt, opts in WRITERS:
             target = fmt.split("-")[0]
             folder = dest / f"convert-{fmt}-{name}"
-            _run(tree, ["convert", src, "-t", target, *opts, "-o", str(folder)],
+            _run(tree, ["convert", src, "-t", target, *opts, *keep, "-o", str(folder)],
                  dest / f"convert-{fmt}-{name}.log", cwd)
+            _old_names(folder, bool(keep))
             back = dest / f"back-{fmt}-{name}"
-            _run(tree, ["convert", str(folder), "-t", "jsonl", "-o", str(back)],
+            _run(tree, ["convert", str(folder), "-t", "jsonl", *keep, "-o", str(back)],
                  dest / f"back-{fmt}-{name}.log", cwd)
+            _old_names(back, bool(keep))
     for preset, n in GENERATED:
         _run(tree, ["generate", "--rules", preset, "-n", str(n), "--seed", "7"],
              dest / f"generate-{preset}.mjn", cwd)
+
+
+def _keeps_extensions(tree: Path, cwd: Path) -> list[str]:
+    """``--keep-extension`` where the version has it: since it refuses two inputs that would
+    write one output (hanchan.xml and hanchan.json), a folder converts only with it."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    proc = subprocess.run([sys.executable, "-m", "mjlog.cli", "convert", "--help"], cwd=cwd,
+                          env=env, capture_output=True, text=True)
+    return ["--keep-extension"] if "--keep-extension" in proc.stdout else []
+
+
+def _old_names(folder: Path, kept: bool) -> None:
+    """Rename ``game.xml.jsonl`` to ``game.jsonl``, the name earlier versions gave it, where
+    no other output takes that name (those that would clash keep their whole names)."""
+    if not kept or not folder.is_dir():
+        return
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    wanted = {p: p.with_name(p.stem).with_suffix(p.suffix) for p in files}
+    taken = Counter(wanted.values())
+    for p, new in wanted.items():
+        if taken[new] == 1 and p != new:
+            p.rename(new)
 
 
 def _files(folder: Path) -> Iterator[Path]:

@@ -31,7 +31,7 @@ from mjlog.events import (
     round_label,
 )
 from mjlog.families import FAMILIES, random_game
-from mjlog.formats import FORMATS, WriteOptions, expand, read_path, write, writers
+from mjlog.formats import FORMATS, WriteOptions, detect, expand, read_path, write, writers
 from mjlog.record import GameRecord
 from mjlog.render import table_text, wall_text
 from mjlog.replay.engine import Engine
@@ -91,8 +91,12 @@ def _read_or_exit(path: str) -> list[GameRecord]:
 @click.option("-o", "--output", type=click.Path(), default="-", show_default=True,
               help="Output file ('-' for standard output), or a folder when converting "
               "several files or a folder.")
+@click.option("--keep-extension", is_flag=True,
+              help="Into a folder: name each output after its input's whole name "
+              "(game.xml -> game.xml.jsonl), so that inputs differing only in extension "
+              "do not clash.")
 def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool, dialect: str,
-            per_round: bool) -> None:
+            per_round: bool, keep_extension: bool) -> None:
     """Convert records to another format.
 
     With one input file the output is one file (or standard output). With
@@ -104,6 +108,8 @@ def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool, dial
     many = len(items) > 1 or any(Path(i).is_dir() for i in inputs)
     if many and output == "-":
         raise click.UsageError("converting several files needs -o FOLDER")
+    suffix = FORMATS[target].extension
+    outs = _planned_outputs(items, inputs, output, suffix, many, keep_extension)
     failed = converted = 0
     for path, explicit in items:
         try:
@@ -125,20 +131,56 @@ def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool, dial
             click.echo(f"{path}: {exc.diagnostic.message}", err=True)
             failed += 1
             continue
-        if not many:
-            if output == "-":
-                click.echo(lines, nl=False)
-            else:
-                Path(output).write_text(lines, encoding="utf-8")
+        if output == "-":
+            click.echo(lines, nl=False)
         else:
-            out = Path(output) / _relative(path, inputs).with_suffix(FORMATS[target].extension)
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(lines, encoding="utf-8")
+            outs[path].parent.mkdir(parents=True, exist_ok=True)
+            outs[path].write_text(lines, encoding="utf-8")
         converted += 1
     if many:
         click.echo(f"converted {converted} files to {output}", err=True)
     if failed:
         sys.exit(2)
+
+
+def _planned_outputs(items: list[tuple[Path, bool]], inputs: tuple[str, ...], output: str,
+                     suffix: str, many: bool, keep: bool) -> dict[Path, Path]:
+    """Where each input's conversion goes. Raises a usage error, before anything is
+    written, when two records would go to one file or an output would replace an input
+    (records only: files a folder holds that are no record are left out)."""
+    if output == "-":
+        return {}
+    if not many:
+        outs = {items[0][0]: Path(output)} if items else {}
+    else:
+        outs = {p: Path(output) / _renamed(_relative(p, inputs), suffix, keep)
+                for p, explicit in items if explicit or _is_record(p)}
+    _refuse_clashes(outs, {p.resolve() for p, _ in items})
+    return outs
+
+
+def _refuse_clashes(outs: dict[Path, Path], sources: set[Path]) -> None:
+    seen: dict[Path, Path] = {}
+    for src, out in outs.items():
+        key = out.resolve()
+        if key in sources:
+            raise click.UsageError(f"the output {out} is an input; nothing was written")
+        if key in seen:
+            raise click.UsageError(f"{seen[key]} and {src} would both be written to {out}; "
+                                   "nothing was written (--keep-extension names each "
+                                   "output after its input's whole name)")
+        seen[key] = src
+
+
+def _renamed(path: Path, suffix: str, keep: bool) -> Path:
+    return path.with_name(path.name + suffix) if keep else path.with_suffix(suffix)
+
+
+def _is_record(path: Path) -> bool:
+    try:
+        return detect(path.read_bytes()) is not None
+    except OSError:
+        return True  # reading it fails later, with the reason
 
 
 def _relative(path: Path, inputs: tuple[str, ...]) -> Path:
@@ -275,6 +317,9 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
     checks = Checks(wall=not no_wall, scores=not no_scores, rules=not no_rules, preset=preset,
                     options=options)
     items = collect(inputs)
+    if output and Path(output).resolve() in {Path(p).resolve() for p, _ in items}:
+        raise click.UsageError(f"the report {output} would replace an input; nothing was "
+                               "written")
     report: AuditReport
     if fmt == "text" and sys.stderr.isatty() and len(items) > 1:
         with click.progressbar(length=len(items), label="auditing", file=sys.stderr) as bar:

@@ -128,13 +128,35 @@ def test_replay_unknown_round_is_a_usage_error() -> None:
 def test_convert_to_jsonl(tmp_path: Path) -> None:
     code, out = run("convert", str(EXAMPLES / "east-ron.mjlog"))
     assert code == 0 and out == (EXAMPLES / "east-ron.jsonl").read_text("utf-8")
-    code, _ = run("convert", str(EXAMPLES), "-t", "jsonl", "-o", str(tmp_path / "out"))
+    # examples/ holds east-ron.mjlog and east-ron.jsonl: one output name for two records
+    code, err = run("convert", str(EXAMPLES), "-t", "jsonl", "-o", str(tmp_path / "out"))
+    assert code == 2 and "would both be written to" in err and "nothing was written" in err
+    assert not (tmp_path / "out").exists()
+    sources = [*sorted(EXAMPLES.glob("*.mjn")), *sorted(EXAMPLES.glob("*.mjlog"))]
+    code, _ = run("convert", *map(str, sources), "-t", "jsonl", "-o", str(tmp_path / "out"))
     assert code == 0
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
-    mjn = [f"{p.stem}.jsonl" for p in sorted(EXAMPLES.glob("*.mjn"))]
-    assert written[:len(mjn)] == mjn
-    assert written[len(mjn):] == ["east-riichi.jsonl", "east-ron.jsonl", "east-seeded.jsonl"]
+    assert written == sorted(f"{p.stem}.jsonl" for p in sources)
     assert (tmp_path / "out" / "east-ron.jsonl").read_text("utf-8") == out
+    code, _ = run("convert", str(EXAMPLES), "-t", "jsonl", "--keep-extension",
+                  "-o", str(tmp_path / "whole"))
+    assert code == 0
+    whole = {p.name for p in (tmp_path / "whole").iterdir()}
+    assert {"east-ron.mjlog.jsonl", "east-ron.jsonl.jsonl"} <= whole
+    assert (tmp_path / "whole" / "east-ron.mjlog.jsonl").read_text("utf-8") == out
+
+
+def test_an_output_never_replaces_an_input(tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    record.write_bytes((EXAMPLES / "east-ron.jsonl").read_bytes())
+    before = record.read_bytes()
+    code, err = run("convert", str(record), "-t", "jsonl", "-o", str(record))
+    assert code == 2 and "is an input" in err
+    code, err = run("convert", str(tmp_path), "-t", "jsonl", "-o", str(tmp_path))
+    assert code == 2 and "is an input" in err
+    code, err = run("audit", str(record), "-o", str(record))
+    assert code == 2 and "would replace an input" in err
+    assert record.read_bytes() == before
 
 
 def test_stats_command_outputs(tmp_path: Path) -> None:

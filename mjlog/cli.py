@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -134,13 +136,37 @@ def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool, dial
         if output == "-":
             click.echo(lines, nl=False)
         else:
-            outs[path].parent.mkdir(parents=True, exist_ok=True)
-            outs[path].write_text(lines, encoding="utf-8")
+            _write_text(outs[path], lines)
         converted += 1
     if many:
         click.echo(f"converted {converted} files to {output}", err=True)
     if failed:
         sys.exit(2)
+
+
+class OutputError(click.ClickException):
+    """An output that cannot be written (a missing or read-only place, a full disk):
+    reported in one line, exit status 2."""
+
+    exit_code = 2
+
+
+@contextmanager
+def _writing(path: Path) -> Iterator[None]:
+    """Turn an operating system error while writing ``path`` into :class:`OutputError`."""
+    try:
+        yield
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` as UTF-8, creating its folder. A file name that was not
+    UTF-8 in the text comes out with U+FFFD for its bad bytes."""
+    printable = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    with _writing(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(printable, encoding="utf-8")
 
 
 def _planned_outputs(items: list[tuple[Path, bool]], inputs: tuple[str, ...], output: str,
@@ -329,7 +355,7 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
     text = (json.dumps(report.to_dict(), ensure_ascii=False, indent=1) + "\n" if fmt == "json"
             else format_text(report, all_games=all_games))
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        _write_text(Path(output), text)
     else:
         click.echo(text, nl=False)
     s = report.summary
@@ -384,15 +410,13 @@ def generate_cmd(preset: str, settings: tuple[str, ...], games: int, seed: int,
     """
     rs = PRESETS[preset].with_options(**dict(_rule_options(preset, settings)))
     folder = None if output == "-" else Path(output)
-    if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
     for i in range(games):
         text = write("notation", random_game(rs, seed + i).events)
         if folder is None:
             click.echo(text, nl=False)
         else:
-            (folder / f"random-{preset}-{seed + i}{FORMATS['notation'].extension}").write_text(
-                text, encoding="utf-8")
+            _write_text(folder / f"random-{preset}-{seed + i}{FORMATS['notation'].extension}",
+                        text)
     if folder is not None:
         click.echo(f"wrote {games} games to {folder}", err=True)
 
@@ -519,14 +543,16 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, by: str, players: tup
             click.echo(shown)
         return
     suffix = Path(output).suffix.lower()
-    if suffix == ".parquet":
-        table.write_parquet(output)
-    elif suffix == ".csv":
-        table.write_csv(output)
-    elif suffix == ".json":
-        table.write_json(output)
-    else:
+    if suffix not in (".parquet", ".csv", ".json"):
         raise click.UsageError("-o must end in .parquet, .csv or .json")
+    with _writing(Path(output)):
+        Path(output).parent.mkdir(parents=True, exist_ok=True)
+        if suffix == ".parquet":
+            table.write_parquet(output)
+        elif suffix == ".csv":
+            table.write_csv(output)
+        else:
+            table.write_json(output)
     click.echo(f"wrote {len(table)} rows to {output}", err=True)
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
 import jsonschema
+import pytest
 from click.testing import CliRunner
 
 from mjlog.cli import main
@@ -197,3 +199,24 @@ def test_generate_same_seed_same_text_and_bad_option_exits_2() -> None:
     assert run("generate", "--seed", "4")[1] == run("generate", "--seed", "4")[1]
     code, out = run("generate", "--set", "kuikae=never")
     assert code == 2 and "kuikae is one of allowed, same, both" in out
+
+
+@pytest.mark.parametrize("args", [
+    ["convert", str(EXAMPLES / "east-ron.mjlog"), "-t", "jsonl", "-o", "/dev/full"],
+    ["audit", str(EXAMPLES / "east-ron.mjlog"), "-o", "/dev/full"],
+    ["stats", str(EXAMPLES / "east-ron.mjlog"), "-o", "/proc/no-such/table.csv"],
+    ["generate", "-n", "1", "-o", "/dev/full/folder"],
+])
+def test_an_output_that_cannot_be_written_is_one_line_and_exit_2(args: list[str]) -> None:
+    code, out = run(*args)
+    assert code == 2 and "cannot write" in out and "Traceback" not in out
+
+
+def test_a_file_name_that_is_not_utf8_is_reported(tmp_path: Path) -> None:
+    folder = tmp_path / os.fsdecode(b"g\xff")
+    folder.mkdir()
+    (folder / "game.mjlog").write_bytes((EXAMPLES / "east-ron.mjlog").read_bytes())
+    code, _ = run("audit", str(folder), "--format", "json", "-o", str(tmp_path / "r.json"))
+    assert code == 0
+    report = json.loads((tmp_path / "r.json").read_text("utf-8"))
+    assert report["games"][0]["path"].endswith("g\ufffd/game.mjlog")

@@ -9,9 +9,10 @@ as tracebacks.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from functools import partial
@@ -164,9 +165,25 @@ def _write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` as UTF-8, creating its folder. A file name that was not
     UTF-8 in the text comes out with U+FFFD for its bad bytes."""
     printable = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    _atomically(path, lambda tmp: tmp.write_text(printable, encoding="utf-8"))
+
+
+def _atomically(path: Path, write_to: Callable[[Path], object]) -> None:
+    """Have ``write_to`` write a temporary file beside ``path``, then put it in ``path``'s
+    place in one step: a reader sees the old file or the whole new one, never a part, and
+    an error or an interrupt leaves the old one as it was. A device or pipe (``/dev/stdout``)
+    is written directly."""
     with _writing(path):
+        if path.exists() and not path.is_file():
+            write_to(path)
+            return
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(printable, encoding="utf-8")
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.part")
+        try:
+            write_to(tmp)
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
 
 
 def _planned_outputs(items: list[tuple[Path, bool]], inputs: tuple[str, ...], output: str,
@@ -545,14 +562,15 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, by: str, players: tup
     suffix = Path(output).suffix.lower()
     if suffix not in (".parquet", ".csv", ".json"):
         raise click.UsageError("-o must end in .parquet, .csv or .json")
-    with _writing(Path(output)):
-        Path(output).parent.mkdir(parents=True, exist_ok=True)
+    def write_table(path: Path) -> None:
         if suffix == ".parquet":
-            table.write_parquet(output)
+            table.write_parquet(path)
         elif suffix == ".csv":
-            table.write_csv(output)
+            table.write_csv(path)
         else:
-            table.write_json(output)
+            table.write_json(path)
+
+    _atomically(Path(output), write_table)
     click.echo(f"wrote {len(table)} rows to {output}", err=True)
 
 

@@ -220,3 +220,26 @@ def test_a_file_name_that_is_not_utf8_is_reported(tmp_path: Path) -> None:
     assert code == 0
     report = json.loads((tmp_path / "r.json").read_text("utf-8"))
     assert report["games"][0]["path"].endswith("g\ufffd/game.mjlog")
+
+
+def test_an_output_is_replaced_whole_or_not_at_all(tmp_path: Path) -> None:
+    """A write that fails half-way (a full disk) leaves the previous output as it was and
+    no temporary file behind."""
+    import click
+
+    from mjlog.cli import _atomically
+
+    report = tmp_path / "report.json"
+    report.write_text("the previous report")
+
+    def half_then_full(path: Path) -> None:
+        path.write_text("half of a rep")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(click.ClickException) as err:
+        _atomically(report, half_then_full)
+    assert "cannot write" in err.value.message and err.value.exit_code == 2
+    assert report.read_text() == "the previous report"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
+    code, _ = run("audit", str(EXAMPLES / "east-ron.mjlog"), "-o", str(report))
+    assert code == 0 and report.read_text().startswith("1 files, 1 games")

@@ -11,7 +11,6 @@ is typed (:class:`AuditReport`, :class:`GameReport`, the findings of
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
-from mjlog import __version__
+from mjlog import __version__, parallel
 from mjlog.diagnostics import (
     Diagnostic,
     Finding,
@@ -205,7 +204,7 @@ def _results(items: list[tuple[str, bool]], jobs: int, checks: Checks) -> Iterat
     if jobs <= 1 or len(items) < 2:
         yield from map(work, items)
         return
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+    with parallel.pool(jobs) as pool:
         yield from pool.imap(work, items, chunksize=max(1, min(32, len(items) // (jobs * 8))))
 
 

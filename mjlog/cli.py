@@ -8,8 +8,11 @@ as tracebacks.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import shutil
+import signal
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
@@ -20,7 +23,7 @@ from pathlib import Path
 
 import click
 
-from mjlog import __version__
+from mjlog import __version__, parallel
 from mjlog.audit import AuditReport, Checks, audit_items, collect, format_text
 from mjlog.diagnostics import InputError
 from mjlog.events import (
@@ -113,36 +116,66 @@ def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool, dial
         raise click.UsageError("converting several files needs -o FOLDER")
     suffix = FORMATS[target].extension
     outs = _planned_outputs(items, inputs, output, suffix, many, keep_extension)
+    options = WriteOptions(plain=plain, per_round=per_round, dialect=dialect)
     failed = converted = 0
-    for path, explicit in items:
-        try:
-            records = read_path(path)
-        except InputError as exc:
-            if explicit or exc.diagnostic.code != "unknown-format":
-                click.echo(f"{path}: {exc.diagnostic.message}", err=True)
-                failed += 1
-            continue
-        for rec in records:
-            for d in rec.diagnostics:
-                click.echo(f"{path}: {d}", err=True)
-        options = WriteOptions(plain=plain, per_round=per_round, dialect=dialect,
-                               log_name=Path(path).stem)
-        try:
-            lines = ("\n" if target == "notation" else "").join(
-                write(target, rec.events, options) for rec in records)
-        except InputError as exc:
-            click.echo(f"{path}: {exc.diagnostic.message}", err=True)
-            failed += 1
-            continue
-        if output == "-":
-            click.echo(lines, nl=False)
-        else:
-            _write_text(outs[path], lines)
-        converted += 1
+    with _staged(outs, output, many) as staged:
+        for path, explicit in items:
+            lines = _converted(path, explicit, target,
+                               dataclasses.replace(options, log_name=Path(path).stem))
+            if lines is None:
+                failed += explicit or path in outs
+            elif output == "-":
+                click.echo(lines, nl=False)
+            else:
+                _write_text(staged[path], lines)
+            converted += lines is not None
     if many:
         click.echo(f"converted {converted} files to {output}", err=True)
     if failed:
         sys.exit(2)
+
+
+def _converted(path: Path, explicit: bool, target: str, options: WriteOptions) -> str | None:
+    """One file's records in ``target``, or ``None`` (said on standard error) when it is
+    unreadable, no record (silently, for a file a folder holds) or not writable there."""
+    try:
+        records = read_path(path)
+    except InputError as exc:
+        if explicit or exc.diagnostic.code != "unknown-format":
+            click.echo(f"{path}: {exc.diagnostic.message}", err=True)
+        return None
+    for rec in records:
+        for d in rec.diagnostics:
+            click.echo(f"{path}: {d}", err=True)
+    try:
+        return ("\n" if target == "notation" else "").join(
+            write(target, rec.events, options) for rec in records)
+    except InputError as exc:
+        click.echo(f"{path}: {exc.diagnostic.message}", err=True)
+        return None
+
+
+@contextmanager
+def _staged(outs: dict[Path, Path], output: str, many: bool) -> Iterator[dict[Path, Path]]:
+    """Where each output is written while the run lasts. Into a folder: a hidden folder
+    beside it, whose files are moved into place when the run ends, so that an interrupted
+    or failed run leaves the folder as it was (files already there and not written by this
+    run stay)."""
+    if not many:
+        yield outs
+        return
+    final = Path(output)
+    stage = final.parent / f".{final.name}.{os.getpid()}.part"
+    staged = {src: stage / out.relative_to(final) for src, out in outs.items()}
+    try:
+        yield staged
+        with _writing(final):
+            for src, out in outs.items():
+                if staged[src].exists():
+                    out.parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(staged[src], out)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
 
 
 class OutputError(click.ClickException):
@@ -574,5 +607,13 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, by: str, players: tup
     click.echo(f"wrote {len(table)} rows to {output}", err=True)
 
 
-if __name__ == "__main__":
+def run() -> None:
+    """The ``mjlog`` command: :func:`main` with SIGINT and SIGTERM ending it cleanly (exit
+    status 130 and 143; workers stopped, no output half-written)."""
+    signal.signal(signal.SIGINT, parallel.interrupted)
+    signal.signal(signal.SIGTERM, parallel.interrupted)
     main()
+
+
+if __name__ == "__main__":
+    run()

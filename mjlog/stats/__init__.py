@@ -16,7 +16,6 @@ This package is the only part of mjlog that imports polars.
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,6 +24,7 @@ from typing import Any
 
 import polars as pl
 
+from mjlog import parallel
 from mjlog.formats import expand
 from mjlog.stats.facts import SCHEMAS, TABLES, Batch, add_file, facts, files_facts, iter_batches
 from mjlog.stats.metrics import GROUP_KEYS, METRICS, OPTIONS, compute, count, merge
@@ -101,7 +101,7 @@ def _batches(items: list[tuple[str, bool]], jobs: int, batch_games: int,
         return
     size = max(1, min(batch_games, len(items) // (jobs * 4) or 1))
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+    with parallel.pool(jobs) as pool:
         for chunk, result in zip(chunks, pool.imap(files_facts, chunks), strict=True):
             if progress is not None:
                 progress(len(chunk))

@@ -1,0 +1,31 @@
+"""Worker processes that an interrupt stops cleanly.
+
+Ctrl-C sends SIGINT to every process of the terminal's group, workers
+included. A worker interrupted inside a task leaves the pool waiting for a
+result that never comes. So workers ignore SIGINT and SIGTERM is left to
+them: the parent alone is interrupted, and leaving its ``with`` block
+terminates and reaps every worker (:meth:`multiprocessing.pool.Pool.terminate`).
+This module only starts pools; what runs in them is the caller's.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from multiprocessing.pool import Pool
+
+
+def pool(jobs: int) -> Pool:
+    """A pool of ``jobs`` fresh ("spawn") worker processes that ignore SIGINT; use it as a
+    context manager so that an exception or an interrupt in the parent ends them."""
+    return multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_interrupts)
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def interrupted(signum: int, _frame: object) -> None:
+    """A signal handler for the parent: leave by ``SystemExit(128 + signum)`` (130 for
+    SIGINT, 143 for SIGTERM), so that every ``with`` and ``finally`` on the way runs."""
+    raise SystemExit(128 + signum)

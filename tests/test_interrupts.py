@@ -1,0 +1,74 @@
+"""Interrupting a long run: the command line in a real subprocess, stopped by a real signal
+sent to its whole process group (as Ctrl-C does), halfway through the corpus."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from .conftest import CORPUS, CORPUS_MISSING, ROOT
+
+XML = CORPUS / "tenhou-xml"
+
+
+def _interrupt(args: list[str], cwd: Path, sig: int = signal.SIGINT) -> int:
+    """Run ``mjlog ARGS``, signal its process group once it is under way, and return its
+    exit status once every process of the group is gone."""
+    if not XML.is_dir():
+        pytest.skip(CORPUS_MISSING)
+    proc = subprocess.Popen([sys.executable, "-m", "mjlog.cli", *args], cwd=cwd,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    time.sleep(6)  # the interpreter, the workers and the first files
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    os.killpg(proc.pid, sig)
+    status = proc.wait(timeout=60)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            return status
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    raise AssertionError("processes of the run were left behind")
+
+
+def _left(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.rglob("*"))
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_audit_keeps_the_previous_report(tmp_path: Path, sig: int) -> None:
+    report = tmp_path / "report.json"
+    report.write_text("the previous report")
+    status = _interrupt(["audit", str(XML), "--jobs", "2", "--format", "json",
+                         "-o", str(report)], tmp_path, sig)
+    assert status == 128 + sig
+    assert report.read_text() == "the previous report" and _left(tmp_path) == ["report.json"]
+
+
+def test_an_interrupted_stats_run_keeps_the_previous_table(tmp_path: Path) -> None:
+    table = tmp_path / "table.csv"
+    table.write_text("the previous table")
+    status = _interrupt(["stats", str(XML), "--jobs", "2", "-o", str(table)], tmp_path)
+    assert status == 130
+    assert table.read_text() == "the previous table" and _left(tmp_path) == ["table.csv"]
+
+
+def test_an_interrupted_conversion_leaves_the_folder_as_it_was(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "mine.txt").write_text("a file of the user's")
+    status = _interrupt(["convert", str(XML), "-t", "jsonl", "--keep-extension", "-o", str(out)],
+                        tmp_path)
+    assert status == 130
+    assert _left(tmp_path) == ["mine.txt", "out"]
+    assert (out / "mine.txt").read_text() == "a file of the user's"

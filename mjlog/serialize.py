@@ -301,21 +301,17 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
     """
     records: list[GameRecord] = []
     rec: GameRecord | None = None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        d = Diagnostic(code="bad-encoding", message=f"not UTF-8: {exc.reason}",
-                       src=Src(index=exc.start))
-        if strict:
-            raise InputError(d) from None
-        return [GameRecord(path=path, format=FORMAT, diagnostics=[d], position_kind="jsonl")]
     pending: list[Diagnostic] = []
-    # Split on newlines only: names may hold U+2028 and the like, which JSON keeps raw.
-    for lineno, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
+    for lineno, line, bad in jsontext.text_lines(data):
+        if not line.strip() and bad is None:
             continue
         try:
+            if bad is not None:
+                raise bad
             ev = event_from_dict(jsontext.loads(line))
+        except UnicodeDecodeError as exc:
+            d = Diagnostic(code="bad-encoding", message=f"not UTF-8: {exc.reason}",
+                           src=Src(line=lineno, column=exc.start + 1))
         except json.JSONDecodeError as exc:
             d = Diagnostic(code="json-syntax", message=exc.msg,
                            src=Src(line=lineno, column=exc.colno))

@@ -405,3 +405,21 @@ def test_json_nested_too_deeply_is_a_syntax_error_not_a_crash(text: str, fmt: st
         result = CliRunner().invoke(main, args)
         assert result.exception is None or isinstance(result.exception, SystemExit), args
         assert "json-syntax" in result.output or "nested too deeply" in result.output
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "mjai"])
+def test_a_bad_byte_costs_its_line_only(fmt: str) -> None:
+    """One byte that is not UTF-8 on a line: a bad-encoding diagnostic at that line, every
+    other line read (the file is still recognised when the line is the first)."""
+    (rec,) = read_path(EXAMPLES / "east-ron.jsonl")
+    text = write(fmt, rec.events, WriteOptions(dialect="mjai")).encode()
+    lines = text.split(b"\n")
+    for at in (0, 5):
+        damaged = lines.copy()
+        damaged[at] = damaged[at].rstrip()[:-1] + b',"note":"\xff"}'  # a bad byte at the end
+        records = read_bytes(b"\n".join(damaged), "damaged")
+        diags = [(d.code, d.src.line if d.src else 0) for r in records for d in r.diagnostics
+                 if d.code == "bad-encoding"]
+        assert diags == [("bad-encoding", at + 1)]
+        whole = read_bytes(text, "whole")
+        assert sum(len(r.events) for r in records) >= sum(len(r.events) for r in whole) - 2

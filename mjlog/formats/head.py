@@ -27,8 +27,8 @@ class Head:
         if not self.start.startswith(b"{"):
             return
         line = self.data.lstrip(_BLANK).split(b"\n", 1)[0]
-        try:
-            self._first = jsontext.loads(line)
+        try:  # a bad byte is the reader's to report at its line: detection looks past it
+            self._first = jsontext.loads(line.decode("utf-8", "replace"))
         except (ValueError, UnicodeDecodeError):  # e.g. one object over several lines
             self._failed = True
 

@@ -657,15 +657,13 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
     :class:`InputError`.
     """
     r = _Reader(path, strict)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        r.diag("bad-encoding", f"not UTF-8: {exc.reason}")
-        return r.records
-    for lineno, line in enumerate(text.split("\n"), 1):
+    for lineno, line, bad in jsontext.text_lines(data):
+        r.line = lineno
+        if bad is not None:
+            r.diag("bad-encoding", f"not UTF-8 at byte {bad.start + 1}: {bad.reason}")
+            continue
         if not line.strip():
             continue
-        r.line = lineno
         try:
             o = jsontext.loads(line)
         except json.JSONDecodeError as exc:

@@ -20,7 +20,7 @@ def loads(text: str | bytes) -> Any:
         return json.loads(text)
     except RecursionError:
         doc = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
-        at = min((i for i in (doc.find("["), doc.find("{")) if i >= 0), default=0)
+        at = next((i for i, ch in enumerate(doc) if ch in "[{"), 0)
         raise json.JSONDecodeError("JSON nested too deeply to read", doc, at) from None
 
 

@@ -34,7 +34,7 @@ from mjlog.ruleset import (
     option_type,
     option_value,
 )
-from mjlog.tiles import NUM_TILES_ALL, Tile
+from mjlog.tiles import UNKNOWN, Tile
 
 FORMAT = "jsonl"
 DIAGNOSTIC_CODES = frozenset({"bad-encoding", "json-syntax", "bad-event", "no-game-start"})
@@ -141,7 +141,8 @@ def _decoder(tp: Any) -> Decoder:
     if tp0 is Ruleset:
         dec = ruleset_from_dict
     elif tp is Tile:
-        dec = _scalar(lambda v: type(v) is int and 0 <= v < NUM_TILES_ALL, "a tile id 0..143")
+        dec = _scalar(lambda v: type(v) is int and 0 <= v <= UNKNOWN, "a tile id 0..144 "
+                      "(144: a tile nobody wrote down)")
     elif tp0 is bool:
         dec = _scalar(lambda v: isinstance(v, bool), "a boolean")
     elif tp0 is int:

@@ -17,7 +17,7 @@ from .conftest import CORPUS, CORPUS_MISSING, ROOT
 XML = CORPUS / "tenhou-xml"
 
 
-def _interrupt(args: list[str], cwd: Path, sig: int = signal.SIGINT) -> int:
+def _interrupt(args: list[str], cwd: Path, sig: int = signal.SIGINT, workers: int = 2) -> int:
     """Run ``mjlog ARGS``, signal its process group once it is under way, and return its
     exit status once every process of the group is gone."""
     if not XML.is_dir():
@@ -26,7 +26,8 @@ def _interrupt(args: list[str], cwd: Path, sig: int = signal.SIGINT) -> int:
                             env={**os.environ, "PYTHONPATH": str(ROOT)},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
-    time.sleep(6)  # the interpreter, the workers and the first files
+    _wait_for_workers(proc, workers)
+    time.sleep(1)  # the first files
     assert proc.poll() is None, "the run ended before it could be interrupted"
     os.killpg(proc.pid, sig)
     status = proc.wait(timeout=60)
@@ -39,6 +40,33 @@ def _interrupt(args: list[str], cwd: Path, sig: int = signal.SIGINT) -> int:
         time.sleep(0.2)
     os.killpg(proc.pid, signal.SIGKILL)
     raise AssertionError("processes of the run were left behind")
+
+
+def _group_size(pgid: int) -> int:
+    """How many live processes are in process group ``pgid`` (read from /proc)."""
+    count = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            count += 1
+    return count
+
+
+def _wait_for_workers(proc: subprocess.Popen[bytes], workers: int) -> None:
+    """Return once the run's worker processes have started (the parent plus ``workers``
+    in its group), so that the signal lands in the middle of the work, not before it; with
+    no workers, once the interpreter has had time to start."""
+    if not workers:
+        time.sleep(2)
+        return
+    deadline = time.monotonic() + 60
+    while _group_size(proc.pid) < 1 + workers:
+        assert proc.poll() is None, "the run ended before its workers started"
+        assert time.monotonic() < deadline, "the run's workers never started"
+        time.sleep(0.05)
 
 
 def _left(folder: Path) -> list[str]:
@@ -58,7 +86,9 @@ def test_an_interrupted_audit_keeps_the_previous_report(tmp_path: Path, sig: int
 def test_an_interrupted_stats_run_keeps_the_previous_table(tmp_path: Path) -> None:
     table = tmp_path / "table.csv"
     table.write_text("the previous table")
-    status = _interrupt(["stats", str(XML), "--jobs", "2", "-o", str(table)], tmp_path)
+    # Statistics run fast (a few seconds for the folder): the folder four times over keeps the
+    # run going long enough to be interrupted in the middle.
+    status = _interrupt(["stats", *[str(XML)] * 4, "--jobs", "2", "-o", str(table)], tmp_path)
     assert status == 130
     assert table.read_text() == "the previous table" and _left(tmp_path) == ["table.csv"]
 
@@ -68,7 +98,7 @@ def test_an_interrupted_conversion_leaves_the_folder_as_it_was(tmp_path: Path) -
     out.mkdir()
     (out / "mine.txt").write_text("a file of the user's")
     status = _interrupt(["convert", str(XML), "-t", "jsonl", "--keep-extension", "-o", str(out)],
-                        tmp_path)
+                        tmp_path, workers=0)
     assert status == 130
     assert _left(tmp_path) == ["mine.txt", "out"]
     assert (out / "mine.txt").read_text() == "a file of the user's"

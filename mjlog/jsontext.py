@@ -3,14 +3,19 @@
 Python's decoder recurses once per level and raises ``RecursionError`` on
 input nested some thousand levels deep. :func:`loads` turns that into the
 ``json.JSONDecodeError`` that every reader already reports as ``json-syntax``
-with its position. This module only decodes; it writes nothing.
+with its position. :func:`salvage` keeps what stands before the damage in an object that does
+not parse as a whole. This module only decodes; it writes nothing.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
+
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\r\n]*")
 
 
 def loads(text: str | bytes) -> Any:
@@ -40,3 +45,59 @@ def text_lines(data: bytes) -> Iterator[tuple[int, str, UnicodeDecodeError | Non
         return
     for lineno, line in enumerate(text.split("\n"), 1):
         yield lineno, line, None
+
+
+def salvage(text: str) -> dict[str, Any]:
+    """The members of the JSON object ``text`` that parse before the first damage.
+
+    Members are read one by one from the start; the damaged member, if it is a list, keeps
+    its elements up to the first that does not parse (the complete rounds of a log cut in
+    the middle). Stops at the first damage: nothing after it is guessed at. Returns
+    ``{}`` when ``text`` does not open an object.
+    """
+    found: dict[str, Any] = {}
+    at = _skip(text, 0)
+    if not text.startswith("{", at):
+        return found
+    at = _skip(text, at + 1)
+    try:
+        while text.startswith('"', at):
+            key, at = _DECODER.raw_decode(text, at)
+            at = _skip(text, at)
+            if not text.startswith(":", at):
+                break
+            start = _skip(text, at + 1)
+            try:
+                found[key], at = _DECODER.raw_decode(text, start)
+            except (ValueError, RecursionError):
+                if text.startswith("[", start):
+                    found[key] = _list_prefix(text, start)
+                break
+            at = _skip(text, at)
+            if not text.startswith(",", at):
+                break
+            at = _skip(text, at + 1)
+    except (ValueError, RecursionError):
+        pass
+    return found
+
+
+def _list_prefix(text: str, at: int) -> list[Any]:
+    """The elements of the list opening at ``at`` that parse before the first that does not."""
+    items: list[Any] = []
+    at = _skip(text, at + 1)
+    while True:
+        try:
+            item, at = _DECODER.raw_decode(text, at)
+        except (ValueError, RecursionError):
+            return items
+        items.append(item)
+        at = _skip(text, at)
+        if not text.startswith(",", at):
+            return items
+        at = _skip(text, at + 1)
+
+
+def _skip(text: str, at: int) -> int:
+    match = _SPACE.match(text, at)
+    return match.end() if match else at

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from mjlog.diagnostics import Severity
+from mjlog.diagnostics import InputError, Severity
 from mjlog.events import GameEnd, GameStart, Kita, OpenKan, Pon, RoundStart, Unknown, Win
 from mjlog.families import check as audit_check
 from mjlog.formats import (
@@ -423,3 +423,58 @@ def test_a_bad_byte_costs_its_line_only(fmt: str) -> None:
         assert diags == [("bad-encoding", at + 1)]
         whole = read_bytes(text, "whole")
         assert sum(len(r.events) for r in records) >= sum(len(r.events) for r in whole) - 2
+
+
+def test_a_cut_tenhou6_object_keeps_its_complete_rounds() -> None:
+    (rec,) = read_path(EXAMPLES / "east-riichi.mjlog")
+    whole = tenhou6.write(rec.events)
+    rounds = len(json.loads(whole)["log"])
+    fourth = whole.index("[[3,")  # the fourth round's header: cut inside that round
+    (cut,) = tenhou6.read(whole[:fourth + 40].encode())
+    assert [d.code for d in cut.diagnostics] == ["json-syntax"]
+    starts = [ev for ev in cut.events if isinstance(ev, RoundStart)]
+    assert rounds == 4 and len(starts) == 3
+    assert [p.name for p in cut.events[0].players] == ["Aoi", "Ben", "Chiyo", "Dai"]  # type: ignore[union-attr]
+    (pretty,) = tenhou6.read(json.dumps(json.loads(whole), indent=1)[:-200].encode())
+    assert [d.code for d in pretty.diagnostics][:1] == ["json-syntax"]
+    assert len([ev for ev in pretty.events if isinstance(ev, RoundStart)]) == 3
+
+
+def test_a_damaged_first_line_does_not_hide_a_file_of_lines() -> None:
+    (rec,) = read_path(EXAMPLES / "east-riichi.mjlog")
+    for fmt in ("jsonl", "mjai"):
+        lines = write(fmt, rec.events).splitlines()
+        damaged = "\n".join(["{not json", *lines[1:]]).encode()
+        assert detect(damaged) == fmt
+        (back,) = read_bytes(damaged, fmt=fmt)
+        assert back.diagnostics[0].code == "json-syntax" and back.diagnostics[0].src is not None
+        assert back.diagnostics[0].src.line == 1 and len(back.events) > 100
+
+
+def test_a_fifth_copy_in_tenhou6_is_a_bad_value_at_its_place() -> None:
+    (rec,) = read_path(EXAMPLES / "east-riichi.mjlog")
+    doc = json.loads(tenhou6.write(rec.events))
+    doc["log"][0][4][:5] = [11, 11, 11, 11, 11]  # five 1m in the dealer's hand
+    (bad,) = tenhou6.read(json.dumps(doc).encode())
+    assert [(d.code, d.src.path if d.src else "") for d in bad.diagnostics][:1] == [
+        ("bad-value", "$.log[0][4][4]")]
+    assert "no free copy of 1m" in bad.diagnostics[0].message
+    assert len([ev for ev in bad.events if isinstance(ev, RoundStart)]) == 3
+
+
+def test_a_game_that_does_not_fit_its_table_is_refused_with_the_event_named() -> None:
+    (rec,) = read_path(EXAMPLES / "east-riichi.mjlog")
+    start = rec.events[0]
+    assert isinstance(start, GameStart)
+    three = [dataclasses.replace(start, players=start.players[:3]), *rec.events[1:]]
+    for fmt in ("tenhou6", "mjai", "notation"):
+        with pytest.raises(InputError) as err:
+            write(fmt, three)
+        assert err.value.diagnostic.code == "cannot-write"
+        assert err.value.diagnostic.message.startswith(
+            "event 0 (game_start) names 3 players for a 4-player ruleset"), fmt
+    with pytest.raises(InputError) as err:
+        write("tenhou6", rec.events[1:])
+    assert err.value.diagnostic.message.startswith("event 0 (round_start) comes before")
+    (back,) = read_bytes(write("jsonl", three).encode(), fmt="jsonl")  # written as it is
+    assert back.events == three

@@ -298,3 +298,27 @@ def test_an_internal_subset_is_refused_with_what_follows_it_read(example_xml: by
     rec = tenhou_xml.read(text)
     assert [d.code for d in rec.diagnostics] == ["xml-dtd-refused"]
     assert rec.events == tenhou_xml.read(example_xml).events
+
+
+@pytest.mark.parametrize("digits", ["9" * 5000, "١", "1٣", "१२"])
+def test_a_move_tag_with_odd_digits_skips_one_element(example_xml: bytes, digits: str) -> None:
+    text = example_xml.decode()
+    first = text.index("<T", text.index("<INIT"))
+    end = text.index("/>", first)
+    rec = tenhou_xml.read((text[:first] + f"<T{digits}" + text[end:]).encode())
+    bad = [d for d in rec.diagnostics if d.code == "bad-element"]
+    assert len(bad) == 1 and "not a tile number" in bad[0].message
+    assert len(bad[0].message) < 120  # a long tag is cut in the message
+    assert "internal-error" not in {d.code for d in rec.diagnostics} and rec.complete
+
+
+def test_a_missing_go_with_three_names_is_a_three_player_game(example_xml: bytes) -> None:
+    three = tenhou_xml.read(
+        b'<mjloggm ver="2.3"><UN n0="A" n1="B" n2="C" n3=""/><TAIKYOKU oya="0"/>'
+        b'<INIT seed="0,0,0,2,3,108" ten="350,350,350" oya="0" hai0="0,1,2,3,4,5,6,7,8,9,10,'
+        b'11,12" hai1="13,14,15,16,17,18,19,20,21,22,23,24,25" hai2="26,27,28,29,30,31,32,33,'
+        b'34,35,36,37,38"/></mjloggm>')
+    start = three.events[0]
+    assert isinstance(start, GameStart) and len(start.players) == 3
+    assert start.ruleset.players == 3
+    assert "three-player" in three.diagnostics[0].message

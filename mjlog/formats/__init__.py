@@ -27,6 +27,7 @@ from mjlog.events import EVENT_TYPES, Event, GameStart
 from mjlog.formats import mjai, notation, tenhou6, tenhou_xml
 from mjlog.formats.head import Head
 from mjlog.record import GameRecord, PositionKind
+from mjlog.replay.state import misfit
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -61,6 +62,9 @@ class Format:
     dialects: tuple[str, ...] = ()
     families: tuple[str, ...] = ("riichi", "taiwan16")
     """The rule families (``Ruleset.family``) whose games it can hold when writing."""
+    verbatim: bool = False
+    """Whether it writes any events as they are, even a game that does not fit its table
+    (the canonical event stream); the others refuse such a game."""
 
 
 FORMATS: dict[str, Format] = {f.name: f for f in (
@@ -77,7 +81,7 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            looks_like=lambda h: h.first_object().get("type") in EVENT_TYPES,
            read=lambda d, p, s: serialize.read(d, p, strict=s),
            write=lambda ev, o: "".join(serialize.write_lines(ev)),
-           extension=".jsonl", positions="jsonl"),
+           extension=".jsonl", positions="jsonl", verbatim=True),
     Format(name="tenhou6", title="tenhou.net/6 JSON, incl. Mahjong Soul games converted to it",
            looks_like=lambda h: isinstance(h.first_object().get("log"), list)
            or (h.first_object_fails() and tenhou6.looks_like(h.start)),
@@ -161,8 +165,11 @@ def write(fmt: str, events: Sequence[Event], options: WriteOptions = WriteOption
 
     Raises ``ValueError`` for a format mjlog does not write, and
     :class:`InputError` (``cannot-write``) for a game the format cannot hold
-    (a Taiwanese game in tenhou.net/6 or mjai) or one its writer fails on (a bug
-    in mjlog, reported with the exception, never a traceback). Writes nothing
+    (a Taiwanese game in tenhou.net/6 or mjai), a game whose events do not fit its
+    table (:func:`mjlog.replay.state.misfit`: a seat or tile outside it, a move
+    outside a round, events before the game's start) in any format but JSON Lines,
+    which writes events as they are, or one its writer fails on
+    (a bug in mjlog, reported with the exception, never a traceback). Writes nothing
     partial: the text is returned whole or not at all.
     """
     writer = FORMATS[fmt].write
@@ -173,6 +180,12 @@ def write(fmt: str, events: Sequence[Event], options: WriteOptions = WriteOption
         raise InputError(Diagnostic(code="cannot-write", message=(
             f"{fmt} holds {' and '.join(FORMATS[fmt].families)} games only; this one is "
             f"{family}")))
+    where = None if FORMATS[fmt].verbatim else misfit(events)
+    if where is not None:
+        index, why = where
+        raise InputError(Diagnostic(code="cannot-write", message=(
+            f"event {index} ({events[index].TYPE}) {why}; {fmt} cannot hold a game whose "
+            "events do not fit its table (JSON Lines writes it as it is)")))
     try:
         return writer(events, options)
     except Exception as exc:  # a writer's bug: reported, never a traceback

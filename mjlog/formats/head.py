@@ -11,7 +11,9 @@ _BLANK = b"\xef\xbb\xbf \t\r\n"
 
 class Head:
     """A (decompressed) file's first 4096 bytes after any byte-order mark and white space,
-    and its first line read as JSON, parsed once however many formats ask."""
+    and its first line read as JSON, parsed once however many formats ask. When the first
+    line is not JSON, the first of the next three lines that is a JSON object stands in for
+    it, so that one damaged line does not hide a file of one object per line."""
 
     def __init__(self, data: bytes) -> None:
         self.data = data
@@ -26,14 +28,20 @@ class Head:
         self._parsed = True
         if not self.start.startswith(b"{"):
             return
-        line = self.data.lstrip(_BLANK).split(b"\n", 1)[0]
-        try:  # a bad byte is the reader's to report at its line: detection looks past it
-            self._first = jsontext.loads(line.decode("utf-8", "replace"))
-        except (ValueError, UnicodeDecodeError):  # e.g. one object over several lines
-            self._failed = True
+        lines = self.data.lstrip(_BLANK).split(b"\n", 4)[:4]
+        for i, line in enumerate(lines):
+            try:  # a bad byte is the reader's to report at its line: detection looks past it
+                found = jsontext.loads(line.decode("utf-8", "replace"))
+            except (ValueError, UnicodeDecodeError):  # e.g. one object over several lines
+                self._failed = self._failed or i == 0
+                continue
+            if i == 0 or isinstance(found, dict):
+                self._first = found
+                return
 
     def first_object(self) -> dict[str, Any]:
-        """The first line as a JSON object (``{}`` when it is none)."""
+        """The first line as a JSON object, or the object standing in for a first line that
+        is not JSON (``{}`` when there is none)."""
         self._parse()
         return self._first if isinstance(self._first, dict) else {}
 

@@ -162,6 +162,15 @@ class _Bad(Exception):
         self.path = path
 
 
+def _fresh(hands: Hands, code: tuple[Kind, bool], path: str, p: int = -1) -> Tile:
+    """A tile of ``code`` new to the round, dealt to player ``p`` (or an indicator when
+    ``p`` is -1); a fifth copy of a kind is a bad value at ``path``."""
+    try:
+        return hands.add(p, *code) if p >= 0 else hands.new(*code)
+    except TileError as exc:
+        raise _Bad(path, str(exc)) from None
+
+
 class _Stop(Exception):
     """Ends the search for the order of a round's moves."""
 
@@ -300,9 +309,10 @@ class _Reader:
                 raise _Bad(f"{at}[{4 + 3 * p}]",
                            f"player {p}'s hand has {len(codes)} tiles, not 13")
             for i, c in enumerate(codes):
-                hands.add(p, *_code(c, f"{at}[{4 + 3 * p}][{i}]"))
+                path = f"{at}[{4 + 3 * p}][{i}]"
+                _fresh(hands, _code(c, path), path, p)
             dealt.append(tuple(sorted(hands.hands[p])))
-        indicator = hands.new(*dora[0])
+        indicator = _fresh(hands, dora[0], f"{at}[2][0]")
         rs = RoundStart(round_wind=wind, round_number=number + 1, honba=honba, kyotaku=sticks,
                         dealer=dealer, scores=tuple(scores), dora_indicator=indicator,
                         hands=tuple(dealt))
@@ -429,7 +439,10 @@ class _Round:
             raise self.fail(path, f"player {p}'s call {t!r} follows no discard it can take")
         self.ti[p] += 1
         kind, red = _code(t, path)
-        tile = self.hands.add(p, kind, red)
+        try:
+            tile = self.hands.add(p, kind, red)
+        except TileError as exc:
+            raise self.fail(path, str(exc)) from None
         self.r.emit(Draw(player=p, tile=tile, rinshan=rinshan), path)
         self.last_draw[p] = tile
         self.act(p)
@@ -654,7 +667,7 @@ class _Round:
         next discards (just before the discard) or after their next kan or kita.
         """
         if self.revealed < len(self.dora):
-            tile = self.hands.new(*self.dora[self.revealed])
+            tile = _fresh(self.hands, self.dora[self.revealed], f"{self.at}[2][{self.revealed}]")
             self.revealed += 1
             self.indicators.append(tile)
             self.r.emit(DoraReveal(indicator=tile), path)
@@ -753,7 +766,8 @@ class _Round:
         ura: tuple[Tile, ...] = ()
         if self.riichi[w] and self.ura:
             if self.ura_tiles is None:  # one set of ura indicators for every winner
-                self.ura_tiles = tuple(self.hands.new(*c) for c in self.ura)
+                self.ura_tiles = tuple(_fresh(self.hands, c, f"{self.at}[3][{i}]")
+                                       for i, c in enumerate(self.ura))
             ura = self.ura_tiles
         self.r.emit(Win(
             winner=w, from_player=frm, hand=hand, win_tile=win_tile, melds=melds,
@@ -972,10 +986,8 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
     except json.JSONDecodeError as whole:
         docs = []
         lines = text.split("\n")
-        if len([ln for ln in lines if ln.strip()]) < 2:
-            reader.line = whole.lineno
-            reader.diag("json-syntax", whole.msg, f"column {whole.colno}")
-            return [reader.rec]
+        if len([ln for ln in lines if ln.strip()]) < 2 or text.lstrip().startswith("{\n"):
+            return _salvaged(reader, text, whole)
         for lineno, line in enumerate(lines, 1):
             if not line.strip():
                 continue
@@ -988,6 +1000,17 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
         reader.document(doc, lineno if len(docs) > 1 else 0)
     if not reader.started:
         reader.diag("bad-value", "no game: no object with a \"log\" list")
+    return [reader.rec]
+
+
+def _salvaged(reader: _Reader, text: str, damage: json.JSONDecodeError) -> list[GameRecord]:
+    """One object that does not parse: the ``json-syntax`` diagnostic, then the game as far
+    as its members and complete rounds before the damage go (nothing after it)."""
+    reader.line = damage.lineno
+    reader.diag("json-syntax", damage.msg, f"column {damage.colno}")
+    doc = jsontext.salvage(text)
+    if isinstance(doc.get("log"), list) and doc["log"]:
+        reader.document(doc, 0)
     return [reader.rec]
 
 

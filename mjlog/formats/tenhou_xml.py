@@ -359,6 +359,11 @@ def _meld_tiles_of(text: str) -> tuple[tuple[Tile, ...], ...]:
     return tuple(melds)
 
 
+def _shown(tag: str) -> str:
+    """A tag as a message shows it: whole up to 40 characters, cut with an ellipsis after."""
+    return tag if len(tag) <= 40 else tag[:40] + "…"
+
+
 def _int(text: str | None, what: str) -> int:
     vals = _ints(text, what)
     if len(vals) != 1:
@@ -489,16 +494,19 @@ class _Reader:
             handler = self.handlers.get(tag)
             if handler is not None:
                 handler(el)
-            elif tag[:1] in "TUVWDEFG" and tag[1:].isdigit():
+            elif tag[:1] in "TUVWDEFG" and tag[1:].isdigit():  # any digits, ² and ٣ too
                 self._move(tag)
             else:
                 self._unknown(el)
         except _BadElement as exc:
-            self.diag("bad-element", f"<{tag}> skipped: {exc}")
+            self.diag("bad-element", f"<{_shown(tag)}> skipped: {exc}")
 
     def _move(self, tag: str) -> None:
         """A draw or discard off the hot path: a riichi discard, a bad seat or tile, no round."""
-        letter, t = tag[0], int(tag[1:])
+        digits = tag[1:]
+        if not (digits.isascii() and len(digits) <= 3):
+            raise _BadElement("not a tile number (0 to 135)")
+        letter, t = tag[0], int(digits)
         is_discard = letter in _DISCARD_LETTERS
         p = (_DISCARD_LETTERS if is_discard else _DRAW_LETTERS).index(letter)
         if not self.round_open:
@@ -522,7 +530,7 @@ class _Reader:
     def _unknown(self, el: etree._Element) -> None:
         attrs = tuple((str(k), str(v)) for k, v in el.attrib.items())
         self.emit(Unknown(tag=str(el.tag), attrs=attrs, text=el.text or ""))
-        self.diag("unknown-element", f"<{el.tag}> is not a known mjlog element; kept",
+        self.diag("unknown-element", f"<{_shown(str(el.tag))}> is not a known mjlog element; kept",
                   Severity.INFO)
 
     # -- header
@@ -565,10 +573,12 @@ class _Reader:
         self.start_index, self.start_line = self.index, self.line
 
     def _start_game(self, first_scores: list[int]) -> None:
-        if self.go_type is None:
+        if self.go_type is None:  # as many players as <UN> names (three when n3 is empty)
+            seats = "three" if self.players == 3 else "four"
             self.diag("missing-go", "no <GO> element before the first round; assuming "
-                      "a four-player east-south game with red fives", Severity.WARNING)
-        go_type = self.go_type if self.go_type is not None else 0x09
+                      f"a {seats}-player east-south game with red fives", Severity.WARNING)
+        go_type = self.go_type if self.go_type is not None else 0x09 | (
+            0x10 if self.players == 3 else 0)
         start = first_scores[0] if first_scores and first_scores.count(first_scores[0]) == len(
             first_scores) else None
         rules = _RULES_OF.get((go_type, start))
@@ -624,7 +634,8 @@ class _Reader:
         dealt = _tiles(",".join(texts), "hai0..hai3")  # type: ignore[arg-type]
         hands = tuple([tuple(sorted(dealt[i:i + 13])) for i in range(0, 13 * n, 13)])
         dealer = _int(oya, "oya")
-        if len(scores) != n or len(dealt) != 13 * n or not 0 <= seed[5] < NUM_TILES:
+        if len(scores) != n or len(dealt) != 13 * n or not 0 <= seed[5] < NUM_TILES \
+                or not 0 <= dealer < n:
             raise _BadElement("scores, hands or dora indicator do not fit the table")
         if self.round_open:
             if not self.round_result:

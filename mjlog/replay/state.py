@@ -15,8 +15,8 @@ caller's to find first (:meth:`TableState.fits`); applying it may raise.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, cast
 
 from mjlog.events import (
     MOVES,
@@ -35,7 +35,9 @@ from mjlog.events import (
     Meld,
     OpenKan,
     Pon,
+    ReadyDeclared,
     RiichiAccepted,
+    RoundEnd,
     RoundStart,
     Win,
 )
@@ -157,8 +159,13 @@ class TableState:
             handler(self, ev)
 
     def fits(self, ev: Event) -> bool:
-        """Whether ``ev`` names only seats and tiles of this table."""
+        """Whether ``ev`` names only seats and tiles of this table (a round start: of the
+        table it deals, one hand and one score per seat, the dealer among them)."""
         n = self.n
+        if ev.__class__ is RoundStart:
+            n = len(ev.hands)
+            if len(ev.scores) != n or not 0 <= ev.dealer < n:
+                return False
         for name in _SEAT_FIELDS:
             v = getattr(ev, name, 0)
             if v is not None and not 0 <= v < n:
@@ -360,3 +367,36 @@ _APPLY: dict[type, Callable[[TableState, Any], None]] = {
     ExhaustiveDraw: TableState.draw_result, AbortiveDraw: TableState.draw_result,
 }
 """How each kind of event changes the table (the others change nothing)."""
+
+
+def misfit(events: Iterable[Event]) -> tuple[int, str] | None:
+    """The first event that names a seat or tile outside its game's table, as ``(index,
+    reason)``, or ``None`` when every event fits; one before any game start fits no
+    table. A round start fits when it deals one hand
+    and one score to each of the game's players and its dealer is one of them. Judges
+    nothing else (the replay does)."""
+    table = TableState(4)
+    started = dealt = False
+    for i, ev in enumerate(events):
+        cls = ev.__class__
+        if cls is GameStart:
+            start = cast(GameStart, ev)
+            table.reset(len(start.players))
+            started, dealt = True, False
+            if start.ruleset.players != table.n:
+                return i, f"names {table.n} players for a {start.ruleset.players}-player ruleset"
+        elif not started:
+            return i, "comes before the game's start"
+        elif cls is RoundStart and len(cast(RoundStart, ev).hands) != table.n:
+            return i, f"deals {len(cast(RoundStart, ev).hands)} hands at a table of {table.n}"
+        elif cls in _IN_ROUND and not dealt:
+            return i, "comes outside a round (no deal before it)"
+        elif not table.fits(ev):
+            return i, f"names a seat or tile outside a table of {table.n}"
+        dealt = cls is RoundStart or (dealt and cls is not RoundEnd)
+    return None
+
+
+_IN_ROUND = frozenset((*MOVES, RiichiAccepted, ReadyDeclared, DoraReveal, Win, ExhaustiveDraw,
+                       AbortiveDraw, RoundEnd))
+"""Events that belong to a dealt round."""

@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from mjlog import __version__, parallel
+from mjlog.check import Referee
 from mjlog.diagnostics import (
+    PER_GAME,
     Diagnostic,
     Finding,
     InputError,
@@ -146,13 +148,24 @@ def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True, scores: 
                          f"({ruleset.family} family): not applied")
                  for name in unapplied(ruleset, options)]
     score = judging.report
-    violations = judging.violations
+    left = {
+        "findings": engine.left_out + max(0, len(findings) - PER_GAME),
+        "violations": sum(o.left_out for o in judging.observers if isinstance(o, Referee)),
+        "mismatches": max(0, len(score.mismatches) - PER_GAME),
+        "diagnostics": max(0, len(rec.diagnostics) - PER_GAME),
+    }
+    if any(left.values()):
+        findings = findings[:PER_GAME]
+        findings.append(Finding(code="findings-capped", severity=Severity.WARNING, message=(
+            f"this game has more findings than an audit keeps ({PER_GAME:,} of each kind); "
+            "left out: " + ", ".join(f"{n:,} {kind}" for kind, n in left.items() if n))))
     return GameReport(
         path=rec.path, game=index, format=rec.format,
         players=[p.name for p in start.players] if start else [], ruleset=describe(ruleset),
         rounds=sum(1 for ev in rec.events if isinstance(ev, RoundStart)),
-        complete=rec.complete, findings=findings, violations=violations,
-        mismatches=score.mismatches, diagnostics=rec.diagnostics, wins=score.wins,
+        complete=rec.complete, findings=findings, violations=judging.violations,
+        mismatches=score.mismatches[:PER_GAME], diagnostics=rec.diagnostics[:PER_GAME],
+        wins=score.wins,
         wins_verified=score.wins_verified, draws=score.draws,
         draws_verified=score.draws_verified)
 
@@ -360,8 +373,8 @@ def _game_lines(g: GameReport, all_games: bool) -> list[str]:
         where = _where(d.src)[2:]
         lines.append(f"  {d.severity}: {d.code}{f' [{where}]' if where else ''}: {d.message}")
     for f in shown:
-        lines.append(f"  {f.severity}: {f.code} [{f.round}{_turn(f.turn)}{_who(f.player)}"
-                     f"{_where(f.src)}]: {f.message}")
+        where = f"{f.round}{_turn(f.turn)}{_who(f.player)}{_where(f.src)}".removeprefix(", ")
+        lines.append(f"  {f.severity}: {f.code}{f' [{where}]' if where else ''}: {f.message}")
     for m in g.mismatches:
         lines.append(f"  mismatch: {m.code} [{m.round}{_who(m.player)}{_where(m.src)}]: "
                      f"{m.field} recorded {_value(m.recorded)}, computed {_value(m.computed)}"

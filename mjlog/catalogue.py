@@ -127,7 +127,9 @@ FINDINGS: Final = (
            ("wall-excerpt", INFO, "the record starts at a later deal of its seed")),
     *_rows("finding", "audit",
            ("rule-option-unapplied", INFO, "a --set option that the record's ruleset (another "
-            "family) does not have")),
+            "family) does not have"),
+           ("findings-capped", WARN, "a game with more findings of one kind than an audit "
+            "keeps (1,000): the first are kept, the rest counted")),
 )
 
 MISMATCHES: Final = _rows(

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Generic, NamedTuple, TypeVar
 
-from mjlog.diagnostics import Violation
+from mjlog.diagnostics import PER_GAME, Violation
 from mjlog.events import Event
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
@@ -56,6 +56,8 @@ class Referee(Observer):
         self.rules = ruleset
         self.label = describe(ruleset)
         self.violations: list[Violation] = []
+        self.left_out = 0
+        """Violations past :data:`PER_GAME`, counted, not kept."""
 
     def violation(self, rule: Rule, message: str, player: int | None, *,
                   evidence: tuple[tuple[str, str], ...] = (), move: bool = True,
@@ -67,6 +69,9 @@ class Referee(Observer):
         """
         engine = self.engine
         i = engine.index
+        if len(self.violations) >= PER_GAME:
+            self.left_out += 1
+            return
         self.violations.append(Violation(
             code=rule.code, rule=rule.section, citation=rule.citation, message=message,
             ruleset=self.label, round=engine.round,

@@ -27,6 +27,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar
 
+PER_GAME = 1000
+"""How many findings of one kind (replay findings, violations, mismatches, reading
+diagnostics) one game's audit keeps; the rest are counted (``findings-capped``), so that
+a record that goes wrong at every move costs bounded memory and a readable report."""
+
 
 class Severity(StrEnum):
     """How serious a finding is. Only ``error`` makes ``mjlog audit`` exit 1."""

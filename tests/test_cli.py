@@ -243,3 +243,20 @@ def test_an_output_is_replaced_whole_or_not_at_all(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
     code, _ = run("audit", str(EXAMPLES / "east-ron.mjlog"), "-o", str(report))
     assert code == 0 and report.read_text().startswith("1 files, 1 games")
+
+
+def test_findings_per_game_are_capped_with_a_count(tmp_path: Path) -> None:
+    """A record that goes wrong at every move (the same four discards 120,000 times) keeps
+    the first 1,000 findings and counts the rest, in a report that fits its schema."""
+    text = (EXAMPLES / "01-double-east.mjn").read_text("utf-8")
+    head = text[:text.index("9m'")]
+    (tmp_path / "endless.mjn").write_text(head + "9m' 1z' 7p 3s\n" * 30_000, "utf-8")
+    code, out = run("audit", str(tmp_path / "endless.mjn"), "--format", "json")
+    report = json.loads(out)
+    schema = json.loads((ROOT / "schemas" / "audit-report.schema.json").read_text("utf-8"))
+    jsonschema.validate(report, schema)
+    (game,) = report["games"]
+    capped = [f for f in game["findings"] if f["code"] == "findings-capped"]
+    assert code == 1 and len(game["findings"]) == 1001 and len(capped) == 1
+    left = int(capped[0]["message"].split("left out: ")[1].split(" ")[0].replace(",", ""))
+    assert left > 100_000  # about two findings a move over 120,000 moves

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from mjlog.diagnostics import Finding, Severity, Src
+from mjlog.diagnostics import PER_GAME, Finding, Severity, Src
 from mjlog.events import (
     AbortiveDraw,
     AddedKan,
@@ -69,6 +69,8 @@ class Engine:
     def __init__(self, src_of: Callable[[int], Src | None] | None = None) -> None:
         self.state = TableState(4)
         self.findings: list[Finding] = []
+        self.left_out = 0
+        """Findings past :data:`PER_GAME`, counted, not kept."""
         self.game: GameStart | None = None
         self.red_fives = True
         self.rounds = 0
@@ -232,7 +234,11 @@ class Engine:
 
     def find(self, code: str, message: str, player: int | None = None,
              severity: Severity = Severity.ERROR) -> None:
-        """Record a finding at the current event."""
+        """Record a finding at the current event; past :data:`PER_GAME` findings, only
+        count it (``left_out``)."""
+        if len(self.findings) >= PER_GAME:
+            self.left_out += 1
+            return
         self.findings.append(Finding(
             code=code, message=message, severity=severity, round=self.round,
             turn=self.state.turn, player=player,

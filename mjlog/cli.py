@@ -25,6 +25,7 @@ import click
 
 from mjlog import __version__, parallel
 from mjlog.audit import AuditReport, Checks, audit_items, collect, format_text
+from mjlog.compression import LIMIT_VARIABLE
 from mjlog.diagnostics import InputError
 from mjlog.events import (
     AbortiveDraw,
@@ -57,8 +58,14 @@ from mjlog.wall.verify import walls_for
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="mjlog")
-def main() -> None:
+@click.option("--max-record-mb", type=click.IntRange(min=1), default=None, metavar="MB",
+              help="Refuse a record whose text (decompressed) is larger: 256 MB unless "
+              "set, and at most 16 MB for the formats that hold one game a file "
+              f"(or set {LIMIT_VARIABLE}).")
+def main(max_record_mb: int | None) -> None:
     """Read, replay, audit and convert mahjong game records (help: see below)."""
+    if max_record_mb is not None:  # the environment reaches worker processes too
+        os.environ[LIMIT_VARIABLE] = str(max_record_mb)
 
 
 main.help = ("Read, replay, audit and convert mahjong game records.\n\nRecords may be "

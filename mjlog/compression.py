@@ -10,27 +10,41 @@ This module does no file I/O.
 
 from __future__ import annotations
 
+import os
 import zlib
 
 from mjlog.diagnostics import Diagnostic, InputError
 
 GZIP_MAGIC = b"\x1f\x8b"
 LIMIT = 256 * 2**20
-"""The most bytes one compressed record may expand to (a gzip bomb stops there)."""
+"""The most bytes one compressed record may expand to by default (a gzip bomb stops
+there); ``MJLOG_MAX_RECORD_MB`` in the environment (``mjlog --max-record-mb``) sets
+another."""
+LIMIT_VARIABLE = "MJLOG_MAX_RECORD_MB"
+
+
+def record_limit() -> int:
+    """The limit in force: ``MJLOG_MAX_RECORD_MB`` megabytes when set to a whole number
+    of at least 1, else :data:`LIMIT`."""
+    value = os.environ.get(LIMIT_VARIABLE, "")
+    return int(value) * 2**20 if value.isascii() and value.isdigit() and int(value) else LIMIT
 _CHUNK = 4 * 2**20
 _SLICE = 8192
 
 
-def gunzip(data: bytes, limit: int = LIMIT) -> tuple[bytes, Diagnostic | None]:
+def gunzip(data: bytes, limit: int | None = None) -> tuple[bytes, Diagnostic | None]:
     """``data`` gunzipped when it starts with the gzip magic (every member of it), else
     unchanged; with a ``bad-gzip`` diagnostic when the stream is damaged or cut, in
     which case the bytes are what decompressed before the damage.
 
     Raises :class:`InputError` (``too-large``) when the data would expand past
-    ``limit`` bytes; it never holds much more than ``limit`` bytes while finding out.
+    ``limit`` bytes (:func:`record_limit` when not given); it never holds much more than
+    ``limit`` bytes while finding out.
     """
     if data[:2] != GZIP_MAGIC:
         return data, None
+    if limit is None:
+        limit = record_limit()
     out = bytearray()
     rest = data
     while rest[:2] == GZIP_MAGIC:

@@ -322,3 +322,23 @@ def test_a_missing_go_with_three_names_is_a_three_player_game(example_xml: bytes
     assert isinstance(start, GameStart) and len(start.players) == 3
     assert start.ruleset.players == 3
     assert "three-player" in three.diagnostics[0].message
+
+
+def test_a_record_too_large_for_one_game_is_refused_at_once(
+        example_xml: bytes, tmp_path: Path) -> None:
+    """17 MB of Tenhou XML (rounds repeated) is refused before it is parsed; the limit of a
+    record can be lowered, and then holds for gzip too."""
+    text = example_xml.decode()
+    body = text[text.index("<INIT"):text.rindex("<RYUUKYOKU")]
+    big = tmp_path / "big.mjlog"
+    big.write_text(text.replace(body, body * (17 * 2**20 // len(body) + 1), 1))
+    with pytest.raises(InputError) as err:
+        read_path(big)
+    assert err.value.diagnostic.code == "too-large"
+    assert "for one game" in err.value.diagnostic.message
+    small = tmp_path / "small.mjlog.gz"
+    small.write_bytes(gzip.compress(example_xml * (2 * 2**20 // len(example_xml))))  # 2 MB
+    proc = subprocess.run([sys.executable, "-m", "mjlog.cli", "--max-record-mb", "1", "audit",
+                           str(small)], capture_output=True, text=True, check=False,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)})
+    assert proc.returncode == 2 and "expands past 1 MB" in proc.stdout + proc.stderr

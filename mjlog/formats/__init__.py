@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mjlog import serialize
-from mjlog.compression import gunzip
+from mjlog.compression import gunzip, record_limit
 from mjlog.diagnostics import Diagnostic, InputError
 from mjlog.events import EVENT_TYPES, Event, GameStart
 from mjlog.formats import mjai, notation, tenhou6, tenhou_xml
@@ -44,6 +44,11 @@ class WriteOptions:
     """mjai: the name a log gives itself (the input file's stem)."""
 
 
+ONE_GAME_LIMIT = 16 * 2**20
+"""The most bytes of text a format that holds one game a file reads (the largest real
+records are about 1 MB); past it, or past the record limit when that is smaller
+(:func:`mjlog.compression.record_limit`), the file is refused as ``too-large``."""
+
 Reader = Callable[[bytes, str, bool], list[GameRecord]]
 Writer = Callable[[Sequence[Event], WriteOptions], str]
 
@@ -62,6 +67,9 @@ class Format:
     dialects: tuple[str, ...] = ()
     families: tuple[str, ...] = ("riichi", "taiwan16")
     """The rule families (``Ruleset.family``) whose games it can hold when writing."""
+    one_game: bool = False
+    """Whether a file holds one game (read whole, at most :data:`ONE_GAME_LIMIT`), not
+    many (read game by game, of any length)."""
     verbatim: bool = False
     """Whether it writes any events as they are, even a game that does not fit its table
     (the canonical event stream); the others refuse such a game."""
@@ -76,7 +84,7 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format(name="tenhou-xml", title="Tenhou mjlog XML, plain or gzip",
            looks_like=lambda h: h.start.startswith(b"<") and tenhou_xml.looks_like(h.start),
            read=lambda d, p, s: [tenhou_xml.read(d, p, strict=s)], write=None,
-           extension=".mjlog", positions="xml"),
+           extension=".mjlog", positions="xml", one_game=True),
     Format(name="jsonl", title="mjlog's own JSON Lines (schemas/events.schema.json)",
            looks_like=lambda h: h.first_object().get("type") in EVENT_TYPES,
            read=lambda d, p, s: serialize.read(d, p, strict=s),
@@ -87,13 +95,13 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            or (h.first_object_fails() and tenhou6.looks_like(h.start)),
            read=lambda d, p, s: tenhou6.read(d, p, strict=s),
            write=lambda ev, o: tenhou6.write(ev, per_round=o.per_round),
-           extension=".json", positions="json", families=("riichi",)),
+           extension=".json", positions="json", families=("riichi",), one_game=True),
     Format(name="mjai", title="mjai JSON Lines, any dialect",
            looks_like=lambda h: mjai.looks_like(h.first_object()),
            read=lambda d, p, s: mjai.read(d, p, strict=s),
            write=lambda ev, o: mjai.write(ev, dialect=o.dialect, log_name=o.log_name or None),
            extension=".mjson", positions="jsonl", dialects=mjai.DIALECTS,
-           families=("riichi",)),
+           families=("riichi",), one_game=True),
 )}
 """Every format by name, in the order detection tries them."""
 
@@ -122,7 +130,8 @@ def read_bytes(data: bytes, path: str = "", *, fmt: str | None = None,
     """Read every game in ``data``.
 
     Raises :class:`InputError` if the format is unknown, if gzip data expands
-    past :data:`mjlog.compression.LIMIT` (``too-large``), or if it is damaged
+    past the record limit (:func:`mjlog.compression.record_limit`) or the text of a
+    one-game format past :data:`ONE_GAME_LIMIT` (``too-large``), or if it is damaged
     before any record could be read (``bad-gzip``). A stream damaged later keeps
     what decompressed before the damage, with the ``bad-gzip`` diagnostic on
     the first game.
@@ -133,6 +142,11 @@ def read_bytes(data: bytes, path: str = "", *, fmt: str | None = None,
         raise InputError(damage or Diagnostic(
             code="unknown-format",
             message=f"not a record format mjlog reads ({', '.join(FORMATS)})"))
+    most = min(ONE_GAME_LIMIT, record_limit())
+    if FORMATS[fmt].one_game and len(text) > most:
+        raise InputError(Diagnostic(code="too-large", message=(
+            f"{len(text) / 2**20:.0f} MB of {fmt} for one game; not read (mjlog reads up "
+            f"to {most / 2**20:.0f} MB of it: a real record is a few hundred KB)")))
     try:
         records = FORMATS[fmt].read(text, path, strict)
     except InputError:

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import chain
 from pathlib import Path
 from typing import Any, Literal
 
@@ -32,7 +33,7 @@ from mjlog.diagnostics import (
 )
 from mjlog.events import GameStart, RoundStart
 from mjlog.families import family_of
-from mjlog.formats import expand, read_path
+from mjlog.formats import expand, iter_path
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.ruleset import MISSING, OPTIONS, PRESETS, Ruleset, describe, option_value
@@ -199,8 +200,9 @@ class FileReport:
 def audit_file(item: tuple[str, bool], checks: Checks = Checks()) -> FileReport:
     """Audit every game of one file. Never raises for bad input: it is reported."""
     path, explicit = item
+    records = iter_path(path)
     try:
-        records = read_path(path)
+        first = next(records, None)
     except InputError as exc:
         d = exc.diagnostic
         if d.code == "unknown-format" and not explicit:
@@ -208,7 +210,7 @@ def audit_file(item: tuple[str, bool], checks: Checks = Checks()) -> FileReport:
         return FileReport(path=path, status="unreadable", error=d)
     games = [audit_record(rec, i, wall=checks.wall, scores=checks.scores, rules=checks.rules,
                           preset=checks.preset, options=checks.options)
-             for i, rec in enumerate(records)]
+             for i, rec in enumerate(chain([first] if first else [], records))]
     return FileReport(path=path, status="read", games=games)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, BinaryIO
 
 _DECODER = json.JSONDecoder()
 _SPACE = re.compile(r"[ \t\r\n]*")
@@ -27,6 +27,39 @@ def loads(text: str | bytes) -> Any:
         doc = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
         at = next((i for i, ch in enumerate(doc) if ch in "[{"), 0)
         raise json.JSONDecodeError("JSON nested too deeply to read", doc, at) from None
+
+
+LINE_LIMIT = 16 * 2**20
+"""The longest line a reader of JSON Lines reads (an event is a few hundred bytes)."""
+
+
+class LineTooLong(ValueError):
+    """A line longer than :data:`LINE_LIMIT`: it is not read."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(f"a line of {size / 2**20:.0f} MB or more; not read (the limit is "
+                         f"{LINE_LIMIT // 2**20} MB a line)")
+
+
+def file_lines(file: BinaryIO) -> Iterator[tuple[int, str, Exception | None]]:
+    """:func:`text_lines` of an open binary file, read a line at a time: a line is never
+    held longer than :data:`LINE_LIMIT` (the rest of it is passed over, and it yields
+    :class:`LineTooLong`)."""
+    lineno = 0
+    while raw := file.readline(LINE_LIMIT + 1):
+        lineno += 1
+        if lineno == 1:
+            raw = raw.removeprefix(b"\xef\xbb\xbf")
+        if len(raw) > LINE_LIMIT and not raw.endswith(b"\n"):
+            size = len(raw)
+            while (rest := file.readline(LINE_LIMIT)) and not rest.endswith(b"\n"):
+                size += len(rest)
+            yield lineno, "", LineTooLong(size + len(rest))
+            continue
+        try:
+            yield lineno, raw.decode("utf-8").removesuffix("\n"), None
+        except UnicodeDecodeError as exc:
+            yield lineno, "", exc
 
 
 def text_lines(data: bytes) -> Iterator[tuple[int, str, UnicodeDecodeError | None]]:

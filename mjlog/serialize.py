@@ -300,42 +300,59 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
     ``strict`` it raises :class:`InputError`. Events before any ``game_start``
     are kept in a game of their own, with a diagnostic.
     """
-    records: list[GameRecord] = []
+    return list(read_lines(jsontext.text_lines(data), path, strict=strict))
+
+
+def read_lines(lines: Iterable[tuple[int, str, Exception | None]], path: str = "", *,
+               strict: bool = False) -> Iterator[GameRecord]:
+    """:func:`read` over numbered lines (:func:`mjlog.jsontext.text_lines` or
+    :func:`mjlog.jsontext.file_lines`), yielding each game as soon as the next begins, so
+    that a file of many games is read one game at a time."""
     rec: GameRecord | None = None
     pending: list[Diagnostic] = []
-    for lineno, line, bad in jsontext.text_lines(data):
+    for lineno, line, bad in lines:
         if not line.strip() and bad is None:
             continue
-        try:
-            if bad is not None:
-                raise bad
-            ev = event_from_dict(jsontext.loads(line))
-        except UnicodeDecodeError as exc:
-            d = Diagnostic(code="bad-encoding", message=f"not UTF-8: {exc.reason}",
-                           src=Src(line=lineno, column=exc.start + 1))
-        except json.JSONDecodeError as exc:
-            d = Diagnostic(code="json-syntax", message=exc.msg,
-                           src=Src(line=lineno, column=exc.colno))
-        except ConversionError as exc:
-            d = Diagnostic(code="bad-event", message=str(exc).split(": ", 1)[-1],
-                           src=Src(line=lineno, path=exc.path))
-        else:
-            if isinstance(ev, GameStart) or rec is None:
-                rec = GameRecord(path=path, format=FORMAT, position_kind="jsonl")
-                records.append(rec)
-                rec.diagnostics.extend(pending)
-                pending.clear()
-                if not isinstance(ev, GameStart):
-                    rec.diagnostics.append(Diagnostic(
-                        code="no-game-start", message="events before any game_start",
-                        severity=Severity.WARNING, src=Src(line=lineno)))
-            rec.events.append(ev)
-            rec.positions.append(lineno)
+        ev, d = _line_event(lineno, line, bad)
+        if d is not None:
+            if strict:
+                raise InputError(d)
+            (rec.diagnostics if rec is not None else pending).append(d)
             continue
-        if strict:
-            raise InputError(d)
-        (rec.diagnostics if rec is not None else pending).append(d)
-    if pending or not records:
-        records.append(GameRecord(path=path, format=FORMAT, diagnostics=pending,
-                                  position_kind="jsonl"))
-    return records
+        assert ev is not None
+        if isinstance(ev, GameStart) or rec is None:
+            if rec is not None:
+                yield rec
+            rec = GameRecord(path=path, format=FORMAT, position_kind="jsonl",
+                             diagnostics=pending)
+            pending = []
+            if not isinstance(ev, GameStart):
+                rec.diagnostics.append(Diagnostic(
+                    code="no-game-start", message="events before any game_start",
+                    severity=Severity.WARNING, src=Src(line=lineno)))
+        rec.events.append(ev)
+        rec.positions.append(lineno)
+    if rec is not None:
+        yield rec
+    if pending or rec is None:
+        yield GameRecord(path=path, format=FORMAT, diagnostics=pending, position_kind="jsonl")
+
+
+def _line_event(lineno: int, line: str, bad: Exception | None
+                ) -> tuple[Event | None, Diagnostic | None]:
+    """One line's event, or the diagnostic that says why it has none."""
+    try:
+        if bad is not None:
+            raise bad
+        return event_from_dict(jsontext.loads(line)), None
+    except UnicodeDecodeError as exc:
+        return None, Diagnostic(code="bad-encoding", message=f"not UTF-8: {exc.reason}",
+                                src=Src(line=lineno, column=exc.start + 1))
+    except json.JSONDecodeError as exc:
+        return None, Diagnostic(code="json-syntax", message=exc.msg,
+                                src=Src(line=lineno, column=exc.colno))
+    except ConversionError as exc:
+        return None, Diagnostic(code="bad-event", message=str(exc).split(": ", 1)[-1],
+                                src=Src(line=lineno, path=exc.path))
+    except jsontext.LineTooLong as exc:
+        return None, Diagnostic(code="too-large", message=str(exc), src=Src(line=lineno))

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import jsonschema
 import pytest
 
-from mjlog import schema, serialize
+from mjlog import jsontext, schema, serialize
 from mjlog.events import Draw, GameStart
-from mjlog.formats import detect, read_path, tenhou_xml
+from mjlog.formats import detect, iter_path, read_path, tenhou_xml
 from mjlog.ruleset import PRESETS
 
 from .conftest import EXAMPLES, ROOT
@@ -118,3 +119,41 @@ def test_every_example_written_down_goes_through_json_lines_and_back() -> None:
             text = "".join(serialize.write_lines(rec.events))
             (back,) = serialize.read(text.encode(), path.name)
             assert back.diagnostics == [] and back.events == rec.events, path.name
+
+
+def _games(n: int) -> bytes:
+    one = (EXAMPLES / "east-ron.jsonl").read_bytes()
+    return one * n
+
+
+def test_a_file_of_many_games_is_read_one_game_at_a_time(tmp_path: Path) -> None:
+    """iter_path gives the games read_path gives, and the reader yields each game as soon
+    as the next begins: it has consumed one line past the first game when it yields it."""
+    many = tmp_path / "many.jsonl"
+    many.write_bytes(_games(5))
+    assert list(iter_path(many)) == read_path(many)
+    consumed = 0
+
+    def counted() -> Iterator[tuple[int, str, Exception | None]]:
+        nonlocal consumed
+        for line in jsontext.text_lines(_games(3)):
+            consumed += 1
+            yield line
+
+    games = serialize.read_lines(counted())
+    first = next(games)
+    per_game = len((EXAMPLES / "east-ron.jsonl").read_bytes().splitlines())
+    assert len(first.events) == per_game and consumed == per_game + 1
+    assert len(list(games)) == 2
+
+
+def test_a_line_too_long_is_refused_at_its_line_and_the_rest_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jsontext, "LINE_LIMIT", 4096)
+    lines = (EXAMPLES / "east-ron.jsonl").read_bytes().splitlines(keepends=True)
+    long = b'{"type":"comment","text":"' + b"x" * 10_000 + b'"}\n'
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(b"".join([*lines[:5], long, *lines[5:]]))
+    (rec,) = list(iter_path(path))
+    assert [(d.code, d.src.line if d.src else 0) for d in rec.diagnostics] == [("too-large", 6)]
+    assert len(rec.events) == len(lines) and rec.complete

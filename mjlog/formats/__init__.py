@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
-from mjlog import serialize
-from mjlog.compression import gunzip, record_limit
+from mjlog import jsontext, serialize
+from mjlog.compression import GZIP_MAGIC, gunzip, record_limit
 from mjlog.diagnostics import Diagnostic, InputError
 from mjlog.events import EVENT_TYPES, Event, GameStart
 from mjlog.formats import mjai, notation, tenhou6, tenhou_xml
@@ -172,6 +173,39 @@ def read_path(path: str | Path, *, strict: bool = False) -> list[GameRecord]:
     except OSError as exc:
         raise InputError(Diagnostic(code="unreadable", message=str(exc))) from None
     return read_bytes(data, str(path), strict=strict)
+
+
+def iter_path(path: str | Path) -> Iterator[GameRecord]:
+    """Every game in one file, one at a time, as :func:`read_path` reads them.
+
+    A plain JSON Lines file is read a line at a time and each game yielded when the next
+    begins, so that a file of any number of games costs the memory of one; other files
+    are read whole. Raises :class:`InputError` as :func:`read_path` does, when the first
+    game is asked for.
+    """
+    try:
+        with Path(path).open("rb") as file:
+            yield from _stream(file, str(path))
+    except OSError as exc:
+        raise InputError(Diagnostic(code="unreadable", message=str(exc))) from None
+
+
+def _stream(file: BinaryIO, path: str) -> Iterator[GameRecord]:
+    head = file.read(_STREAM_HEAD)
+    if head[:2] == GZIP_MAGIC or _detect_text(head) != "jsonl":
+        yield from read_bytes(head + file.read(), path)
+        return
+    file.seek(0)
+    try:
+        yield from serialize.read_lines(jsontext.file_lines(file), path)
+    except Exception as exc:  # a reader's bug: reported, never a traceback
+        yield GameRecord(path=path, format="jsonl", position_kind="jsonl",
+                         diagnostics=[Diagnostic(code="internal-error", message=(
+                             f"the jsonl reader failed: {exc!r}"))])
+
+
+_STREAM_HEAD = 2**20
+"""How much of a file :func:`iter_path` looks at to tell JSON Lines from the rest."""
 
 
 def write(fmt: str, events: Sequence[Event], options: WriteOptions = WriteOptions()) -> str:

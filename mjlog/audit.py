@@ -11,6 +11,9 @@ is typed (:class:`AuditReport`, :class:`GameReport`, the findings of
 from __future__ import annotations
 
 import contextlib
+import json
+import tempfile
+import textwrap
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -193,12 +196,23 @@ class FileReport:
 
     path: str
     status: FileStatus
-    games: list[GameReport] = field(default_factory=list)
+    games: Iterable[GameReport] = field(default_factory=list)
+    """The games' reports: a list, or (from :func:`audit_file_lazily`) made as they are
+    iterated over, one game at a time."""
     error: Diagnostic | None = None
 
 
 def audit_file(item: tuple[str, bool], checks: Checks = Checks()) -> FileReport:
-    """Audit every game of one file. Never raises for bad input: it is reported."""
+    """Audit every game of one file; the report holds them all in a list. Never raises
+    for bad input: it is reported."""
+    report = audit_file_lazily(item, checks)
+    report.games = list(report.games)
+    return report
+
+
+def audit_file_lazily(item: tuple[str, bool], checks: Checks = Checks()) -> FileReport:
+    """:func:`audit_file`, reading and auditing each game only when the report's games are
+    iterated over, so that a file of many games is audited in the memory of one."""
     path, explicit = item
     records = iter_path(path)
     try:
@@ -208,19 +222,19 @@ def audit_file(item: tuple[str, bool], checks: Checks = Checks()) -> FileReport:
         if d.code == "unknown-format" and not explicit:
             return FileReport(path=path, status="skipped")
         return FileReport(path=path, status="unreadable", error=d)
-    games = [audit_record(rec, i, wall=checks.wall, scores=checks.scores, rules=checks.rules,
+    games = (audit_record(rec, i, wall=checks.wall, scores=checks.scores, rules=checks.rules,
                           preset=checks.preset, options=checks.options)
-             for i, rec in enumerate(chain([first] if first else [], records))]
+             for i, rec in enumerate(chain([first] if first else [], records)))
     return FileReport(path=path, status="read", games=games)
 
 
 def _results(items: list[tuple[str, bool]], jobs: int, checks: Checks) -> Iterator[FileReport]:
-    work = partial(audit_file, checks=checks)
     if jobs <= 1 or len(items) < 2:
-        yield from map(work, items)
+        yield from map(partial(audit_file_lazily, checks=checks), items)
         return
     with parallel.pool(jobs) as pool:
-        yield from pool.imap(work, items, chunksize=max(1, min(32, len(items) // (jobs * 8))))
+        yield from pool.imap(partial(audit_file, checks=checks), items,
+                             chunksize=max(1, min(32, len(items) // (jobs * 8))))
 
 
 def collect(inputs: Iterable[str | Path]) -> list[tuple[str, bool]]:
@@ -322,10 +336,14 @@ class AuditReport:
 
 
 def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, checks: Checks = Checks(),
-                progress: Callable[[int], Any] | None = None) -> AuditReport:
+                progress: Callable[[int], Any] | None = None,
+                sink: Callable[[GameReport], Any] | None = None) -> AuditReport:
     """Audit the files of :func:`collect` and return the report.
 
-    ``progress`` is called with 1 after each file (for a progress bar).
+    ``progress`` is called with 1 after each file (for a progress bar). With ``sink``,
+    each game's report goes to it as soon as it is made and the returned report keeps only
+    the counts, the skipped and the unreadable files (its ``games`` stay empty), so that
+    an audit of any number of games runs in flat memory (see :class:`Spool`).
     """
     report = AuditReport()
     s = report.summary
@@ -342,8 +360,69 @@ def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, checks: Checks 
             s.files += 1
             for g in res.games:
                 s.add(g)
-                report.games.append(g)
+                (report.games.append if sink is None else sink)(g)
     return report
+
+
+class Spool:
+    """An audit's report written as it goes: each game's part of the text or JSON report
+    goes to a temporary file as soon as the game is audited (:meth:`add`, the ``sink`` of
+    :func:`audit_items`), and :meth:`parts` gives the whole report, the same text that
+    :func:`format_text` or the report's ``to_dict`` as JSON would give, a piece at a time."""
+
+    def __init__(self, fmt: str, *, all_games: bool = False) -> None:
+        self.json = fmt == "json"
+        self.all_games = all_games
+        self.file = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 (close)
+        self.games = 0
+        self.written = False
+
+    def add(self, g: GameReport) -> None:
+        """Write one game's part of the report."""
+        if self.json:
+            text = textwrap.indent(json.dumps(g.to_dict(), ensure_ascii=False, indent=1), "  ")
+            self.file.write(printable((",\n" if self.games else "") + text))
+        elif lines := _game_lines(g, self.all_games):
+            self.file.write(printable("\n".join(lines) + "\n"))
+            self.written = True
+        self.games += 1
+
+    def parts(self, report: AuditReport) -> Iterator[str]:
+        """The whole report, the games' parts read back from the temporary file."""
+        self.file.seek(0)
+        games = iter(lambda: self.file.read(2**20), "")
+        if self.json:
+            whole = printable(json.dumps(report.to_dict(), ensure_ascii=False, indent=1) + "\n")
+            if not self.games:
+                yield whole
+                return
+            head, tail = whole.split('\n "games": [],\n', 1)
+            yield head + '\n "games": [\n'
+            yield from games
+            yield "\n ],\n" + tail
+            return
+        yield from games
+        rest = [_unreadable_line(u) for u in report.unreadable]
+        yield "".join(f"{line}\n" for line in rest) + ("\n" if rest or self.written else "")
+        yield "\n".join(_summary_lines(report.summary)) + "\n"
+
+    def __enter__(self) -> Spool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Remove the temporary file."""
+        self.file.close()
+
+
+def printable(text: str) -> str:
+    """``text`` as UTF-8 can carry it: a file name that was not UTF-8 comes out with U+FFFD
+    for its bad bytes."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _unreadable_line(u: FileReport) -> str:
+    assert u.error is not None
+    return f"{u.path}: cannot read: {u.error.code}{_where(u.error.src)}: {u.error.message}"
 
 
 def format_text(report: AuditReport, *, all_games: bool = False) -> str:
@@ -354,10 +433,7 @@ def format_text(report: AuditReport, *, all_games: bool = False) -> str:
     lines: list[str] = []
     for g in report.games:
         lines.extend(_game_lines(g, all_games))
-    for u in report.unreadable:
-        assert u.error is not None
-        lines.append(f"{u.path}: cannot read: {u.error.code}{_where(u.error.src)}: "
-                     f"{u.error.message}")
+    lines.extend(_unreadable_line(u) for u in report.unreadable)
     if lines:
         lines.append("")
     lines.extend(_summary_lines(report.summary))

@@ -72,6 +72,8 @@ class Referee(Observer):
         if len(self.violations) >= PER_GAME:
             self.left_out += 1
             return
+        if player is not None and not 0 <= player < engine.state.n:
+            player = None  # a seat outside the table (the message names it) is no player
         self.violations.append(Violation(
             code=rule.code, rule=rule.section, citation=rule.citation, message=message,
             ruleset=self.label, round=engine.round,

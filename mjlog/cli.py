@@ -9,13 +9,12 @@ as tracebacks.
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import shutil
 import signal
 import sys
 import textwrap
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from functools import partial
@@ -24,7 +23,7 @@ from pathlib import Path
 import click
 
 from mjlog import __version__, parallel
-from mjlog.audit import AuditReport, Checks, audit_items, collect, format_text
+from mjlog.audit import AuditReport, Checks, Spool, audit_items, collect
 from mjlog.compression import LIMIT_VARIABLE
 from mjlog.diagnostics import InputError
 from mjlog.events import (
@@ -206,6 +205,14 @@ def _write_text(path: Path, text: str) -> None:
     UTF-8 in the text comes out with U+FFFD for its bad bytes."""
     printable = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     _atomically(path, lambda tmp: tmp.write_text(printable, encoding="utf-8"))
+
+
+def _write_parts(path: Path, parts: Iterable[str]) -> None:
+    """:func:`_write_text` of the text made of ``parts``, written a part at a time."""
+    def write_to(tmp: Path) -> None:
+        with tmp.open("w", encoding="utf-8") as out:
+            out.writelines(parts)
+    _atomically(path, write_to)
 
 
 def _atomically(path: Path, write_to: Callable[[Path], object]) -> None:
@@ -403,24 +410,30 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
     if output and Path(output).resolve() in {Path(p).resolve() for p, _ in items}:
         raise click.UsageError(f"the report {output} would replace an input; nothing was "
                                "written")
-    report: AuditReport
-    if fmt == "text" and sys.stderr.isatty() and len(items) > 1:
-        with click.progressbar(length=len(items), label="auditing", file=sys.stderr) as bar:
-            report = audit_items(items, jobs=jobs, checks=checks, progress=bar.update)
-    else:
-        report = audit_items(items, jobs=jobs, checks=checks)
-    text = (json.dumps(report.to_dict(), ensure_ascii=False, indent=1) + "\n" if fmt == "json"
-            else format_text(report, all_games=all_games))
-    if output:
-        _write_text(Path(output), text)
-    else:
-        click.echo(text, nl=False)
+    with Spool(fmt, all_games=all_games) as spool:
+        report = _audited(items, jobs, checks, spool, bar=fmt == "text")
+        if output:
+            _write_parts(Path(output), spool.parts(report))
+        else:
+            for part in spool.parts(report):
+                click.echo(part, nl=False)
     s = report.summary
     if s.unreadable_files or not s.games:
         if not s.games:
             click.echo("no game records found", err=True)
         sys.exit(2)
     sys.exit(1 if s.errors or s.score_mismatches else 0)
+
+
+def _audited(items: list[tuple[str, bool]], jobs: int, checks: Checks, spool: Spool, *,
+             bar: bool) -> AuditReport:
+    """Audit ``items`` with each game's report going to ``spool``; with ``bar``, on a
+    terminal, a progress bar on standard error."""
+    if bar and sys.stderr.isatty() and len(items) > 1:
+        with click.progressbar(length=len(items), label="auditing", file=sys.stderr) as pb:
+            return audit_items(items, jobs=jobs, checks=checks, progress=pb.update,
+                               sink=spool.add)
+    return audit_items(items, jobs=jobs, checks=checks, sink=spool.add)
 
 
 def _rule_options(preset: str | None, settings: tuple[str, ...]) -> tuple[tuple[str, object], ...]:

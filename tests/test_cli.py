@@ -11,6 +11,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
+from mjlog.audit import audit, format_text
 from mjlog.cli import main
 
 from .conftest import EXAMPLES, ROOT
@@ -260,3 +261,23 @@ def test_findings_per_game_are_capped_with_a_count(tmp_path: Path) -> None:
     assert code == 1 and len(game["findings"]) == 1001 and len(capped) == 1
     left = int(capped[0]["message"].split("left out: ")[1].split(" ")[0].replace(",", ""))
     assert left > 100_000  # about two findings a move over 120,000 moves
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_the_report_written_as_it_goes_is_the_report_made_whole(fmt: str, tmp_path: Path
+                                                                  ) -> None:
+    """audit writes each game's part of the report as the game is audited (flat memory);
+    the text is the very text the whole report gives, with and without -o."""
+    (tmp_path / "bad.mjn").write_bytes(b"mjlog-notation 1\n1z\n")
+    inputs = [str(EXAMPLES), str(tmp_path)]
+    whole = audit(inputs)
+    expected = (json.dumps(whole.to_dict(), ensure_ascii=False, indent=1) + "\n"
+                if fmt == "json" else format_text(whole))
+    _, out = run("audit", *inputs, "--format", fmt)
+    assert out == expected
+    run("audit", *inputs, "--format", fmt, "-o", str(tmp_path / "report"))
+    assert (tmp_path / "report").read_text("utf-8") == expected
+    _, empty = run("audit", str(tmp_path / "bad.mjn"), "--format", fmt)
+    only_unreadable = audit([str(tmp_path / "bad.mjn")])
+    assert empty == (json.dumps(only_unreadable.to_dict(), ensure_ascii=False, indent=1) + "\n"
+                     if fmt == "json" else format_text(only_unreadable))

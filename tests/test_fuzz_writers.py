@@ -7,8 +7,8 @@ Whatever the damage, the only documented outcomes are: an :class:`InputError`
 with a documented code, a record with diagnostics, findings, and writers that
 either write or refuse with ``cannot-write`` naming what the target cannot
 hold. A reader, a check or a writer that fails (``internal-error``, "the …
-writer failed") fails the test, and so does a case that takes longer than the
-deadline (a hang).
+writer failed") fails the test, and so do an audit report that does not fit
+its schema and a case that takes longer than the deadline (a hang).
 """
 
 from __future__ import annotations
@@ -18,19 +18,22 @@ import re
 from datetime import timedelta
 from typing import Any
 
+import jsonschema
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from mjlog.audit import audit_record
+from mjlog.audit import AuditReport, audit_record
 from mjlog.diagnostics import InputError
 from mjlog.formats import FORMATS, WriteOptions, read_bytes, write, writers
 from mjlog.record import GameRecord
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, ROOT
 
 FUZZ = settings(max_examples=60, deadline=timedelta(seconds=20),
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 READ_ERRORS = {"unknown-format", "bad-gzip", "too-large"}
+REPORT_SCHEMA = jsonschema.Draft202012Validator(
+    json.loads((ROOT / "schemas" / "audit-report.schema.json").read_text("utf-8")))
 WRITE_OPTIONS = [(fmt, WriteOptions()) for fmt in writers()] + [
     ("notation", WriteOptions(plain=True)), ("tenhou6", WriteOptions(per_round=True)),
     *(("mjai", WriteOptions(dialect=d)) for d in FORMATS["mjai"].dialects)]
@@ -127,6 +130,10 @@ def _round_trip(data: bytes) -> None:
         _no_failure(rec)
         report = audit_record(rec, wall=False)
         assert [f for f in report.findings if f.code == "internal-error"] == []
+        whole = AuditReport()
+        whole.summary.add(report)
+        whole.games.append(report)
+        REPORT_SCHEMA.validate(json.loads(json.dumps(whole.to_dict())))  # as written
         for fmt, options in WRITE_OPTIONS:
             try:
                 text = write(fmt, rec.events, options)

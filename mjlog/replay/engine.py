@@ -55,6 +55,9 @@ from mjlog.tiles import UNKNOWN, tile_str, tiles_str
 
 Handler = Callable[[Any], None]
 _OUTSIDE_ROUNDS = frozenset({GameStart, RoundStart, GameEnd})
+_PER_SEAT = frozenset({RoundStart, RiichiAccepted, Win, ExhaustiveDraw, AbortiveDraw, RoundEnd,
+                       GameEnd})
+"""The events that give a value per seat (:meth:`TableState.uneven`)."""
 """The events observers see before the first round starts."""
 
 
@@ -103,6 +106,14 @@ class Engine:
 
     def _handle(self, ev: Event) -> bool:
         """Judge and apply ``ev``; whether it fitted the table."""
+        if ev.__class__ in _PER_SEAT and (field := self.state.uneven(ev)):
+            self.find("unreplayable-event", f"{ev.TYPE} gives {field} for another number of "
+                      f"seats than the table's {self.state.n}")
+            return False
+        if not self.state.fits(ev):
+            self.find("unreplayable-event", f"{ev.TYPE} cannot be applied to this table: it "
+                      f"names a seat or tile outside it")
+            return False
         try:
             self._handlers[ev.__class__](ev)
         except (IndexError, KeyError, ValueError, TypeError) as exc:
@@ -239,6 +250,8 @@ class Engine:
         if len(self.findings) >= PER_GAME:
             self.left_out += 1
             return
+        if player is not None and not 0 <= player < self.state.n:
+            player = None  # a seat outside the table (the message names it) is no player
         self.findings.append(Finding(
             code=code, message=message, severity=severity, round=self.round,
             turn=self.state.turn, player=player,

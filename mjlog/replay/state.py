@@ -42,12 +42,13 @@ from mjlog.events import (
     Win,
 )
 from mjlog.ruleset import Ruleset, TableSize
-from mjlog.tiles import KIND_OF, UNKNOWN, Tile
+from mjlog.tiles import FIRST_FLOWER, KIND_OF, UNKNOWN, Tile
 
 DEAD_WALL = 14
 """Tiles in the riichi dead wall (rinshan tiles and indicators)."""
 _SEAT_FIELDS = ("player", "from_player", "winner")
 _TILE_FIELDS = ("tile", "called", "added", "indicator", "win_tile")
+_PER_SEAT_FIELDS = ("scores", "deltas", "scores_before", "hands", "points")
 
 
 def fresh_used() -> bytearray:
@@ -158,19 +159,36 @@ class TableState:
         if handler is not None:
             handler(self, ev)
 
+    def uneven(self, ev: Event) -> str:
+        """The field of ``ev`` that gives per-seat values (scores, deltas, hands, points)
+        for another number of seats than the table's (a round start: than it deals
+        hands), or ``""`` when none does; an empty tuple gives none."""
+        n = len(ev.hands) if ev.__class__ is RoundStart else self.n
+        for name in _PER_SEAT_FIELDS:
+            v = getattr(ev, name, None)
+            if v and isinstance(v, tuple) and len(v) != n:
+                return name
+        return ""
+
     def fits(self, ev: Event) -> bool:
-        """Whether ``ev`` names only seats and tiles of this table (a round start: of the
-        table it deals, one hand and one score per seat, the dealer among them)."""
+        """Whether ``ev`` names only seats and tiles of this table (flowers only at a table
+        that has them, the unknown tile anywhere) and gives per-seat
+        values for each of its seats (:meth:`uneven`); a round start deals the table it
+        names, its dealer among the seats."""
         n = self.n
         if ev.__class__ is RoundStart:
             n = len(ev.hands)
-            if len(ev.scores) != n or not 0 <= ev.dealer < n:
+            if not 0 <= ev.dealer < n:
                 return False
+        if self.uneven(ev):
+            return False
         for name in _SEAT_FIELDS:
             v = getattr(ev, name, 0)
             if v is not None and not 0 <= v < n:
                 return False
-        return all(0 <= getattr(ev, name, 0) <= UNKNOWN for name in _TILE_FIELDS)
+        top = FIRST_FLOWER if self.size is None or self.size.tiles <= FIRST_FLOWER else UNKNOWN
+        return all(0 <= (t := getattr(ev, name, 0)) < top or t == UNKNOWN
+                   for name in _TILE_FIELDS)
 
     def game_start(self, ev: GameStart) -> None:
         """A new game: an empty table of its players, sized by its ruleset."""

@@ -61,7 +61,7 @@ def main() -> None:
         runs["fast"].append(timed(lambda: [value(s, r) for s, r in sits]))
         runs["library"].append(timed(lambda: [library_value(s, r) for s, r in sits]))
     best = {k: min(v) for k, v in runs.items()}
-    games = sum(len(f.games) for f in (audit_file(it) for it in items))
+    games = sum(len(list(f.games)) for f in (audit_file(it) for it in items))
     print(f"{len(items)} files, {games} games, {len(sits)} wins; best of {args.repeat}")
     print(f"audit without scores  {best['audit']:6.2f} s  {games / best['audit']:7.0f} games/s")
     print(f"audit with scores     {best['audit+scores']:6.2f} s  "

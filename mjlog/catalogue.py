@@ -39,7 +39,9 @@ DIAGNOSTICS: Final = (
            ("bad-encoding", ERR, "the text is not UTF-8; its position is the first bad byte"),
            ("bad-gzip", ERR, "a damaged or cut gzip stream: what decompressed before the "
             "damage is read"),
-           ("too-large", ERR, "gzip data that expands past 256 MB: not read"),
+           ("too-large", ERR, "a record past the size limit (gzip expanding past 256 MB, "
+            "or --max-record-mb; one game's text past 16 MB; a JSON line past 16 MB): not "
+            "read"),
            ("internal-error", ERR, "a reader failed on this input: a bug in mjlog, reported "
             "with the exception")),
     *_rows("diagnostic", "every writer",

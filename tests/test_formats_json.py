@@ -478,3 +478,15 @@ def test_a_game_that_does_not_fit_its_table_is_refused_with_the_event_named() ->
     assert err.value.diagnostic.message.startswith("event 0 (round_start) comes before")
     (back,) = read_bytes(write("jsonl", three).encode(), fmt="jsonl")  # written as it is
     assert back.events == three
+
+
+def test_a_taiwanese_game_with_flowers_fits_its_table() -> None:
+    """Flowers (ids 136..143) fit a Taiwanese table, not a riichi one."""
+    (rec,) = read_path(EXAMPLES / "15-taiwan-seven-rob-one.mjn")
+    assert write("notation", rec.events).startswith("mjlog-notation 1")
+    start = rec.events[0]
+    assert isinstance(start, GameStart)
+    riichi = [dataclasses.replace(start, ruleset=PRESETS["tenhou"]), *rec.events[1:]]
+    with pytest.raises(InputError) as err:
+        write("notation", riichi)
+    assert "(flower) names a seat or tile outside a table of 4" in err.value.diagnostic.message

@@ -399,7 +399,7 @@ def misfit(events: Iterable[Event]) -> tuple[int, str] | None:
         cls = ev.__class__
         if cls is GameStart:
             start = cast(GameStart, ev)
-            table.reset(len(start.players))
+            table.game_start(start)
             started, dealt = True, False
             if start.ruleset.players != table.n:
                 return i, f"names {table.n} players for a {start.ruleset.players}-player ruleset"

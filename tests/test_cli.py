@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -13,6 +15,7 @@ from click.testing import CliRunner
 
 from mjlog.audit import audit, format_text
 from mjlog.cli import main
+from mjlog.formats import read_path, write
 
 from .conftest import EXAMPLES, ROOT
 
@@ -281,3 +284,58 @@ def test_the_report_written_as_it_goes_is_the_report_made_whole(fmt: str, tmp_pa
     only_unreadable = audit([str(tmp_path / "bad.mjn")])
     assert empty == (json.dumps(only_unreadable.to_dict(), ensure_ascii=False, indent=1) + "\n"
                      if fmt == "json" else format_text(only_unreadable))
+
+
+def _notation(old: str, new: str) -> str:
+    return (EXAMPLES / "01-double-east.mjn").read_text("utf-8").replace(old, new, 1)
+
+
+def _tenhou6(change: Callable[[list[Any]], None]) -> str:
+    (rec,) = read_path(EXAMPLES / "east-riichi.mjlog")
+    doc = json.loads(write("tenhou6", rec.events))
+    change(doc["log"][0])
+    return json.dumps(doc)
+
+
+def _jsonl(old: str, new: str) -> str:
+    return (EXAMPLES / "east-riichi.jsonl").read_text("utf-8").replace(old, new, 1)
+
+
+HOSTILE = {  # name: (file name, text, a diagnostic code the audit must report)
+    "superscript digit in a tile": ("a.mjn", _notation("9m'", "9²m'"), "bad-token"),
+    "5,000-digit tile number": ("b.mjn", _notation("9m'", "9" * 5000 + "m'"), "bad-token"),
+    "dice=x": ("c.mjn", _notation("dice=3,4", "dice=x"), "bad-round"),
+    "sticks=one": ("d.mjn", _notation("dice=3,4", "dice=3,4 sticks=one"), "bad-round"),
+    "a round header of the wrong shape": (
+        "e.json", _tenhou6(lambda r: r.__setitem__(0, [0, 0])), "bad-value"),
+    "two red fives drawn": (
+        "f.json", _tenhou6(lambda r: r[5].__setitem__(slice(0, 2), [51, 51])),
+        "unplaceable-move"),
+    "a seat of -1": ("g.jsonl", _jsonl('"player":1,', '"player":-1,'), "unreplayable-event"),
+    "scores past 64 bits": (
+        "h.jsonl", _jsonl('"scores":[25000', '"scores":[10000000000000000000000'),
+        "start-scores-mismatch"),
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_hostile_input_gets_a_diagnostic_never_a_traceback(name: str, tmp_path: Path) -> None:
+    """Each input once crashed a command with a traceback: now every command reports it
+    (the audit with the expected code, in a report that fits its schema), converts or
+    refuses it, and goes on."""
+    file_name, text, code = HOSTILE[name]
+    (tmp_path / file_name).write_text(text, "utf-8")
+    (tmp_path / "good.mjlog").write_bytes((EXAMPLES / "east-ron.mjlog").read_bytes())
+    status, out = run("audit", str(tmp_path), "--format", "json")
+    report = json.loads(out)
+    schema = json.loads((ROOT / "schemas" / "audit-report.schema.json").read_text("utf-8"))
+    jsonschema.validate(report, schema)
+    codes = {x["code"] for g in report["games"] for kind in ("findings", "diagnostics")
+             for x in g[kind]}
+    assert status == 1 and code in codes and "internal-error" not in codes
+    assert report["summary"]["games"] == 2  # the good game is audited too
+    for target in ("jsonl", "notation", "tenhou6", "mjai"):
+        status, out = run("convert", str(tmp_path / file_name), "-t", target)
+        assert status in (0, 2) and "Traceback" not in out and "writer failed" not in out
+    status, out = run("stats", str(tmp_path))
+    assert status in (0, 1) and "Traceback" not in out

@@ -342,3 +342,14 @@ def test_a_record_too_large_for_one_game_is_refused_at_once(
                            str(small)], capture_output=True, text=True, check=False,
                           env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)})
     assert proc.returncode == 2 and "expands past 1 MB" in proc.stdout + proc.stderr
+
+
+def test_an_element_with_endless_attributes_is_skipped_at_once(example_xml: bytes) -> None:
+    """lxml reads a long attribute list in quadratic time (100,000 took minutes): an element
+    with more than MAX_ATTRIBUTES is a bad element, and the rest of the record is read."""
+    many = " ".join(f'a{i}="1"' for i in range(tenhou_xml.MAX_ATTRIBUTES + 1))
+    rec = tenhou_xml.read(example_xml.replace(b"<GO ", f"<GO {many} ".encode(), 1))
+    bad = [d for d in rec.diagnostics if d.code == "bad-element"]
+    assert len(bad) == 1 and "259 attributes" in bad[0].message and bad[0].src is not None
+    assert bad[0].src.index == 0 and rec.complete
+    assert tenhou_xml.read(example_xml.replace(b"<GO ", b'<GO a1="1" ', 1)).complete

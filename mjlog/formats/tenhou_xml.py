@@ -528,7 +528,7 @@ class _Reader:
             self.emit((_TSUMOGIRI if tsumo else _DISCARDS)[k])
 
     def _unknown(self, el: etree._Element) -> None:
-        attrs = tuple((str(k), str(v)) for k, v in el.attrib.items())
+        attrs = tuple(_attributes(el))
         self.emit(Unknown(tag=str(el.tag), attrs=attrs, text=el.text or ""))
         self.diag("unknown-element", f"<{_shown(str(el.tag))}> is not a known mjlog element; kept",
                   Severity.INFO)
@@ -536,22 +536,21 @@ class _Reader:
     # -- header
 
     def _shuffle(self, el: etree._Element) -> None:
-        for k, v in el.attrib.items():
-            self.meta.append((f"shuffle.{k!s}", str(v)))
+        for k, v in _attributes(el):
+            self.meta.append((f"shuffle.{k}", v))
 
     def _go(self, el: etree._Element) -> None:
         self.go_type = _int(el.get("type"), "type")
         if self.go_type & 0x10:
             self.players = 3
-        for k, v in el.attrib.items():
-            self.meta.append((f"go.{k!s}", str(v)))
+        for k, v in _attributes(el):
+            self.meta.append((f"go.{k}", v))
 
     def _un(self, el: etree._Element) -> None:
         if self.player_info:  # a reconnection: <UN n1="name"/>
-            for k, value in el.attrib.items():
-                key = str(k)
-                if len(key) == 2 and key[0] == "n" and key[1].isdigit():
-                    self.emit(Reconnect(player=int(key[1]), name=unquote(str(value))))
+            for key, value in _attributes(el):
+                if len(key) == 2 and key[0] == "n" and key[1] in "0123":
+                    self.emit(Reconnect(player=int(key[1]), name=unquote(value)))
             return
         names = [unquote(str(el.get(f"n{i}", ""))) for i in range(4)]
         if self.go_type is None and not names[3]:
@@ -564,7 +563,7 @@ class _Reader:
                 name=names[i], rank=_dan(dans, i), rating=_rate(rates, i),
                 sex=sexes[i] if i < len(sexes) else "",
             ))
-        for k, v in el.attrib.items():
+        for k, v in _attributes(el):
             if k not in ("n0", "n1", "n2", "n3", "dan", "rate", "sx"):
                 self.meta.append((f"un.{k!s}", str(v)))
 
@@ -729,7 +728,7 @@ class _Reader:
 
     def _agari(self, el: etree._Element) -> None:
         self._require_round()
-        a = cast(dict[str, str], dict(el.items()))  # lxml gives str in Python 3
+        a = dict(_attributes(el))
         get = a.get
         who = self._who(get("who"))
         frm_text = get("fromWho")
@@ -844,11 +843,24 @@ _AGARI_ATTRS: Final = frozenset((
 _RYUUKYOKU_ATTRS: Final = frozenset(("ba", "sc", "hai0", "hai1", "hai2", "hai3", "owari"))
 
 
+MAX_ATTRIBUTES = 256
+"""The most attributes an element may have (Tenhou's have about 20): lxml reads a long
+attribute list in time that grows with its square, so a longer one is refused."""
+
+
+def _attributes(el: etree._Element) -> list[tuple[str, str]]:
+    """Every attribute of ``el``, in order; more than :data:`MAX_ATTRIBUTES` make it a bad
+    element (skipped with a diagnostic at its position)."""
+    if (n := len(el.attrib)) > MAX_ATTRIBUTES:
+        raise _BadElement(f"{n} attributes; mjlog reads elements of at most {MAX_ATTRIBUTES}")
+    return [(str(k), str(v)) for k, v in el.items()]
+
+
 def _extra(el: etree._Element, known: frozenset[str]) -> Pairs:
     """Attributes of ``el`` not in ``known``, kept verbatim in their order."""
     if known.issuperset(el.keys()):
         return ()
-    return _extra_of(cast(dict[str, str], dict(el.items())), known)
+    return _extra_of(dict(_attributes(el)), known)
 
 
 def _extra_of(attrs: dict[str, str], known: frozenset[str]) -> Pairs:

@@ -490,3 +490,21 @@ def test_a_taiwanese_game_with_flowers_fits_its_table() -> None:
     with pytest.raises(InputError) as err:
         write("notation", riichi)
     assert "(flower) names a seat or tile outside a table of 4" in err.value.diagnostic.message
+
+
+def test_a_hidden_hand_discarding_a_fifth_copy_is_a_bad_event() -> None:
+    """Seat 1's hand is hidden ('?'); seat 0 holds all four east winds, and seat 1
+    discards a fifth: the line is a bad event, not a reader failure."""
+    hidden = ",".join(['"?"'] * 13)
+    text = ('{"type":"start_game","names":["a","b","c","d"]}\n'
+            '{"type":"start_kyoku","bakaze":"E","kyoku":1,"honba":0,"kyotaku":0,"oya":0,'
+            '"dora_marker":"1m","tehais":[["E","E","E","E","1p","2p","3p","4p","5p","6p",'
+            f'"7p","8p","9p"],[{hidden}],[{hidden}],[{hidden}]]}}\n'
+            '{"type":"tsumo","actor":0,"pai":"1s"}\n'
+            '{"type":"dahai","actor":0,"pai":"1s","tsumogiri":true}\n'
+            '{"type":"tsumo","actor":1,"pai":"?"}\n'
+            '{"type":"dahai","actor":1,"pai":"E","tsumogiri":false}\n')
+    (rec,) = mjai.read(text.encode())
+    assert [(d.code, d.src.line if d.src else 0) for d in rec.diagnostics][:1] == [
+        ("bad-event", 6)]
+    assert "no free copy of 1z" in rec.diagnostics[0].message

@@ -240,7 +240,7 @@ class _Reader:
         except TileError as exc:
             if UNKNOWN in self.hands.hands[p]:  # a hidden hand: the tile was one of the unknown
                 self.hands.hands[p].remove(UNKNOWN)
-                return self.hands.new(*code)
+                return self.new(code)
             raise _Bad(str(exc)) from None
 
     def new(self, code: tuple[Kind, bool]) -> Tile:

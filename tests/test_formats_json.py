@@ -508,3 +508,18 @@ def test_a_hidden_hand_discarding_a_fifth_copy_is_a_bad_event() -> None:
     assert [(d.code, d.src.line if d.src else 0) for d in rec.diagnostics][:1] == [
         ("bad-event", 6)]
     assert "no free copy of 1z" in rec.diagnostics[0].message
+
+
+def test_a_flower_dealt_in_a_riichi_game_does_not_fit_its_table() -> None:
+    """A flower (5f) in a riichi hand, as a damaged notation record can give: the replay
+    passes the round over as unreplayable and the writers refuse the game (the mjai writer
+    failed on it before)."""
+    text = (EXAMPLES / "01-double-east.mjn").read_text("utf-8").replace(
+        "hands 123m456p789s1122z 234m567p234s5566z", "hands 123m456p789s1122z 234m567f234s5566z")
+    (rec,) = read_bytes(text.encode(), "flower.mjn")
+    report = audit_check(rec)
+    assert "unreplayable-event" in {f.code for f in report[0].findings}
+    for fmt in ("mjai", "tenhou6", "notation"):
+        with pytest.raises(InputError) as err:
+            write(fmt, rec.events)
+        assert "event 1 (round_start)" in err.value.diagnostic.message, fmt

@@ -176,9 +176,11 @@ class TableState:
         values for each of its seats (:meth:`uneven`); a round start deals the table it
         names, its dealer among the seats."""
         n = self.n
+        top = FIRST_FLOWER if self.size is None or self.size.tiles <= FIRST_FLOWER else UNKNOWN
         if ev.__class__ is RoundStart:
             n = len(ev.hands)
-            if not 0 <= ev.dealer < n:
+            tiles = [ev.dora_indicator, *(t for hand in ev.hands for t in hand)]
+            if not 0 <= ev.dealer < n or not all(0 <= t < top or t == UNKNOWN for t in tiles):
                 return False
         if self.uneven(ev):
             return False
@@ -186,7 +188,6 @@ class TableState:
             v = getattr(ev, name, 0)
             if v is not None and not 0 <= v < n:
                 return False
-        top = FIRST_FLOWER if self.size is None or self.size.tiles <= FIRST_FLOWER else UNKNOWN
         return all(0 <= (t := getattr(ev, name, 0)) < top or t == UNKNOWN
                    for name in _TILE_FIELDS)
 

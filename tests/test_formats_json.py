@@ -20,7 +20,17 @@ from typing import Any
 import pytest
 
 from mjlog.diagnostics import InputError, Severity
-from mjlog.events import GameEnd, GameStart, Kita, OpenKan, Pon, RoundStart, Unknown, Win
+from mjlog.events import (
+    Discard,
+    GameEnd,
+    GameStart,
+    Kita,
+    OpenKan,
+    Pon,
+    RoundStart,
+    Unknown,
+    Win,
+)
 from mjlog.families import check as audit_check
 from mjlog.formats import (
     WriteOptions,
@@ -35,7 +45,7 @@ from mjlog.formats import (
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS
 from mjlog.scoring.verify import verify
-from mjlog.tiles import tile_str
+from mjlog.tiles import Tile, tile_str
 from tests.conftest import CORPUS, CORPUS_MISSING, EXAMPLES, corpus_paths
 
 MJX_JSON = CORPUS / "tenhou-json/mjx-project-mjx/tests_py/resources/mjscore"
@@ -523,3 +533,16 @@ def test_a_flower_dealt_in_a_riichi_game_does_not_fit_its_table() -> None:
         with pytest.raises(InputError) as err:
             write(fmt, rec.events)
         assert "event 1 (round_start)" in err.value.diagnostic.message, fmt
+
+
+def test_a_call_from_the_callers_own_seat_is_refused_by_the_writers() -> None:
+    (rec,) = read_path(EXAMPLES / "east-ron.mjlog")
+    i = next(i for i, ev in enumerate(rec.events) if isinstance(ev, Discard))
+    mine = Pon(player=rec.events[i].player, from_player=rec.events[i].player,  # type: ignore[union-attr]
+               tiles=(Tile(0), Tile(1), Tile(2)), called=Tile(2))
+    events = [*rec.events[:i + 1], mine, *rec.events[i + 1:]]
+    for fmt in ("tenhou6", "mjai", "notation"):
+        with pytest.raises(InputError) as err:
+            write(fmt, events)
+        assert f"event {i + 1} (pon) calls a tile from the caller's own seat" in \
+            err.value.diagnostic.message, fmt

@@ -391,9 +391,9 @@ _APPLY: dict[type, Callable[[TableState, Any], None]] = {
 def misfit(events: Iterable[Event]) -> tuple[int, str] | None:
     """The first event that names a seat or tile outside its game's table, as ``(index,
     reason)``, or ``None`` when every event fits; one before any game start fits no
-    table. A round start fits when it deals one hand
-    and one score to each of the game's players and its dealer is one of them. Judges
-    nothing else (the replay does)."""
+    table, nor a call of a discard from the caller's own seat. A round start fits when it
+    deals one hand and one score to each of the game's players and its dealer is one of
+    them. Judges nothing else (the replay does)."""
     table = TableState(4)
     started = dealt = False
     for i, ev in enumerate(events):
@@ -412,10 +412,14 @@ def misfit(events: Iterable[Event]) -> tuple[int, str] | None:
             return i, "comes outside a round (no deal before it)"
         elif not table.fits(ev):
             return i, f"names a seat or tile outside a table of {table.n}"
+        elif cls in _CALLS and ev.from_player == ev.player:  # type: ignore[union-attr]
+            return i, "calls a tile from the caller's own seat"
         dealt = cls is RoundStart or (dealt and cls is not RoundEnd)
     return None
 
 
+_CALLS = frozenset((Chi, Pon, OpenKan))
+"""Calls of another player's discard."""
 _IN_ROUND = frozenset((*MOVES, RiichiAccepted, ReadyDeclared, DoraReveal, Win, ExhaustiveDraw,
                        AbortiveDraw, RoundEnd))
 """Events that belong to a dealt round."""

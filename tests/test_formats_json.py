@@ -499,7 +499,8 @@ def test_a_taiwanese_game_with_flowers_fits_its_table() -> None:
     riichi = [dataclasses.replace(start, ruleset=PRESETS["tenhou"]), *rec.events[1:]]
     with pytest.raises(InputError) as err:
         write("notation", riichi)
-    assert "(flower) names a seat or tile outside a table of 4" in err.value.diagnostic.message
+    assert "event 1 (round_start) names a seat or tile outside a table of 4" in \
+        err.value.diagnostic.message  # its flowers
 
 
 def test_a_hidden_hand_discarding_a_fifth_copy_is_a_bad_event() -> None:

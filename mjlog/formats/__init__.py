@@ -87,7 +87,7 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            read=lambda d, p, s: [tenhou_xml.read(d, p, strict=s)], write=None,
            extension=".mjlog", positions="xml", one_game=True),
     Format(name="jsonl", title="mjlog's own JSON Lines (schemas/events.schema.json)",
-           looks_like=lambda h: h.first_object().get("type") in EVENT_TYPES,
+           looks_like=lambda h: h.first_type() in EVENT_TYPES,
            read=lambda d, p, s: serialize.read(d, p, strict=s),
            write=lambda ev, o: "".join(serialize.write_lines(ev)),
            extension=".jsonl", positions="jsonl", verbatim=True),

@@ -49,3 +49,8 @@ class Head:
         """Whether the file starts with ``{`` but its first line is not JSON."""
         self._parse()
         return self._failed
+
+    def first_type(self) -> str:
+        """The first object's ``type`` when it is a string (``""`` otherwise)."""
+        value = self.first_object().get("type")
+        return value if isinstance(value, str) else ""

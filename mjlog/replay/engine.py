@@ -55,9 +55,6 @@ from mjlog.tiles import UNKNOWN, tile_str, tiles_str
 
 Handler = Callable[[Any], None]
 _OUTSIDE_ROUNDS = frozenset({GameStart, RoundStart, GameEnd})
-_PER_SEAT = frozenset({RoundStart, RiichiAccepted, Win, ExhaustiveDraw, AbortiveDraw, RoundEnd,
-                       GameEnd})
-"""The events that give a value per seat (:meth:`TableState.uneven`)."""
 """The events observers see before the first round starts."""
 
 
@@ -106,13 +103,11 @@ class Engine:
 
     def _handle(self, ev: Event) -> bool:
         """Judge and apply ``ev``; whether it fitted the table."""
-        if ev.__class__ in _PER_SEAT and (field := self.state.uneven(ev)):
-            self.find("unreplayable-event", f"{ev.TYPE} gives {field} for another number of "
-                      f"seats than the table's {self.state.n}")
-            return False
         if not self.state.fits(ev):
-            self.find("unreplayable-event", f"{ev.TYPE} cannot be applied to this table: it "
-                      f"names a seat or tile outside it")
+            field = self.state.uneven(ev)
+            self.find("unreplayable-event", f"{ev.TYPE} gives {field} for another number of "
+                      f"seats than the table's {self.state.n}" if field else f"{ev.TYPE} "
+                      "cannot be applied to this table: it names a seat or tile outside it")
             return False
         try:
             self._handlers[ev.__class__](ev)

@@ -30,6 +30,7 @@ from mjlog.events import (
     Event,
     ExhaustiveDraw,
     Flower,
+    GameEnd,
     GameStart,
     Kita,
     Meld,
@@ -49,6 +50,9 @@ DEAD_WALL = 14
 _SEAT_FIELDS = ("player", "from_player", "winner")
 _TILE_FIELDS = ("tile", "called", "added", "indicator", "win_tile")
 _PER_SEAT_FIELDS = ("scores", "deltas", "scores_before", "hands", "points")
+_PER_SEAT = frozenset({RoundStart, RiichiAccepted, Win, ExhaustiveDraw, AbortiveDraw, RoundEnd,
+                       GameEnd})
+"""The events that give a value per seat (:meth:`TableState.uneven`)."""
 
 
 def fresh_used() -> bytearray:
@@ -163,6 +167,8 @@ class TableState:
         """The field of ``ev`` that gives per-seat values (scores, deltas, hands, points)
         for another number of seats than the table's (a round start: than it deals
         hands), or ``""`` when none does; an empty tuple gives none."""
+        if ev.__class__ not in _PER_SEAT:
+            return ""
         n = len(ev.hands) if ev.__class__ is RoundStart else self.n
         for name in _PER_SEAT_FIELDS:
             v = getattr(ev, name, None)

@@ -130,6 +130,8 @@ FINDINGS: Final = (
     *_rows("finding", "audit",
            ("rule-option-unapplied", INFO, "a --set option that the record's ruleset (another "
             "family) does not have"),
+           ("unjudged", INFO, "a rule check that a tile nobody wrote down decides: not "
+            "judged (never a violation); the note names the check and the unknown tile"),
            ("findings-capped", WARN, "a game with more findings of one kind than an audit "
             "keeps (1,000): the first are kept, the rest counted")),
 )

@@ -58,6 +58,7 @@ class Referee(Observer):
         self.violations: list[Violation] = []
         self.left_out = 0
         """Violations past :data:`PER_GAME`, counted, not kept."""
+        self._unjudged: set[tuple[str, int | None, str]] = set()
 
     def violation(self, rule: Rule, message: str, player: int | None, *,
                   evidence: tuple[tuple[str, str], ...] = (), move: bool = True,
@@ -81,6 +82,16 @@ class Referee(Observer):
             src=self.record.src(i), evidence=evidence,
             consequence=consequence or self.consequence(rule, player),
         ))
+
+    def unjudged(self, rule: Rule, why: str, player: int | None) -> None:
+        """Say that ``rule`` could not be judged at the current event because a tile that
+        decides it was never written down (``why`` names it): an ``unjudged`` note, once
+        per rule, player and round. Unknown means unjudged, never guilty: this is never a
+        violation, and the check still judges what the known tiles decide."""
+        key = (rule.code, player, self.engine.round)
+        if key not in self._unjudged:
+            self._unjudged.add(key)
+            self.engine.note("unjudged", f"{rule.code} not judged: {why}", player)
 
     def consequence(self, rule: Rule, player: int | None) -> str:
         """What breaking ``rule`` costs under the ruleset (the family says)."""

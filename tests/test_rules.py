@@ -9,7 +9,9 @@ and each game must give exactly those violations, and no finding of the
 replay itself (a case is a consistent record). A case exercises the checks
 its expectations name, and those of an optional ``# checks: code, ...`` line
 (for a legal case that names no violation); every check needs at least
-three violating and three legal runs.
+three violating and three legal runs. ``# unjudged: code, ...`` names the
+checks that a tile nobody wrote down keeps from judging (``unjudged`` notes,
+under the record's own ruleset).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from .conftest import announced
 CASES = Path(__file__).parent / "rules"
 EXPECT = re.compile(r"^#\s*expect(?: under ([^:]+))?:\s*(.*)$", re.MULTILINE)
 CHECKS = re.compile(r"^#\s*checks:\s*(.*)$", re.MULTILINE)
+UNJUDGED = re.compile(r"^#\s*unjudged:\s*(.*)$", re.MULTILINE)
 
 
 def _cases() -> list[tuple[str, str]]:
@@ -64,6 +67,9 @@ def test_case_gives_exactly_what_it_announces(name: str, text: str) -> None:
         assert [f for f in engine.findings if f.severity != "info"] == [], under
         found = Counter(v.code for v in violations)
         assert found == announced(codes), (under or "own ruleset", [str(v) for v in violations])
+        if not under and (said := UNJUDGED.search(text)):
+            notes = Counter(f.message.split()[0] for f in engine.findings if f.code == "unjudged")
+            assert notes == announced(said.group(1)), [f.message for f in engine.findings]
 
 
 def test_every_check_has_three_violating_and_three_legal_runs() -> None:

@@ -7,7 +7,7 @@ from mjlog.events import AddedKan, Chi, ClosedKan, Discard, OpenKan, Pon
 from mjlog.replay.state import PlayerState
 from mjlog.rules.referee import RiichiCheck, counts, hand_waits, meld_text
 from mjlog.ruleset import Ruleset
-from mjlog.tiles import KIND_OF
+from mjlog.tiles import KIND_OF, UNKNOWN
 
 
 class ChiFromLeft(RiichiCheck):
@@ -140,8 +140,13 @@ class RiichiHandChanged(RiichiCheck):
         ref, p = self.ref, ev.player
         seat = ref.seats[p]
         ps = ref.engine.state.players[p]
-        if ps.riichi and seat.just_called is None and ev.tile != seat.last_draw \
-                and ev.tile in ps.concealed:
+        if not ps.riichi or seat.just_called is not None or ev.tile == seat.last_draw \
+                or ev.tile not in ps.concealed:
+            return
+        if seat.last_draw == UNKNOWN:
+            ref.unjudged(self.RULES[0], f"the tile drawn before the discard of "
+                         f"{ref.t(ev.tile)} is unknown (?)", p)
+        else:
             ref.violation(self.RULES[0], f"discards {ref.t(ev.tile)} from hand after riichi, "
                           f"keeping the {ref.t(seat.last_draw)} drawn", p,
                           evidence=(ref.picture(p),))
@@ -192,7 +197,10 @@ class RiichiIllegal(RiichiCheck):
         need = rules.riichi_min_wall or s.n
         if s.live_wall < need:
             problems.append(f"{s.live_wall} tiles left in the live wall, fewer than {need}")
-        if not ps.unknown and ev.tile in ps.concealed and counts(ps, ev.tile) is not None \
+        if ps.unknown:
+            ref.unjudged(self.RULES[0], f"{ps.unknown} tiles of the hand are unknown (?), so "
+                         "whether it is tenpai is", p)
+        elif ev.tile in ps.concealed and counts(ps, ev.tile) is not None \
                 and not hand_waits(ps, ev.tile):
             problems.append(f"the hand is not tenpai after discarding {ref.t(ev.tile)}")
         return problems

@@ -188,7 +188,11 @@ class Abortive(RiichiCheck):
             return "the ruleset has no 九種九牌"
         if ps is None or ps.river or s.calls:
             return "not on the player's first draw of an uninterrupted go-around"
-        if not ps.unknown and len(kinds) < 9:
-            return f"only {len(kinds)} different terminals and honours in hand"
+        if len(kinds) + ps.unknown < 9:
+            return f"only {len(kinds)} different terminals and honours in hand" + (
+                f" and {ps.unknown} unknown tiles" if ps.unknown else "")
+        if len(kinds) < 9:
+            self.ref.unjudged(self.RULES[0], f"{ps.unknown} tiles of the hand are unknown "
+                              "(?), so whether it holds nine terminals and honours is", p)
         return ""
 

@@ -72,8 +72,11 @@ class Furiten(RiichiCheck):
     def before_win(self, ev: Win) -> None:
         ref = self.ref
         tsumo = ev.from_player == ev.winner
-        if ref.engine.state.players[ev.winner].unknown \
-                or (tsumo and not ref.rules.riichi.furiten_tsumo):
+        if tsumo and not ref.rules.riichi.furiten_tsumo:
+            return
+        if unknown := ref.engine.state.players[ev.winner].unknown:
+            ref.unjudged(self.RULES[0], f"{unknown} tiles of the winner's hand are unknown "
+                         "(?), so its waits are", ev.winner)
             return
         seat = ref.seats[ev.winner]
         found = self._why(seat, "tsumo" if tsumo else "ron")

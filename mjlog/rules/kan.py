@@ -21,7 +21,7 @@ from mjlog.rules.evidence import kinds_text, readings_text
 from mjlog.rules.referee import RiichiCheck, RiichiReferee, Seat, counts
 from mjlog.ruleset import Ruleset
 from mjlog.scoring.fast import YakuReading, readings
-from mjlog.tiles import KIND_OF, kind_str
+from mjlog.tiles import KIND_OF, UNKNOWN, kind_str
 
 
 class KanAfterCall(RiichiCheck):
@@ -167,15 +167,34 @@ class KanAfterRiichi(RiichiCheck):
         mode = ref.rules.riichi.kan_after_riichi
         kind = KIND_OF[ev.tiles[0]]
         drawn = seat.last_draw
-        if drawn < 0 or KIND_OF[drawn] != kind:
+        held = sum(1 for t in ps.concealed if KIND_OF[t] == kind)
+        if drawn == UNKNOWN and held < 4 and mode != "forbidden":
+            self._unknown_draw(ev, ps, held, mode == "shape")
+        elif drawn < 0 or KIND_OF[drawn] != kind:
             ref.violation(self.RULES[0], f"closed kan of {ref.t(ev.tiles[0])} after riichi "
                           f"with the {ref.t(drawn)} just drawn kept in hand (okuri-kan)", p,
                           evidence=(ref.picture(p),))
         elif mode == "forbidden":
             ref.violation(self.RULES[1], "closed kan after riichi, which this ruleset forbids",
                           p, evidence=(ref.picture(p),))
-        elif not ps.unknown and (hand := counts(ps, drawn)) is not None:
+        elif ps.unknown:
+            ref.unjudged(self.RULES[1], f"{ps.unknown} tiles of the hand are unknown (?), "
+                         "so its waits are", p)
+        elif (hand := counts(ps, drawn)) is not None:
             self._waits(ev, hand, len(ps.melds), mode == "shape")
+
+    def _unknown_draw(self, ev: ClosedKan, ps: PlayerState, held: int, shape: bool) -> None:
+        """The tile drawn before the kan is unknown (``?``). With three of the kind held by
+        name and no other unknown tile, the kan shows that the drawn tile was the fourth:
+        no okuri-kan, and the waits of the known hand decide the rest. Otherwise neither
+        is known."""
+        ref, p = self.ref, ev.player
+        if held == 3 and ps.unknown == 1 and (hand := counts(ps)) is not None:
+            self._waits(ev, hand, len(ps.melds), shape)
+            return
+        why = f"the tile drawn before the kan of {ref.t(ev.tiles[0])} is unknown (?)"
+        ref.unjudged(self.RULES[0], why, p)
+        ref.unjudged(self.RULES[1], why, p)
 
     def _waits(self, ev: ClosedKan, before: list[int], melds: int, shape: bool) -> None:
         ref, p = self.ref, ev.player
@@ -204,8 +223,9 @@ def readings_without(hand: list[int], mask: int, kind: int) -> list[YakuReading]
         c = list(hand)
         c[w] += 1
         for pair, sets in readings(c):
-            if not any(s[0] == kind and not s[1] for s in sets):
-                out.append(YakuReading(pair, sets, len(sets), (f"wins on {kind_str(w)}",)))
+            r = YakuReading(pair, sets, len(sets), (f"wins on {kind_str(w)}",))
+            if not any(s[0] == kind and not s[1] for s in sets) and r not in out:
+                out.append(r)
     return out
 
 

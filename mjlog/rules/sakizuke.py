@@ -319,6 +319,10 @@ class Sakizuke(RiichiCheck):
         ref = self.ref
         if ev.from_player == ev.winner and _opts(ref.rules).ron_only:
             return
+        if unknown := ref.engine.state.players[ev.winner].unknown:
+            ref.unjudged(self.RULES[0], f"{unknown} tiles of the winner's hand are unknown "
+                         "(?), so its readings are", ev.winner)
+            return
         for code, message, evidence in judge_win(ref.engine.state, ref.events, ref.round_start,
                                                  ref.engine.index, ev, ref.rules):
             ref.violation(self.rule(code), message, ev.winner, evidence=evidence, move=False)

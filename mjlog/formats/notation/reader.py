@@ -793,10 +793,20 @@ class _Reader:
             seat = self.win_seat if key == "hand" else self.t.seat(key[4:] or "E")
             named: list[Tile] = []
             for kind, red in kinds(value, line, col):
-                named.append(self.tile(kind, red, self.t.held(seat, kind, red, named),
+                named.append(self.tile(kind, red, self._hand_copy(key, seat, kind, red, named),
                                        line, col))
             return tuple(sorted(named))
         return tuple(Tile(x) for x in int_list(value, line, col, key))
+
+    def _hand_copy(self, key: str, seat: int, kind: int, red: bool, named: list[Tile]) -> int:
+        """The copy of a tile a stated hand names: one the player holds, else the discard
+        won on (a ron's tile is not in the hand yet), else a fresh one."""
+        t = self.t.held(seat, kind, red, named)
+        last = self.t.last_discard
+        if key == "hand" and 0 <= seat < self.t.n and t not in self.t.players[seat].concealed \
+                and 0 <= last < len(KIND_OF) and KIND_OF[last] == kind and last not in named:
+            return last
+        return t
 
     def draw_result(self, kind: str, found: list[tuple[str, int]], line: int) -> None:
         t = self.t

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import tempfile
 import textwrap
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import chain
@@ -46,17 +47,20 @@ Options = tuple[tuple[str, object], ...]
 """Ruleset options set on the command line (``--set name=value``), already parsed."""
 
 
-def ruleset_for(start: GameStart | None, preset: str | None, options: Options = ()) -> Ruleset:
+def ruleset_for(start: GameStart | None, preset: str | None, options: Options = (), *,
+                force: bool = False) -> Ruleset:
     """The ruleset to audit a game under.
 
     Without ``preset``, the one the record suggests (its platform, room and
-    flags); with it, that preset, keeping the record's number of players and
-    whether it has red fives (facts of the tile set, not rules). ``options``
-    are applied last; one that the ruleset's family does not have is left out
+    flags). With it, that preset, keeping the record's whether it has red
+    fives (a fact of the tile set, not a rule), but only for a record of the
+    preset's family and number of players (:func:`preset_misfit`); another
+    record keeps its own ruleset, unless ``force``. ``options`` are applied
+    last; one that the ruleset's family does not have is left out
     (:func:`unapplied` names it). Raises ``KeyError`` for an unknown preset.
     """
     suggested = start.ruleset if start is not None else Ruleset()
-    if preset is None:
+    if preset is None or (not force and preset_misfit(suggested, preset)):
         rs = suggested
     else:
         rs = PRESETS[preset]
@@ -71,6 +75,24 @@ def ruleset_for(start: GameStart | None, preset: str | None, options: Options = 
             with contextlib.suppress(TypeError):
                 rs = rs.with_options(**{name: value})
         return rs
+
+
+_PLAYERS = {3: "three-player", 4: "four-player"}
+
+
+def preset_misfit(suggested: Ruleset, preset: str) -> str:
+    """Why preset ``preset`` does not fit a record whose own ruleset is ``suggested`` (a
+    rule family or number of players of its own), or ``""`` when it fits."""
+    rs = PRESETS[preset]
+    if rs.family == suggested.family and rs.players == suggested.players:
+        return ""
+    own = [name for name, p in PRESETS.items()
+           if p.family == suggested.family and p.players == suggested.players]
+    return (f"--rules {preset} is a {_PLAYERS.get(rs.players, str(rs.players))} {rs.family} "
+            f"ruleset, and this is a {_PLAYERS.get(suggested.players, str(suggested.players))} "
+            f"{suggested.family} record: audited under its own ruleset "
+            f"{describe(suggested)}" + (f" (presets of its kind: {', '.join(own)})" if own
+                                        else "") + "; --force-rules applies the preset anyway")
 
 
 def unapplied(rs: Ruleset, options: Options) -> list[str]:
@@ -129,17 +151,18 @@ class GameReport:
 
 def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True, scores: bool = True,
                  rules: bool = True, preset: str | None = None,
-                 options: Options = ()) -> GameReport:
+                 options: Options = (), force: bool = False) -> GameReport:
     """Replay one game and return its report (findings, violations, mismatches …).
 
     With ``wall``, a Tenhou record's tiles are also checked against its shuffle
     seed (:mod:`mjlog.wall.verify`); with ``scores``, every win and draw is
     recomputed (:mod:`mjlog.scoring.verify`); with ``rules``, every move is
     judged by the rule checks (:mod:`mjlog.rules`). Scores and rules use the
-    ruleset of :func:`ruleset_for`.
+    ruleset of :func:`ruleset_for` (``force``: the preset even for a record it does not
+    fit; without it, such a record gets a ``ruleset-not-applied`` note).
     """
     start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
-    ruleset = ruleset_for(start, preset, options)
+    ruleset = ruleset_for(start, preset, options, force=force)
     engine = Engine(rec.src)
     judging = family_of(ruleset).judging(rec, ruleset, engine, rules=rules, scores=scores)
     wall_check = WallCheck(rec, engine) if wall else None
@@ -147,6 +170,10 @@ def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True, scores: 
         judging.observers.append(wall_check)
     engine.run(rec.events, judging.observers)
     findings = engine.findings + (wall_check.findings if wall_check is not None else [])
+    if preset is not None and not force and start is not None \
+            and (why := preset_misfit(start.ruleset, preset)):
+        findings.append(Finding(code="ruleset-not-applied", severity=Severity.INFO,
+                                message=why))
     findings += [Finding(code="rule-option-unapplied", severity=Severity.INFO,
                          message=f"option {name} is not one of ruleset {ruleset.name} "
                          f"({ruleset.family} family): not applied")
@@ -184,6 +211,8 @@ class Checks:
     preset: str | None = None
     """The preset to audit under (``None``: each record's own ruleset)."""
     options: Options = ()
+    force: bool = False
+    """Apply the preset also to records of another family or number of players."""
 
 
 FileStatus = Literal["read", "skipped", "unreadable"]
@@ -223,7 +252,7 @@ def audit_file_lazily(item: tuple[str, bool], checks: Checks = Checks()) -> File
             return FileReport(path=path, status="skipped")
         return FileReport(path=path, status="unreadable", error=d)
     games = (audit_record(rec, i, wall=checks.wall, scores=checks.scores, rules=checks.rules,
-                          preset=checks.preset, options=checks.options)
+                          preset=checks.preset, options=checks.options, force=checks.force)
              for i, rec in enumerate(chain([first] if first else [], records)))
     return FileReport(path=path, status="read", games=games)
 
@@ -271,6 +300,11 @@ class Summary:
     unreadable_files: int = 0
     games_with_violations: int = 0
     violations: Counter[str] = field(default_factory=Counter)
+    games_with_errors: int = 0
+    """Games whose reading or replay found something of severity error or warning."""
+    games_with_mismatches: int = 0
+    games_with_problems: int = 0
+    """Games with any of the three: errors or warnings, violations, mismatches."""
 
     @property
     def score_mismatches(self) -> int:
@@ -284,6 +318,10 @@ class Summary:
         self.complete_games += g.complete
         self.rounds += g.rounds
         self.games_with_findings += bool(problems)
+        bad_record = bool(problems) or any(d.severity != Severity.INFO for d in g.diagnostics)
+        self.games_with_errors += bad_record
+        self.games_with_mismatches += bool(g.mismatches)
+        self.games_with_problems += bad_record or bool(g.violations or g.mismatches)
         self.findings.update(f.code for f in problems)
         self.notes.update(f.code for f in g.findings if f.severity == Severity.INFO)
         self.diagnostics.update(d.code for d in g.diagnostics)
@@ -311,6 +349,9 @@ class Summary:
             "skipped_files": self.skipped_files, "unreadable_files": self.unreadable_files,
             "games_with_violations": self.games_with_violations,
             "violations": counts(self.violations),
+            "games_with_errors": self.games_with_errors,
+            "games_with_mismatches": self.games_with_mismatches,
+            "games_with_problems": self.games_with_problems,
         }
 
 
@@ -370,15 +411,19 @@ class Spool:
     :func:`audit_items`), and :meth:`parts` gives the whole report, the same text that
     :func:`format_text` or the report's ``to_dict`` as JSON would give, a piece at a time."""
 
-    def __init__(self, fmt: str, *, all_games: bool = False) -> None:
+    def __init__(self, fmt: str, *, all_games: bool = False, summary_only: bool = False) -> None:
         self.json = fmt == "json"
         self.all_games = all_games
+        self.summary_only = summary_only
+        """Leave every game's part out: the report is its summary and the files' lines."""
         self.file = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 (close)
         self.games = 0
         self.written = False
 
     def add(self, g: GameReport) -> None:
         """Write one game's part of the report."""
+        if self.summary_only:
+            return
         if self.json:
             text = textwrap.indent(json.dumps(g.to_dict(), ensure_ascii=False, indent=1), "  ")
             self.file.write(printable((",\n" if self.games else "") + text))
@@ -402,7 +447,7 @@ class Spool:
             yield "\n ],\n" + tail
             return
         yield from games
-        rest = [_unreadable_line(u) for u in report.unreadable]
+        rest = _file_lines(report)
         yield "".join(f"{line}\n" for line in rest) + ("\n" if rest or self.written else "")
         yield "\n".join(_summary_lines(report.summary)) + "\n"
 
@@ -420,6 +465,12 @@ def printable(text: str) -> str:
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+def _file_lines(report: AuditReport) -> list[str]:
+    """A line for each file skipped and each file unreadable, with the reason."""
+    return [f"{path}: skipped: not a record mjlog reads" for path in report.skipped] + \
+        [_unreadable_line(u) for u in report.unreadable]
+
+
 def _unreadable_line(u: FileReport) -> str:
     assert u.error is not None
     return f"{u.path}: cannot read: {u.error.code}{_where(u.error.src)}: {u.error.message}"
@@ -433,7 +484,7 @@ def format_text(report: AuditReport, *, all_games: bool = False) -> str:
     lines: list[str] = []
     for g in report.games:
         lines.extend(_game_lines(g, all_games))
-    lines.extend(_unreadable_line(u) for u in report.unreadable)
+    lines.extend(_file_lines(report))
     if lines:
         lines.append("")
     lines.extend(_summary_lines(report.summary))
@@ -444,38 +495,59 @@ def _game_lines(g: GameReport, all_games: bool) -> list[str]:
     shown = g.findings if all_games else g.problems
     if not (g.diagnostics or shown or g.mismatches or g.violations or all_games):
         return []
-    names = ", ".join(n or "?" for n in g.players)
+    names = g.players
+    seats = ", ".join(f"{n or '?'} [{i}]" for i, n in enumerate(names))
     game = f" game {g.game + 1}" if g.game else ""
-    lines = [f"{g.path}{game} ({g.format}, {g.rounds} rounds, ruleset {g.ruleset}; {names})"]
+    lines = [f"{g.path}{game} ({g.format}, {g.rounds} rounds, ruleset {g.ruleset}; {seats})"]
     for d in g.diagnostics:
         where = _where(d.src)[2:]
-        lines.append(f"  {d.severity}: {d.code}{f' [{where}]' if where else ''}: {d.message}")
+        lines.append(f"  {d.severity}: {d.code}{f' [{where}]' if where else ''}: "
+                     f"{named(d.message, names)}")
     for f in shown:
-        where = f"{f.round}{_turn(f.turn)}{_who(f.player)}{_where(f.src)}".removeprefix(", ")
-        lines.append(f"  {f.severity}: {f.code}{f' [{where}]' if where else ''}: {f.message}")
+        where = f"{f.round}{_turn(f.turn)}{_who(f.player, names)}{_where(f.src)}"
+        where = where.removeprefix(", ")
+        lines.append(f"  {f.severity}: {f.code}{f' [{where}]' if where else ''}: "
+                     f"{named(f.message, names)}")
     for m in g.mismatches:
-        lines.append(f"  mismatch: {m.code} [{m.round}{_who(m.player)}{_where(m.src)}]: "
+        lines.append(f"  mismatch: {m.code} [{m.round}{_who(m.player, names)}{_where(m.src)}]: "
                      f"{m.field} recorded {_value(m.recorded)}, computed {_value(m.computed)}"
-                     + (f" ({m.message})" if m.message else ""))
-    lines.extend(violation_lines(g.violations))
+                     + (f" ({named(m.message, names)})" if m.message else ""))
+    lines.extend(violation_lines(g.violations, names))
     if len(lines) == 1:
         lines.append("  ok")
     return lines
 
 
+_PLAYER = re.compile(r"\bplayer (\d)\b")
+
+
+def named(text: str, names: Sequence[str]) -> str:
+    """``text`` with each ``player N`` of a seat the record names as ``Name [N]``."""
+    if not any(names):
+        return text
+
+    def name(m: re.Match[str]) -> str:
+        p = int(m.group(1))
+        return f"{names[p]} [{p}]" if p < len(names) and names[p] else m.group(0)
+    return _PLAYER.sub(name, text)
+
+
 def _summary_lines(s: Summary) -> list[str]:
+    clean = s.games - s.games_with_problems
+    kinds = [f"{n} with {what}" for n, what in (
+        (s.games_with_errors, "errors in the record"),
+        (s.games_with_violations, "rule violations"),
+        (s.games_with_mismatches, "score mismatches")) if n]
     lines = [
-        f"{s.files} files, {s.games} games ({s.complete_games} complete), "
-        f"{s.rounds} rounds; {s.games_with_findings} games with findings; "
-        f"{s.errors} errors; {s.skipped_files} files skipped (not a record), "
-        f"{s.unreadable_files} unreadable"
+        f"{s.files} files read, {s.skipped_files} skipped (not a record), "
+        f"{s.unreadable_files} unreadable",
+        f"{s.games} games ({s.complete_games} complete), {s.rounds} rounds: {clean} clean, "
+        f"{s.games_with_problems} with problems" + (f" ({', '.join(kinds)})" if kinds else ""),
     ]
     if s.wins or s.draws:
         lines.append(f"scores: {s.wins_verified} of {s.wins} wins and "
                      f"{s.draws_verified} of {s.draws} draws agree with the record; "
                      f"{s.score_mismatches} mismatches")
-    if s.violations:
-        lines.append(f"rules: {s.games_with_violations} games break their ruleset")
     for title, counts in (("violations", s.violations), ("findings", s.findings),
                           ("notes", s.notes), ("mismatches", s.mismatches),
                           ("diagnostics", s.diagnostics)):
@@ -484,9 +556,15 @@ def _summary_lines(s: Summary) -> list[str]:
     return lines
 
 
-def violation_lines(violations: list[Violation]) -> list[str]:
+def summary_line(s: Summary) -> str:
+    """The audit in one line: its games and how many have problems of each kind."""
+    return _summary_lines(s)[1]
+
+
+def violation_lines(violations: list[Violation], names: Sequence[str] = ()) -> list[str]:
     """Rule violations for a referee: each round once, then each violation in order with
-    the rule, the evidence (a picture of the hand, the waits …) and the consequence."""
+    the rule, the evidence (a picture of the hand, the waits …) and the consequence;
+    players by name (seat in brackets) where ``names`` has them."""
     lines: list[str] = []
     last_round = None
     for v in violations:
@@ -494,10 +572,11 @@ def violation_lines(violations: list[Violation]) -> list[str]:
             last_round = v.round
             lines.append(f"  round {last_round}:")
         lines.append(f"    violation: {v.code} (rules §{v.rule}, {v.ruleset}) "
-                     f"[{v.round}{_turn(v.turn)}{_who(v.player)}{_where(v.src)}]: {v.message}")
+                     f"[{v.round}{_turn(v.turn)}{_who(v.player, names)}{_where(v.src)}]: "
+                     f"{named(v.message, names)}")
         lines.append(f"      rule: {v.citation}")
-        lines.extend(f"      {name}: {text}" for name, text in v.evidence)
-        lines.append(f"      consequence: {v.consequence}")
+        lines.extend(f"      {name}: {named(text, names)}" for name, text in v.evidence)
+        lines.append(f"      consequence: {named(v.consequence, names)}")
     return lines
 
 
@@ -509,8 +588,12 @@ def _turn(turn: int) -> str:
     return f", turn {turn}" if turn else ""
 
 
-def _who(player: int | None) -> str:
-    return f", player {player}" if player is not None else ""
+def _who(player: int | None, names: Sequence[str] = ()) -> str:
+    if player is None:
+        return ""
+    if player < len(names) and names[player]:
+        return f", {names[player]} [{player}]"
+    return f", player {player}"
 
 
 def _where(src: Src | None) -> str:

@@ -128,6 +128,9 @@ FINDINGS: Final = (
             "per round)"),
            ("wall-excerpt", INFO, "the record starts at a later deal of its seed")),
     *_rows("finding", "audit",
+           ("ruleset-not-applied", INFO, "--rules names a preset of another rule family or "
+            "number of players than the record's: the record is audited under its own "
+            "ruleset (--force-rules applies the preset)"),
            ("rule-option-unapplied", INFO, "a --set option that the record's ruleset (another "
             "family) does not have"),
            ("unjudged", INFO, "a rule check that a tile nobody wrote down decides: not "

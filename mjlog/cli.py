@@ -23,7 +23,7 @@ from pathlib import Path
 import click
 
 from mjlog import __version__, parallel
-from mjlog.audit import AuditReport, Checks, Spool, audit_items, collect
+from mjlog.audit import AuditReport, Checks, Spool, audit_items, collect, summary_line
 from mjlog.compression import LIMIT_VARIABLE
 from mjlog.diagnostics import InputError
 from mjlog.events import (
@@ -72,11 +72,17 @@ main.help = ("Read, replay, audit and convert mahjong game records.\n\nRecords m
              "from the content, not the file name.")
 
 
+class InputFailure(click.ClickException):
+    """An input that cannot be read: exit status 2, as in every command."""
+
+    exit_code = 2
+
+
 def _read_or_exit(path: str) -> list[GameRecord]:
     try:
         return read_path(path)
     except InputError as exc:
-        raise click.ClickException(f"{path}: {exc.diagnostic.message}") from None
+        raise InputFailure(f"{path}: {exc.diagnostic.message}") from None
 
 
 # ---------------------------------------------------------------- convert
@@ -382,6 +388,8 @@ def _replay_to(
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write the report to this file instead of standard output.")
 @click.option("--all", "all_games", is_flag=True, help="List clean games too (text format).")
+@click.option("--summary-only", is_flag=True,
+              help="Only the summary (and the files skipped or unreadable), no game's part.")
 @click.option("--no-wall", is_flag=True,
               help="Do not check Tenhou records' tiles against their shuffle seed.")
 @click.option("--no-scores", is_flag=True,
@@ -391,29 +399,37 @@ def _replay_to(
               "ruleset each record suggests.")
 @click.option("--set", "settings", multiple=True, metavar="OPTION=VALUE",
               help="Change one ruleset option (repeatable), e.g. --set kuikae=same.")
+@click.option("--force-rules", is_flag=True,
+              help="Apply --rules also to records of another rule family or number of "
+              "players (by default they keep their own ruleset, with a note).")
 @click.option("--no-rules", is_flag=True, help="Do not judge the moves by the ruleset.")
 def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
-              all_games: bool, no_wall: bool, no_scores: bool, preset: str | None,
-              settings: tuple[str, ...], no_rules: bool) -> None:
+              all_games: bool, summary_only: bool, no_wall: bool, no_scores: bool,
+              preset: str | None, settings: tuple[str, ...], force_rules: bool,
+              no_rules: bool) -> None:
     """Replay records and report every inconsistency, rule violation and score mismatch.
 
     INPUTS are files or folders (searched recursively; files that are not
     records are skipped). Each game is judged under the ruleset it suggests,
-    or under --rules PRESET with --set changes. Exit status: 0 when nothing
+    or under --rules PRESET with --set changes (for records of the preset's rule
+    family and number of players; others keep their own, unless --force-rules). Exit status: 0 when nothing
     of error severity, no rule violation and no score mismatch was found, 1
-    when something was, 2 when an input could not be read or the usage is wrong.
+    when something was, 2 when an input could not be read or the usage is wrong
+    (the same in every command). With -o, the summary's main line is still
+    printed.
     """
     options = _rule_options(preset, settings)
     checks = Checks(wall=not no_wall, scores=not no_scores, rules=not no_rules, preset=preset,
-                    options=options)
+                    options=options, force=force_rules)
     items = collect(inputs)
     if output and Path(output).resolve() in {Path(p).resolve() for p, _ in items}:
         raise click.UsageError(f"the report {output} would replace an input; nothing was "
                                "written")
-    with Spool(fmt, all_games=all_games) as spool:
+    with Spool(fmt, all_games=all_games, summary_only=summary_only) as spool:
         report = _audited(items, jobs, checks, spool, bar=fmt == "text")
         if output:
             _write_parts(Path(output), spool.parts(report))
+            click.echo(f"{output}: {summary_line(report.summary)}")
         else:
             for part in spool.parts(report):
                 click.echo(part, nl=False)
@@ -596,7 +612,7 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, by: str, players: tup
         else:
             table = run()
     except InputError as exc:
-        raise click.ClickException(exc.diagnostic.message) from None
+        raise InputFailure(exc.diagnostic.message) from None
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     for message in skipped:

@@ -32,7 +32,8 @@ GENERATED = sorted(str(p) for p in EXAMPLES.glob("east-*"))
 def test_audit_generated_examples_is_clean() -> None:
     code, out = run("audit", *GENERATED)
     assert code == 0
-    assert "6 files, 6 games (6 complete), 24 rounds; 0 games with findings; 0 errors" in out
+    assert "6 files read, 0 skipped (not a record), 0 unreadable" in out
+    assert "6 games (6 complete), 24 rounds: 6 clean, 0 with problems\n" in out
     assert "notes: wall-unverifiable 16" in out  # the four unseeded rounds of four games
 
 
@@ -40,7 +41,10 @@ def test_audit_examples_finds_the_disputes() -> None:
     """The quick start: the hand-written disputes in examples/ are caught (exit 1)."""
     code, out = run("audit", str(EXAMPLES))
     assert code == 1
-    assert "23 files, 23 games (6 complete), 58 rounds; 2 games with findings" in out
+    assert "23 files read, 1 skipped (not a record), 0 unreadable" in out
+    assert ("23 games (6 complete), 58 rounds: 15 clean, 8 with problems (2 with errors in "
+            "the record, 2 with rule violations, 4 with score mismatches)") in out
+    assert "examples/make_examples.py: skipped: not a record mjlog reads" in out
     assert "discard-not-in-hand 1, out-of-turn 1" in out
     assert "mismatches: win-deltas 8, win-fu 1, win-han 1, win-points 4, win-yaku 1" in out
     assert "violations: dead-hand-win 1, guo-shui 1, pon-discard 1" in out
@@ -64,7 +68,7 @@ def test_audit_finds_errors_and_exits_1(tmp_path: Path) -> None:
     bad.write_text(text[:i] + "<D135" + text[j:], "utf-8")
     code, out = run("audit", str(bad))
     assert code == 1
-    assert "discard-not-in-hand [E2-0, turn 8, player 0, line 1, element 35]" in out
+    assert "discard-not-in-hand [E2-0, turn 8, Aoi [0], line 1, element 35]" in out
 
 
 def test_audit_unreadable_exits_2(tmp_path: Path) -> None:
@@ -90,7 +94,7 @@ def test_audit_gzip_detected_by_content(tmp_path: Path) -> None:
     f = tmp_path / "record.bin"
     f.write_bytes(gzip.compress((EXAMPLES / "east-ron.mjlog").read_bytes()))
     code, out = run("audit", str(f))
-    assert code == 0 and "1 files, 1 games" in out
+    assert code == 0 and "1 files read" in out and "\n1 games" in out
 
 
 def test_replay_prints_the_table() -> None:
@@ -196,7 +200,7 @@ def test_generate_writes_games_that_audit_clean(tmp_path: Path) -> None:
     assert '[Rules "kan_dora=immediate"]' in (tmp_path / files[0]).read_text("utf-8")
     code, out = run("audit", str(tmp_path))
     assert code == 0, out
-    assert "3 files, 3 games (3 complete)" in out and "0 mismatches" in out
+    assert "3 files read" in out and "3 games (3 complete)" in out and "0 mismatches" in out
 
 
 def test_generate_same_seed_same_text_and_bad_option_exits_2() -> None:
@@ -246,7 +250,7 @@ def test_an_output_is_replaced_whole_or_not_at_all(tmp_path: Path) -> None:
     assert report.read_text() == "the previous report"
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
     code, _ = run("audit", str(EXAMPLES / "east-ron.mjlog"), "-o", str(report))
-    assert code == 0 and report.read_text().startswith("1 files, 1 games")
+    assert code == 0 and report.read_text().startswith("1 files read")
 
 
 def test_findings_per_game_are_capped_with_a_count(tmp_path: Path) -> None:

@@ -69,6 +69,6 @@ def consequence(rule: Rule, rules: Ruleset, player: int | None, state: TableStat
         pays = f"{who} (dealer) pays 4000 to each other player"
     else:
         pays = f"{who} pays 4000 to the dealer and 2000 to each other player"
-    if code.startswith(("furiten", "sakizuke", "chankan")):
+    if code.startswith(("furiten", "sakizuke", "chankan", "no-yaku")):
         return f"chombo under {rules.name}: the win is void; {pays}; the round is replayed"
     return f"chombo under {rules.name}: {pays}; the round is replayed"

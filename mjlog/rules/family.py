@@ -32,6 +32,7 @@ from mjlog.rules.kan import (
 )
 from mjlog.rules.referee import RiichiReferee
 from mjlog.rules.sakizuke import Sakizuke
+from mjlog.rules.win import NoYakuWin
 from mjlog.ruleset import RiichiOptions, Ruleset
 from mjlog.scoring.fast import hand_value
 from mjlog.scoring.payments import noten_deltas, points_deltas
@@ -41,7 +42,7 @@ from mjlog.scoring.yaku import YAKU, default_han
 CHECKS: tuple[type[Check[Any]], ...] = (
     DoubleRon, Abortive, RinshanDraw, KanDora, Kuikae, RiichiHandChanged, RiichiIllegal,
     ChiFromLeft, KanAfterCall, KanWallEmpty, FifthKan, RiichiCall, KanAfterRiichi,
-    ChankanClosed, Furiten, Sakizuke,
+    ChankanClosed, Furiten, Sakizuke, NoYakuWin,
 )
 """The riichi checks, in the order they judge each event (the order of their reports)."""
 
@@ -68,7 +69,7 @@ class Riichi(RuleFamily):
             j.violations = ref.violations
             j.observers = [ref, *(c(ref) for c in CHECKS if c.enabled(ruleset))]
         if scores:
-            verifier = Verifier(record, ruleset, engine)
+            verifier = Verifier(record, ruleset, engine, yaku_judged=rules)
             j.report = verifier.report
             j.observers.append(verifier)
         return j

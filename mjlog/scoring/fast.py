@@ -505,6 +505,21 @@ def yaku_readings(sit: WinSituation, ruleset: Ruleset) -> list[YakuReading]:
     return out
 
 
+def shapes(sit: WinSituation) -> list[YakuReading]:
+    """Every reading of ``sit``'s winning hand as sets and a pair (seven pairs as one
+    reading without sets), with no yaku named: the shapes a referee shows for a hand that
+    scores none. Empty for a hand with an unknown tile or flower, or no such shape."""
+    melds = _meld_sets(sit)
+    if melds is None or not all(0 <= t < NUM_TILES for t in sit.hand):
+        return []
+    counts, _ = _counts_and_kinds(sit)
+    out = [YakuReading(pair, (*concealed, *melds), len(concealed), ())
+           for pair, concealed in readings(counts)]
+    if not melds and counts.count(2) == 7:
+        out.append(YakuReading(-1, (), 0, ()))
+    return out
+
+
 _DORA_NAMES: Final = frozenset({"dora", "aka-dora", "ura-dora"})
 _CLAIMS: dict[tuple[str, int], YakuClaim] = {}
 

@@ -78,7 +78,10 @@ class Verifier(Observer):
 
     name = "scores"
 
-    def __init__(self, record: GameRecord, ruleset: Ruleset | None, engine: Engine) -> None:
+    def __init__(self, record: GameRecord, ruleset: Ruleset | None, engine: Engine, *,
+                 yaku_judged: bool = False) -> None:
+        self.yaku_judged = yaku_judged
+        """The rule checks judge a win without a yaku (``no-yaku-win``): no mismatch for it."""
         self.record = record
         self.events = record.events
         self.engine = engine
@@ -157,7 +160,10 @@ class Verifier(Observer):
         if val.by != "library" and not _agrees(ev, val, sit.kita):
             val = value(sit, self.ruleset, reference=True)  # the reference has the last word
         before = len(rep.mismatches)
-        if val.error:
+        false_win = val.error == "no_yaku" and self.yaku_judged
+        if false_win:
+            rep.wins -= 1  # judged by the rules (no-yaku-win): no value to verify
+        elif val.error:
             self.mismatch("win-unscorable", "hand", ev.points, None, player=ev.winner,
                           message=f"the scoring library says {val.error}")
         else:
@@ -174,7 +180,7 @@ class Verifier(Observer):
                 first = ev.winner == self.sticks_to
                 self._compare_deltas("win-deltas", ev.deltas, win_deltas(
                     val, sit, sticks=s.kyotaku if first else 0, honba=first, pao=pao))
-        if len(rep.mismatches) == before:
+        if len(rep.mismatches) == before and not false_win:
             rep.wins_verified += 1
         self.dealer_keeps = self.dealer_keeps or ev.winner == s.dealer
         self._expect_next(dealer_keeps=self.dealer_keeps, honba_up=self.dealer_keeps)

@@ -412,11 +412,11 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
     INPUTS are files or folders (searched recursively; files that are not
     records are skipped). Each game is judged under the ruleset it suggests,
     or under --rules PRESET with --set changes (for records of the preset's rule
-    family and number of players; others keep their own, unless --force-rules). Exit status: 0 when nothing
-    of error severity, no rule violation and no score mismatch was found, 1
-    when something was, 2 when an input could not be read or the usage is wrong
-    (the same in every command). With -o, the summary's main line is still
-    printed.
+    family and number of players; others keep their own, unless --force-rules).
+    Exit status: 0 when nothing of error severity, no rule violation and no
+    score mismatch was found, 1 when something was, 2 when an input could not
+    be read or the usage is wrong (the same in every command). With -o, the
+    summary's main line is still printed.
     """
     options = _rule_options(preset, settings)
     checks = Checks(wall=not no_wall, scores=not no_scores, rules=not no_rules, preset=preset,

@@ -41,6 +41,7 @@ from mjlog.formats import expand, iter_path
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.ruleset import MISSING, OPTIONS, PRESETS, Ruleset, describe, option_value
+from mjlog.settlement import Settlement, settle
 from mjlog.wall.verify import WallCheck
 
 Options = tuple[tuple[str, object], ...]
@@ -84,10 +85,11 @@ def preset_misfit(suggested: Ruleset, preset: str) -> str:
     """Why preset ``preset`` does not fit a record whose own ruleset is ``suggested`` (a
     rule family or number of players of its own), or ``""`` when it fits."""
     rs = PRESETS[preset]
-    if rs.family == suggested.family and rs.players == suggested.players:
+    family = family_of(suggested)
+    if family_of(rs) is family and rs.players == suggested.players:
         return ""
     own = [name for name, p in PRESETS.items()
-           if p.family == suggested.family and p.players == suggested.players]
+           if family_of(p) is family and p.players == suggested.players]
     return (f"--rules {preset} is a {_PLAYERS.get(rs.players, str(rs.players))} {rs.family} "
             f"ruleset, and this is a {_PLAYERS.get(suggested.players, str(suggested.players))} "
             f"{suggested.family} record: audited under its own ruleset "
@@ -122,6 +124,8 @@ class GameReport:
     wins_verified: int = 0
     draws: int = 0
     draws_verified: int = 0
+    settlement: Settlement | None = None
+    """Who owes what: the scores corrected for chombo and mismatches, and the points."""
 
     @property
     def problems(self) -> list[Finding]:
@@ -146,6 +150,7 @@ class GameReport:
             "wins": self.wins, "wins_verified": self.wins_verified,
             "draws": self.draws, "draws_verified": self.draws_verified,
             "diagnostics": [d.to_dict() for d in self.diagnostics],
+            "settlement": self.settlement.to_dict() if self.settlement else None,
         }
 
 
@@ -190,8 +195,10 @@ def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True, scores: 
         findings.append(Finding(code="findings-capped", severity=Severity.WARNING, message=(
             f"this game has more findings than an audit keeps ({PER_GAME:,} of each kind); "
             "left out: " + ", ".join(f"{n:,} {kind}" for kind, n in left.items() if n))))
+    settlement = settle(rec.events, list(engine.state.scores), judging.violations,
+                        score.mismatches, ruleset) if engine.state.n else None
     return GameReport(
-        path=rec.path, game=index, format=rec.format,
+        settlement=settlement, path=rec.path, game=index, format=rec.format,
         players=[p.name for p in start.players] if start else [], ruleset=describe(ruleset),
         rounds=sum(1 for ev in rec.events if isinstance(ev, RoundStart)),
         complete=rec.complete, findings=findings, violations=judging.violations,
@@ -513,6 +520,8 @@ def _game_lines(g: GameReport, all_games: bool) -> list[str]:
                      f"{m.field} recorded {_value(m.recorded)}, computed {_value(m.computed)}"
                      + (f" ({named(m.message, names)})" if m.message else ""))
     lines.extend(violation_lines(g.violations, names))
+    if g.settlement is not None and (g.settlement.changed or all_games):
+        lines.extend(settlement_lines(g.settlement, names))
     if len(lines) == 1:
         lines.append("  ok")
     return lines
@@ -577,6 +586,32 @@ def violation_lines(violations: list[Violation], names: Sequence[str] = ()) -> l
         lines.append(f"      rule: {v.citation}")
         lines.extend(f"      {name}: {named(text, names)}" for name, text in v.evidence)
         lines.append(f"      consequence: {named(v.consequence, names)}")
+    return lines
+
+
+def settlement_lines(st: Settlement, names: Sequence[str] = ()) -> list[str]:
+    """Who owes what: each correction, then each player's score as recorded and as
+    corrected and, for a complete game, the final points (what the player is owed, or
+    owes); for a record that stops before the game's end, the change over the record."""
+    lines = ["  settlement:"]
+    lines.extend(f"    {named(c, names)}" for c in st.corrections)
+    for p, (rec, cor) in enumerate(zip(st.recorded, st.corrected, strict=True)):
+        who = named(f"player {p}", names)
+        line = f"    {who}: {cor:,}" + (f" (recorded {rec:,})" if cor != rec else "")
+        if st.points is not None:
+            pts = st.points[p]
+            line += f", {pts:+.1f} points: " + (f"is owed {pts:.1f}" if pts > 0 else
+                                                  f"owes {-pts:.1f}" if pts < 0 else "even")
+            if st.recorded_points is not None and st.recorded_points[p] != pts:
+                line += f" (recorded {st.recorded_points[p]:+.1f})"
+        else:
+            change = cor - st.start[p] if p < len(st.start) else 0
+            line += f", {change:+,} over the record: " + (
+                f"is owed {change:,}" if change > 0 else f"owes {-change:,}" if change < 0
+                else "even")
+        if p in st.bust:
+            line += " (bust)"
+        lines.append(line)
     return lines
 
 

@@ -27,6 +27,9 @@ from typing import ClassVar, Final, Literal, NamedTuple
 Length = Literal["one-round", "east", "south", "full"]
 Dealing = Literal["one-roll", "two-rolls", "pakkoro", "automatic", "digital"]
 Kazoe = Literal["yakuman", "sanbaiman", "none"]
+Rounding = Literal["none", "half-up"]
+Tobi = Literal["below-zero", "at-zero", "none"]
+Chombo = Literal["mangan", "fixed", "none"]
 KanAfterRiichi = Literal["wait", "shape", "forbidden"]
 FourKans = Literal["abort", "fifth-ends", "no-abort"]
 KanDora = Literal["after-discard", "immediate", "none"]
@@ -151,6 +154,13 @@ class Ruleset:
     starting_score: int = 25000
     dealing: Dealing = "digital"
     double_ron: bool = True
+    uma: str = "10-20"
+    return_score: int = 30000
+    rounding: Rounding = "half-up"
+    tobi: Tobi = "below-zero"
+    chombo: Chombo = "mangan"
+    chombo_points: int = 20000
+    chombo_replay: bool = True
     family_options: FamilyOptions = field(default_factory=RiichiOptions)
     """The options of the table's rule family; its class names the family."""
 
@@ -324,6 +334,24 @@ OPTIONS: Final[dict[str, Option]] = _options(
      "(Tenhou)."),
     ("furiten_tsumo", "riichi", "furiten_tsumo", "Whether furiten also forbids a tsumo win, "
      "and a passed win forbids one until the player's next discard (a kansaki extension)."),
+    ("uma", "", "uma", "Placement bonus at the end, in thousands of points, written "
+     "'SMALL-BIG': '10-20' gives +20, +10, -10, -20 to first..fourth; three players get +BIG, "
+     "0, -BIG ('0-20')."),
+    ("return_score", "", "return_score", "The score each player is counted from at the "
+     "end (返し); the difference to the starting score, times the players, is the oka the "
+     "first place takes."),
+    ("rounding", "", "rounding", "How final scores become points: 'none' (exact, to 0.1) or "
+     "'half-up' (to whole thousands, halves up; Tenhou's ranked lobbies)."),
+    ("tobi", "", "tobi", "When a player is bust (飛び) and the game ends: 'below-zero' "
+     "(Tenhou), 'at-zero' (at zero or below), 'none' (play on)."),
+    ("chombo", "", "chombo", "What a chombo costs: 'mangan' (満貫払い: a dealer pays 4000 to "
+     "each other player, anyone else 4000 to the dealer and 2000 to each other player), "
+     "'fixed' (chombo_points taken from the offender's final points, paid to nobody), "
+     "'none'."),
+    ("chombo_points", "", "chombo_points",
+     "Points a fixed chombo costs, taken from the final tally (20000: -20 points)."),
+    ("chombo_replay", "", "chombo_replay", "Whether a chombo's round is void and replayed: "
+     "its win is not paid and its riichi sticks go back to their owners."),
     ("double_ron", "", "double_ron", "Whether two players may ron the same tile (else the "
      "first in turn order takes it, 頭ハネ)."),
     ("nine_terminals", "riichi", "nine_terminals", "Whether nine different terminals and "
@@ -455,21 +483,27 @@ def from_flat(values: dict[str, object]) -> Ruleset:
 
 PRESETS: dict[str, Ruleset] = {
     "tenhou": Ruleset(name="tenhou"),
-    "tenhou-sanma": Ruleset(name="tenhou-sanma", players=3, starting_score=35000),
+    "tenhou-sanma": Ruleset(name="tenhou-sanma", players=3, starting_score=35000,
+                            return_score=40000, uma="0-20"),
     "majsoul": Ruleset(name="majsoul", family_options=RiichiOptions(double_yakuman=True)),
     "majsoul-sanma": Ruleset(name="majsoul-sanma", players=3, starting_score=35000,
+                             return_score=40000, uma="0-20",
                              family_options=RiichiOptions(double_yakuman=True)),
-    "jpml": Ruleset(name="jpml", red_fives=False, starting_score=30000,
+    "jpml": Ruleset(name="jpml", red_fives=False, starting_score=30000, uma="5-15",
+                    rounding="none", tobi="none", chombo="fixed",
                     family_options=RiichiOptions(ippatsu=False, ura_dora=False,
                                                  kan_dora="none",
                                                  chankan_closed_kokushi=False)),
-    "kansaki": Ruleset(name="kansaki", red_fives=False, dealing="two-rolls",
+    "kansaki": Ruleset(name="kansaki", red_fives=False, dealing="two-rolls", uma="10-30",
+                       rounding="none",
                        family_options=RiichiOptions(
                            open_tanyao=False, kan_after_riichi="shape", furiten_tsumo=True,
                            chankan_closed_kokushi=False,
                            sakizuke=SakizukeOptions(oute_bisha=False,
                                                     oute_bisha_yakuhai=True))),
     "taiwan16": Ruleset(name="taiwan16", red_fives=False, length="full", starting_score=0,
+                        uma="0-0", return_score=0, rounding="none", tobi="none",
+                        chombo="none",
                         dealing="one-roll", double_ron=False, family_options=TaiwanOptions()),
 }
 """Named presets. ``majsoul``: Mahjong Soul's ranked rules as far as scoring goes

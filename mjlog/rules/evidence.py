@@ -55,20 +55,26 @@ def readings_text(rs: Sequence[YakuReading]) -> str:
 def consequence(rule: Rule, rules: Ruleset, player: int | None, state: TableState) -> str:
     """What breaking ``rule`` costs under ``rules`` (one line).
 
-    Chombo is paid as a mangan (満貫払い), the usual club convention: a dealer
-    pays 4000 to each other player, anyone else 4000 to the dealer and 2000
-    to each other player (with three players, the same shares without the
-    missing seat). Platforms do not let a player break their rules; the line
+    Chombo is paid as the ruleset's ``chombo`` says: as a mangan (満貫払い, the
+    usual club convention: a dealer pays 4000 to each other player, anyone
+    else 4000 to the dealer and 2000 to each other player; with three players,
+    the same shares without the missing seat), or as points off the final
+    tally (``fixed``), or not at all. Platforms do not let a player break their rules; the line
     says what the table would do.
     """
     code = rule.code
     if not rule.chombo:
         return "no penalty: the record does not follow the rule (a platform or scribe error)"
     who = "the player" if player is None else f"player {player}"
-    if player is not None and player == state.dealer:
+    if rules.chombo == "fixed":
+        pays = f"{who} loses {rules.chombo_points / 1000:g} points at the end"
+    elif rules.chombo == "none":
+        pays = "no payment under this ruleset"
+    elif player is not None and player == state.dealer:
         pays = f"{who} (dealer) pays 4000 to each other player"
     else:
         pays = f"{who} pays 4000 to the dealer and 2000 to each other player"
+    replay = "; the round is replayed" if rules.chombo_replay else ""
     if code.startswith(("furiten", "sakizuke", "chankan", "no-yaku")):
-        return f"chombo under {rules.name}: the win is void; {pays}; the round is replayed"
-    return f"chombo under {rules.name}: {pays}; the round is replayed"
+        return f"chombo under {rules.name}: the win is void; {pays}{replay}"
+    return f"chombo under {rules.name}: {pays}{replay}"

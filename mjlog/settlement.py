@@ -1,0 +1,212 @@
+"""Who owes what: a game's scores corrected for every chombo and score mismatch, and its
+final points with uma and oka.
+
+The audit settles each game after judging it. Starting from the record's own
+result, it applies, in order of play:
+
+* each **score mismatch** of a payment (``win-deltas``, ``draw-deltas``): the
+  seat gets the computed change instead of the recorded one;
+* each **chombo** (a violation whose rule makes it chombo; at most one per
+  round, the first): under ``chombo_replay`` the round's win is void, so its
+  payments are reversed, the riichi sticks deposited in the round go back to
+  their owners and the sticks it collected from earlier rounds stay on the
+  table (left over at the end, they go to the first place, as on Tenhou);
+  then the offender pays as ``chombo`` says (``mangan``: 4000 to the dealer
+  and 2000 to each other player, a dealer 4000 to each; ``fixed``:
+  ``chombo_points`` off the final points).
+
+The record's later rounds are kept as they were played: a settlement corrects
+scores, it does not replay a game that went on. Final points follow the
+ruleset: each score less ``return_score``, in thousands (rounded as
+``rounding`` says), plus the uma of its place; the first place takes the
+rest, which includes the oka. Ties go to the seat nearer the first dealer.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from mjlog.diagnostics import ScoreMismatch, Violation
+from mjlog.events import (
+    AbortiveDraw,
+    Event,
+    ExhaustiveDraw,
+    GameEnd,
+    RiichiAccepted,
+    RoundStart,
+    Win,
+)
+from mjlog.families import rules_by_code
+from mjlog.ruleset import Ruleset
+
+_PAYMENT_MISMATCHES = ("win-deltas", "draw-deltas")
+
+
+@dataclass(slots=True, kw_only=True)
+class Settlement:
+    """A game's scores as recorded and as corrected, its points, and how each
+    correction was made."""
+
+    recorded: list[int]
+    """The scores at the end of the record (the game's final scores when it has them)."""
+    corrected: list[int]
+    start: list[int]
+    """The scores at the first round of the record."""
+    complete: bool
+    points: list[float] | None = None
+    """Final points with uma and oka (complete games only)."""
+    recorded_points: list[float] | None = None
+    corrections: list[str] = field(default_factory=list)
+    """One line per correction, in order of play."""
+    bust: list[int] = field(default_factory=list)
+    """Seats whose corrected score is bust under the ruleset's ``tobi``."""
+
+    @property
+    def changed(self) -> bool:
+        """Whether anything was corrected."""
+        return bool(self.corrections)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report's ``settlement`` object."""
+        return {"recorded": self.recorded, "corrected": self.corrected, "start": self.start,
+                "complete": self.complete, "points": self.points,
+                "recorded_points": self.recorded_points, "corrections": self.corrections,
+                "bust": self.bust}
+
+
+@dataclass(slots=True)
+class _Round:
+    start: RoundStart
+    index: int
+    results: list[Win | ExhaustiveDraw | AbortiveDraw] = field(default_factory=list)
+    deposits: list[int] = field(default_factory=list)
+
+
+def settle(events: list[Event], final: list[int], violations: list[Violation],
+           mismatches: list[ScoreMismatch], ruleset: Ruleset) -> Settlement:
+    """The settlement of one game whose replay ended with scores ``final``."""
+    rounds = _rounds(events)
+    end = next((ev for ev in reversed(events) if isinstance(ev, GameEnd)), None)
+    recorded = list(end.scores) if end is not None and end.scores else list(final)
+    n = len(recorded)
+    out = Settlement(recorded=recorded, corrected=list(recorded), complete=end is not None,
+                     start=list(rounds[0].start.scores) if rounds else list(recorded))
+    left_over = 0
+    for m in mismatches:
+        if m.code in _PAYMENT_MISMATCHES and m.player is not None \
+                and isinstance(m.recorded, int) and isinstance(m.computed, int):
+            out.corrected[m.player] += m.computed - m.recorded
+            out.corrections.append(f"{m.round}: player {m.player}'s payment corrected from "
+                                   f"{m.recorded:+} to {m.computed:+} (the computed value)")
+    chombo = rules_by_code()
+    seen: set[int] = set()
+    for v in violations:
+        r = _round_of(rounds, v.event)
+        rule = chombo.get(v.code)
+        if r is None or rule is None or not rule.chombo or r.index in seen or v.player is None:
+            continue
+        seen.add(r.index)
+        left_over += _void(r, v, out, ruleset, n)
+    if out.complete:
+        _points(out, ruleset, left_over, end, violations, seen, rounds)
+    out.bust = [p for p, s in enumerate(out.corrected)
+                if (ruleset.tobi == "below-zero" and s < 0)
+                or (ruleset.tobi == "at-zero" and s <= 0)]
+    return out
+
+
+def _rounds(events: list[Event]) -> list[_Round]:
+    rounds: list[_Round] = []
+    for i, ev in enumerate(events):
+        if isinstance(ev, RoundStart):
+            rounds.append(_Round(ev, i))
+        elif rounds and isinstance(ev, Win | ExhaustiveDraw | AbortiveDraw):
+            rounds[-1].results.append(ev)
+        elif rounds and isinstance(ev, RiichiAccepted):
+            rounds[-1].deposits.append(ev.player)
+    return rounds
+
+
+def _round_of(rounds: list[_Round], event: int) -> _Round | None:
+    found = None
+    for r in rounds:
+        if r.index <= event:
+            found = r
+    return found
+
+
+def _void(r: _Round, v: Violation, out: Settlement, ruleset: Ruleset, n: int) -> int:
+    """Apply one chombo of round ``r``; the riichi sticks it leaves on the table."""
+    p = v.player
+    assert p is not None
+    left = 0
+    label = f"{v.round}: chombo by player {p} ({v.code})"
+    if ruleset.chombo_replay:
+        wins = [ev for ev in r.results if isinstance(ev, Win) and ev.deltas]
+        for ev in wins:
+            for seat, d in enumerate(ev.deltas[:n]):
+                out.corrected[seat] -= d
+        for seat in r.deposits:
+            if 0 <= seat < n:
+                out.corrected[seat] += 1000
+        left = r.start.kyotaku * 1000 if wins else 0
+        if wins or r.deposits:
+            label += ": the round is void"
+            label += ", its win's payments reversed" if wins else ""
+            label += ", its riichi sticks returned" if r.deposits else ""
+    if ruleset.chombo == "mangan":
+        dealer = r.start.dealer
+        for seat in range(n):
+            if seat != p:
+                pay = 4000 if p == dealer or seat == dealer else 2000
+                out.corrected[seat] += pay
+                out.corrected[p] -= pay
+        label += f"; player {p} pays " + ("4000 to each other player" if p == dealer else
+                                          "4000 to the dealer and 2000 to each other player")
+    elif ruleset.chombo == "fixed":
+        label += f"; player {p} loses {ruleset.chombo_points / 1000:g} points at the end"
+    out.corrections.append(label)
+    return left
+
+
+def uma_of(ruleset: Ruleset, players: int) -> list[float]:
+    """The uma of each place, first first (``10-20`` gives 20, 10, -10, -20)."""
+    small_text, _, big_text = ruleset.uma.partition("-")
+    small, big = float(small_text or 0), float(big_text or small_text or 0)
+    if players == 3:
+        return [big, 0.0, -big]
+    if players == 4:
+        return [big, small, -small, -big]
+    return [0.0] * players
+
+
+def _points(out: Settlement, ruleset: Ruleset, left_over: int, end: GameEnd | None,
+            violations: list[Violation], seen: set[int], rounds: list[_Round]) -> None:
+    n = len(out.corrected)
+    order = sorted(range(n), key=lambda p: -out.corrected[p])  # stable: seat order breaks ties
+    if left_over:
+        out.corrected[order[0]] += left_over
+        out.corrections.append(f"{left_over} points of riichi sticks left on the table go to "
+                               f"the first place, player {order[0]}")
+    uma = uma_of(ruleset, n)
+    points = [0.0] * n
+    for place, p in enumerate(order[1:], start=1):
+        raw = (out.corrected[p] - ruleset.return_score) / 1000
+        points[p] = (math.floor(raw + 0.5) if ruleset.rounding == "half-up"
+                     else round(raw, 1)) + uma[place]
+    points[order[0]] = -sum(points)
+    if ruleset.chombo == "fixed":
+        chombo = rules_by_code()
+        done: set[int] = set()
+        for v in violations:
+            r = _round_of(rounds, v.event)
+            rule = chombo.get(v.code)
+            if r is not None and rule is not None and rule.chombo and v.player is not None \
+                    and r.index in seen and r.index not in done:
+                done.add(r.index)
+                points[v.player] -= ruleset.chombo_points / 1000
+    out.points = [round(x, 1) for x in points]
+    if end is not None and end.points:
+        out.recorded_points = [round(float(x), 1) for x in end.points]

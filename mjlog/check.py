@@ -23,7 +23,8 @@ Every broken rule becomes a :class:`~mjlog.diagnostics.Violation` through
 
 from __future__ import annotations
 
-from typing import ClassVar, Generic, NamedTuple, TypeVar
+import re
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from mjlog.diagnostics import PER_GAME, Violation
 from mjlog.events import Event
@@ -121,3 +122,26 @@ class Check(Observer, Generic[R]):
     def rule(self, code: str) -> Rule:
         """This check's rule of that code."""
         return next(r for r in self.RULES if r.code == code)
+
+
+class Example(NamedTuple):
+    """One example of a check's docstring: ``Violating`` or ``Legal``, the code it shows
+    (``""``: the check's first), the preset and options it is judged under (``""``: the
+    record's own) and its rounds in notation."""
+
+    kind: str
+    code: str
+    under: str
+    text: str
+
+
+_EXAMPLE = re.compile(r"^    (Violating|Legal)(?: ([a-z0-9-]+))?(?: under ([^:]+))?::\n\n"
+                      r"((?:        .*\n|\n)+)", re.MULTILINE)
+
+
+def examples(unit: type[Check[Any]]) -> list[Example]:
+    """The examples of a check's docstring (module docstring), in their order."""
+    doc = unit.__doc__ or ""
+    return [Example(kind, code or "", under or "",
+                    "\n".join(line[8:] for line in text.splitlines()).strip("\n"))
+            for kind, code, under, text in _EXAMPLE.findall(doc)]

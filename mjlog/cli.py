@@ -9,6 +9,7 @@ as tracebacks.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import os
 import shutil
 import signal
@@ -26,6 +27,7 @@ from mjlog import __version__, parallel
 from mjlog.audit import AuditReport, Checks, Spool, audit_items, collect, summary_line
 from mjlog.compression import LIMIT_VARIABLE
 from mjlog.diagnostics import InputError
+from mjlog.docgen import rule_entry
 from mjlog.events import (
     AbortiveDraw,
     DoraReveal,
@@ -36,7 +38,7 @@ from mjlog.events import (
     Win,
     round_label,
 )
-from mjlog.families import FAMILIES, random_game
+from mjlog.families import FAMILIES, random_game, rules_by_code
 from mjlog.formats import FORMATS, WriteOptions, detect, expand, read_path, write, writers
 from mjlog.record import GameRecord
 from mjlog.render import table_text, wall_text
@@ -508,16 +510,24 @@ def generate_cmd(preset: str, settings: tuple[str, ...], games: int, seed: int,
 
 
 @main.command("rules")
-@click.argument("preset", required=False)
+@click.argument("preset", metavar="[PRESET|CHECK]", required=False)
 def rules_cmd(preset: str | None) -> None:
-    """List the ruleset presets and options, or show one PRESET's values.
-
-    Each option is documented; a preset shows the value it gives each option.
+    """List the ruleset presets, options and checks; show one PRESET's values; or show
+    one CHECK's entry of the rulebook (docs/rules.md): its rule, section, option and a
+    violating and a legal example in notation.
     """
     if preset is not None:
         if preset not in PRESETS:
-            raise click.BadParameter(f"unknown preset {preset!r}; known: "
-                                     f"{', '.join(sorted(PRESETS))}", param_hint="PRESET")
+            entry = rule_entry(preset)
+            if not entry:
+                close = difflib.get_close_matches(preset, [*PRESETS, *rules_by_code()], n=3)
+                raise click.BadParameter(
+                    f"{preset!r} is no preset and no check" + (
+                        f"; did you mean {', '.join(close)}?" if close else
+                        f"; presets: {', '.join(sorted(PRESETS))}; `mjlog rules` lists the "
+                        "checks"), param_hint="PRESET|CHECK")
+            click.echo(entry, nl=False)
+            return
         for name, value in flat(PRESETS[preset]).items():
             click.echo(f"{name} = {option_text(value)}")
         return

@@ -5,6 +5,9 @@
 * ``docs/rule-checks.md``: each family's table of checks, between
   ``<!-- checks:FAMILY -->`` and ``<!-- /checks -->``;
 * ``docs/findings.md``: every code mjlog reports, by kind;
+* ``docs/rules.md``: the rulebook's entry of every check, between
+  ``<!-- rulebook -->`` and ``<!-- /rulebook -->`` (:func:`rule_entry`, which
+  ``mjlog rules CHECK`` prints too);
 * ``schemas/audit-report.schema.json``: the enums of codes of each kind.
 
 A test fails when a committed file differs from what this module makes, so
@@ -18,6 +21,7 @@ import re
 from pathlib import Path
 
 from mjlog.catalogue import CODES, Code
+from mjlog.check import examples
 from mjlog.families import FAMILIES, violation_codes
 from mjlog.family import RuleFamily
 
@@ -75,6 +79,40 @@ def rule_checks_md(text: str) -> str:
     return text
 
 
+def rule_entry(code: str) -> str:
+    """The rulebook's entry of one check code: its section, the rule, whether it is
+    chombo, the option that shapes it and its violating and legal examples in notation,
+    for each family that has it. Empty for a code no check reports."""
+    out: list[str] = []
+    for name, family in FAMILIES.items():
+        for unit in family.checks():
+            rule = next((r for r in unit.RULES if r.code == code), None)
+            if rule is None:
+                continue
+            out.append(f"### `{code}`: §{rule.section} ({name})\n")
+            option = f" Shaped by the option `{unit.OPTION}`." if unit.OPTION else ""
+            penalty = ("Chombo when broken." if rule.chombo else "No penalty when broken: "
+                       "the record is wrong (a platform or scribe error).")
+            out.append(f"{rule.citation} {penalty}{option}\n")
+            for ex in examples(unit):
+                if ex.code in ("", code) or ex.kind == "Legal":
+                    under = f" (under {ex.under})" if ex.under else ""
+                    out.append(f"{ex.kind}{under}:\n")
+                    out.append("\n".join(f"    {line}" if line else ""
+                                         for line in ex.text.splitlines()) + "\n")
+    return "\n".join(out)
+
+
+def rulebook_md(text: str) -> str:
+    """``text`` (``docs/rules.md``) with the entry of every check renewed."""
+    codes = list(dict.fromkeys(r.code for f in FAMILIES.values() for u in f.checks()
+                               for r in u.RULES))
+    begin = "<!-- rulebook -->\n"
+    start = text.index(begin) + len(begin)
+    stop = text.index("<!-- /rulebook -->", start)
+    return text[:start] + "\n" + "\n".join(rule_entry(c) for c in codes) + "\n" + text[stop:]
+
+
 def report_schema(text: str) -> str:
     """``text`` (the audit report's schema) with the enums of codes renewed."""
     codes = catalogue()
@@ -88,6 +126,7 @@ def report_schema(text: str) -> str:
 GENERATED = {
     "docs/findings.md": lambda _: findings_md(),
     "docs/rule-checks.md": rule_checks_md,
+    "docs/rules.md": rulebook_md,
     "schemas/audit-report.schema.json": report_schema,
 }
 """Each generated file and how to make it from its current text."""

@@ -16,14 +16,13 @@ block none of the unit's codes, and neither may give a finding of the replay.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from mjlog.audit import ruleset_for
-from mjlog.check import Check
+from mjlog.check import Check, Example, examples
 from mjlog.cli import main
 from mjlog.docgen import checks_table, stale
 from mjlog.events import GameStart
@@ -33,16 +32,12 @@ from mjlog.ruleset import parse_option
 
 from .conftest import ROOT
 
-BLOCK = re.compile(r"^    (Violating|Legal)(?: ([a-z0-9-]+))?(?: under ([^:]+))?::\n\n"
-                   r"((?:        .*\n|\n)+)", re.MULTILINE)
 _PRESET = {"riichi": "tenhou", "taiwan16": "taiwan16"}
 
 
-def _examples(unit: type[Check[Any]]) -> list[tuple[str, str, str, str]]:
+def _examples(unit: type[Check[Any]]) -> list[Example]:
     """(kind, code, under, round text) of each example block of a unit's docstring."""
-    doc = unit.__doc__ or ""
-    return [(kind, code or "", under or "", "\n".join(line[8:] for line in text.splitlines()))
-            for kind, code, under, text in BLOCK.findall(doc)]
+    return examples(unit)
 
 
 EXAMPLES = [(unit, *ex) for unit in all_checks() for ex in _examples(unit)]

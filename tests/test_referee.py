@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from mjlog.cli import main
 from mjlog.events import Event, GameEnd, GameStart, RoundStart
+from mjlog.families import rules_by_code
 from mjlog.ruleset import PRESETS
 from mjlog.settlement import settle, uma_of
 from mjlog.tiles import Tile
@@ -152,3 +153,17 @@ def test_final_points_with_uma_and_oka() -> None:
     st = settle(_game((40000, 25000, 25000, 30000)), [0] * 4, [], [], jpml)
     assert st.points == [25.0, -10.0, -20.0, 5.0]
     assert uma_of(PRESETS["tenhou-sanma"], 3) == [20.0, 0.0, -20.0]
+
+
+def test_every_cited_rule_is_in_the_rulebook_and_printed_by_mjlog_rules() -> None:
+    rulebook = (EXAMPLES.parent / "docs" / "rules.md").read_text("utf-8")
+    for code, rule in rules_by_code().items():
+        number, _, ident = rule.section.partition(" ")
+        assert f"\n## {number}. " in rulebook, (code, rule.section)
+        assert not ident or f"**{ident} " in rulebook or f"**{ident}**" in rulebook \
+            or f"- **{ident}**" in rulebook, (code, ident)
+        code_, out = run("rules", code)
+        assert code_ == 0 and f"### `{code}`: §{rule.section}" in out
+        assert "Violating" in out and "Legal" in out
+    code_, out = run("rules", "okuri")
+    assert code_ == 2 and "did you mean okuri-kan?" in out

@@ -76,7 +76,8 @@ DIAGNOSTICS: Final = (
            ("call-order-deduced", INFO, "the order of moves the format leaves out was deduced"),
            ("no-result", WARN, "a round without a result"),
            ("unknown-result", WARN, "a result word mjlog does not know"),
-           ("unknown-yaku", WARN, "a yaku name mjlog does not know, kept as written")),
+           ("unknown-yaku", WARN, "a yaku name mjlog does not know, kept as written (in "
+            "notation, with the closest known names)")),
     *_rows("diagnostic", "notation",
            ("not-notation", ERR, "the first line is not 'mjlog-notation 1'"),
            ("bad-header", ERR, "a header line that cannot be read"),
@@ -84,7 +85,9 @@ DIAGNOSTICS: Final = (
            ("bad-token", ERR, "a move that cannot be read"),
            ("bad-tile", ERR, "a tile that cannot be read"),
            ("bad-ids", ERR, "an ids line that does not fit the tiles named"),
-           ("bad-result", ERR, "a result line that cannot be read")),
+           ("bad-result", ERR, "a result line that cannot be read"),
+           ("valued", INFO, "a win written without its fu and points: mjlog valued it (the "
+            "note shows the value)")),
 )
 
 FINDINGS: Final = (

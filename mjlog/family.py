@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from mjlog.check import Check, Referee
 from mjlog.diagnostics import Violation
-from mjlog.events import AbortiveDraw, ExhaustiveDraw, Win
+from mjlog.events import AbortiveDraw, Event, ExhaustiveDraw, Win, YakuClaim
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
+from mjlog.replay.state import TableState
 from mjlog.ruleset import FamilyOptions, Ruleset
 from mjlog.scoring.verify import ScoreReport
 
@@ -76,6 +77,16 @@ class RuleFamily:
 
     def yaku_name(self, word: str) -> str:
         """The canonical name of a yaku written ``word`` (another language, an alias)."""
+        raise NotImplementedError
+
+    def value_win(self, state: TableState, events: Sequence[Event], round_start: int,
+                  win: Win, ruleset: Ruleset) -> tuple[int, int, tuple[YakuClaim, ...]] | str:
+        """The value of ``win`` (the next event after ``events``) on ``state``: its fu,
+        points (a ron's payment, a tsumo's total) and yaku; or why it has none."""
+        raise NotImplementedError
+
+    def yaku_names(self) -> frozenset[str]:
+        """Every canonical yaku (or pattern) name the family scores."""
         raise NotImplementedError
 
     def limit(self, han: int, fu: int, ruleset: Ruleset) -> str:

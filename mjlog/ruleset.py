@@ -581,7 +581,7 @@ def parse_option(name: str, text: str) -> object:
             raise ValueError(f"{name} is true or false, not {text!r}")
         return text == "true"
     if tp is int:
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             raise ValueError(f"{name} is a number, not {text!r}")
         return int(text)
     choices = option_choices(name)

@@ -149,7 +149,7 @@ def parse_kinds(text: str) -> list[tuple[Kind, bool]]:
     out: list[tuple[Kind, bool]] = []
     digits: list[str] = []
     for pos, ch in enumerate(text):
-        if ch.isdigit():
+        if ch.isascii() and ch.isdigit():
             digits.append(ch)
             continue
         if ch in " \t":

@@ -93,7 +93,6 @@ MALFORMED = [
     (HEAD + ROUND + "9m' 1z' 4m&\n", "bad-token", 6, 9),
     (HEAD + ROUND + "E:pon11z\n", "bad-token", 6, 1),
     (HEAD + ROUND + "9m' 1z'\nron 40fu 3900\n", "bad-result", 7, 1),
-    (HEAD + ROUND + "9m' 1z'\nron E 3900 seat-wind-east\n", "bad-result", 7, 1),
     (HEAD + ROUND + "9m' 1z'\nron E 40fu 3900 pao=X\n", "bad-result", 7, 21),
     (HEAD + ROUND + "9m' 1z'\nabort sudden-rain\n", "bad-result", 7, 7),
     (HEAD + ROUND + "ids 5:AB\n9m'\n", "bad-ids", 5, 7),

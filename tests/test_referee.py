@@ -167,3 +167,64 @@ def test_every_cited_rule_is_in_the_rulebook_and_printed_by_mjlog_rules() -> Non
         assert "Violating" in out and "Legal" in out
     code_, out = run("rules", "okuri")
     assert code_ == 2 and "did you mean okuri-kan?" in out
+
+
+HEAD = '''mjlog-notation 1
+[Players "Aoi" "Ben" "Chiyo" "Dai"]
+E1-0 dora=9p
+'''
+HANDS = "hands 123m456p789s1122z 234m567p234s5556z 456m789p345s3344z 789m123p678s7777z\n"
+
+
+def _said(tmp_path: Path, text: str) -> tuple[int, str]:
+    f = tmp_path / "record.mjn"
+    f.write_text(text, "utf-8")
+    return run("audit", str(f), "--all")
+
+
+def test_notation_mistakes_get_a_message_a_player_understands(tmp_path: Path) -> None:
+    cases = [
+        # a 12-tile hand (was: accepted)
+        (HEAD + HANDS.replace("1122z", "112z") + "9m' 1m'\n",
+         "error: bad-round [line 4:7]: E's hand has 12 tiles; a hand is dealt 13 (14 for "
+         "the dealer, who then discards first)"),
+        # a dealer with 14 tiles who writes a draw too (was: out-of-turn)
+        (HEAD + HANDS.replace("1122z", "1122z9m") + "4m7z\n",
+         "error: bad-token [line 5:1]: E is to discard, not to draw (the dealer was dealt "
+         "14 tiles: the 14th is the first draw): write the discard alone, e.g. 7z"),
+        # discards written without their draws (was: player -1 and a bogus chombo)
+        (HEAD + "hands 123m456p789s1122z ? ? ?\n9m 1z 8p 9s\n",
+         "warning: bad-token [line 5:1]: every move of this round is a single tile"),
+        # an unknown yaku name (was: taken as a yaku)
+        (HEAD + HANDS + "9m' 1m'* 8p' 9s'\n3m' 5z2m 6z'\nron S 40fu 2600 reach haku",
+         "'reach' is no yaku mjlog knows: did you mean riichi"),
+        # a tsumo written after another player's discard
+        (HEAD + HANDS + "9m' 1m' 8p' 9s'\n3m' 5z2m 6z'\ntsumo S 40fu 2600",
+         "tsumo S, but the move before is W's discard of 6z: a win on a discard is "
+         "written 'ron S'"),
+        # a ron by the player who has just drawn
+        (HEAD + HANDS + "9m' 6z\nron S 40fu 2600",
+         "ron S, but S has just drawn 6z: a win on one's own draw is written 'tsumo S'"),
+    ]
+    for text, message in cases:
+        _, out = _said(tmp_path, text)
+        assert message in out, (message, out)
+
+
+def test_a_missing_first_line_is_named(tmp_path: Path) -> None:
+    f = tmp_path / "game.mjn"
+    f.write_text((EXAMPLES / "06-kan-after-riichi.mjn").read_text("utf-8").split("\n", 1)[1],
+                 "utf-8")
+    code, out = run("audit", str(f))
+    assert code == 2
+    assert "add `mjlog-notation 1` as the first line" in out  # was: not a record
+
+
+def test_a_win_without_points_is_valued(tmp_path: Path) -> None:
+    # Ben's closed 234m 567p 234s 555z 6z waits on 6z: haku 1 han; 20 + 10 (closed ron)
+    # + 8 (concealed honour triplet) + 2 (single wait) + 2 (a dragon pair) = 42, so 50 fu:
+    # 50 x 2^3 x 4 = 1600 from Chiyo.
+    code, out = _said(tmp_path, HEAD + HANDS + "9m' 1m' 6z'\nron S\n")
+    assert "info: valued [line 6:1]: the win is written without its value: mjlog values " \
+        "it at 50fu 1600 (haku 1)" in out
+    assert code == 0 and "scores: 1 of 1 wins" in out

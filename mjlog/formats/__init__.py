@@ -16,6 +16,7 @@ work on bytes. A reader that fails with an exception gives a record with an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +24,7 @@ from typing import BinaryIO
 
 from mjlog import jsontext, serialize
 from mjlog.compression import GZIP_MAGIC, gunzip, record_limit
-from mjlog.diagnostics import Diagnostic, InputError
+from mjlog.diagnostics import Diagnostic, InputError, Src
 from mjlog.events import EVENT_TYPES, Event, GameStart
 from mjlog.formats import mjai, notation, tenhou6, tenhou_xml
 from mjlog.formats.head import Head
@@ -126,6 +127,24 @@ def _detect_text(text: bytes) -> str | None:
     return next((name for name, f in FORMATS.items() if f.looks_like(head)), None)
 
 
+_NOTATION_LIKE = re.compile(rb"^[ \t]*(?:\[Players |[ESWN][1-4]-[0-9]+[ \t\r]*$|"
+                            rb"[ESWN][1-4]-[0-9]+ )", re.MULTILINE)
+_HANDS_LINE = re.compile(rb"^hands ", re.MULTILINE)
+
+
+def _headless_notation(text: bytes) -> Diagnostic | None:
+    """A diagnostic for mjlog notation written without its first line (a ``[Players``
+    tag or a round header, and a ``hands`` line, near the start), else ``None``."""
+    start = text[:65536]
+    m = _NOTATION_LIKE.search(start)
+    if m is None or not _HANDS_LINE.search(start):
+        return None
+    line = text[:m.start()].count(b"\n") + 1
+    return Diagnostic(code="not-notation", src=Src(line=line, column=1), message=(
+        "this looks like mjlog notation without its first line: add `mjlog-notation 1` "
+        "as the first line"))
+
+
 def read_bytes(data: bytes, path: str = "", *, fmt: str | None = None,
                strict: bool = False) -> list[GameRecord]:
     """Read every game in ``data``.
@@ -140,7 +159,7 @@ def read_bytes(data: bytes, path: str = "", *, fmt: str | None = None,
     text, damage = gunzip(data)
     fmt = fmt or _detect_text(text)
     if fmt is None:
-        raise InputError(damage or Diagnostic(
+        raise InputError(damage or _headless_notation(text) or Diagnostic(
             code="unknown-format",
             message=f"not a record format mjlog reads ({', '.join(FORMATS)})"))
     most = min(ONE_GAME_LIMIT, record_limit())

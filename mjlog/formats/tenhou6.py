@@ -1022,7 +1022,7 @@ _TABLES: Final = ("般", "上", "特", "鳳")
 def rule_disp(rules: Ruleset, meta: dict[str, str]) -> str:
     """Tenhou's short description of a table (``鳳南喰赤``) from a GO type or the ruleset."""
     go = meta.get("go.type")
-    if go is not None and go.isdigit():
+    if go is not None and go.isascii() and go.isdigit():
         t = int(go)
         table = _TABLES[((t & 0x20) >> 4) | ((t & 0x80) >> 7)]
         return "".join((

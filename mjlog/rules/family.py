@@ -13,11 +13,12 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from mjlog.check import Check, Referee
-from mjlog.events import AbortiveDraw, ExhaustiveDraw, Win
+from mjlog.events import AbortiveDraw, Event, ExhaustiveDraw, Win, YakuClaim
 from mjlog.family import Judging, Result, RuleFamily
 from mjlog.randomplay import RandomGame, Style
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
+from mjlog.replay.state import TableState
 from mjlog.rules.calls import ChiFromLeft, Kuikae, RiichiCall, RiichiHandChanged, RiichiIllegal
 from mjlog.rules.draws import Abortive, DoubleRon
 from mjlog.rules.furiten import Furiten
@@ -36,6 +37,8 @@ from mjlog.rules.win import NoYakuWin
 from mjlog.ruleset import RiichiOptions, Ruleset
 from mjlog.scoring.fast import hand_value
 from mjlog.scoring.payments import noten_deltas, points_deltas
+from mjlog.scoring.riichi import value
+from mjlog.scoring.situation import situation
 from mjlog.scoring.verify import Verifier
 from mjlog.scoring.yaku import YAKU, default_han
 
@@ -47,6 +50,7 @@ CHECKS: tuple[type[Check[Any]], ...] = (
 """The riichi checks, in the order they judge each event (the order of their reports)."""
 
 _JAPANESE = {y.japanese: y.name for y in YAKU}
+_NAMES = frozenset(y.name for y in YAKU)
 
 
 class Riichi(RuleFamily):
@@ -82,6 +86,14 @@ class Riichi(RuleFamily):
 
     def yaku_name(self, word: str) -> str:
         return _JAPANESE.get(word, word)
+
+    def yaku_names(self) -> frozenset[str]:
+        return _NAMES
+
+    def value_win(self, state: TableState, events: Sequence[Event], round_start: int,
+                  win: Win, ruleset: Ruleset) -> tuple[int, int, tuple[YakuClaim, ...]] | str:
+        val = value(situation(state, events, round_start, len(events), win), ruleset)
+        return val.error or (val.fu, val.points, val.yaku)
 
     def limit(self, han: int, fu: int, ruleset: Ruleset) -> str:
         return hand_value(han, fu, ruleset)[1]

@@ -159,7 +159,8 @@ def _game_info(rec: GameRecord, start: GameStart, index: int) -> dict[str, Any]:
         from datetime import datetime
 
         date = datetime(int(m[1]), int(m[2]), int(m[3]), int(m[4]))
-    go_type = int(meta["go.type"]) if meta.get("go.type", "").isdigit() else None
+    go = meta.get("go.type", "")
+    go_type = int(go) if go.isascii() and go.isdigit() else None
     lobby = meta.get("go.lobby", "0")
     if go_type is None:
         room = start.source

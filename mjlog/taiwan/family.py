@@ -13,11 +13,12 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from mjlog.check import Check, Referee
-from mjlog.events import Win
+from mjlog.events import Event, Win, YakuClaim
 from mjlog.family import Judging, Result, RuleFamily
 from mjlog.randomplay import Style
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
+from mjlog.replay.state import TableState
 from mjlog.ruleset import Ruleset, TaiwanOptions
 from mjlog.taiwan import tai as tw
 from mjlog.taiwan.checks import (
@@ -78,6 +79,13 @@ class Taiwan16(RuleFamily):
 
     def yaku_name(self, word: str) -> str:
         return tw.NAME_OF.get(word, word)
+
+    def value_win(self, state: TableState, events: Sequence[Event], round_start: int,
+                  win: Win, ruleset: Ruleset) -> tuple[int, int, tuple[YakuClaim, ...]] | str:
+        return "a Taiwanese win is valued from the 台 it claims"
+
+    def yaku_names(self) -> frozenset[str]:
+        return frozenset(tw.PATTERNS)
 
     def limit(self, han: int, fu: int, ruleset: Ruleset) -> str:
         return ""

@@ -34,9 +34,10 @@ from mjlog.record import GameRecord
 EXTENSION: Final = ".mjn"
 DIAGNOSTIC_CODES: Final = frozenset({
     "not-notation", "bad-header", "bad-round", "bad-token", "bad-tile", "bad-ids",
-    "bad-result", "bad-encoding",
+    "bad-result", "bad-encoding", "unknown-yaku", "valued",
 })
-"""Codes of the reader's diagnostics (all of severity error)."""
+"""Codes of the reader's diagnostics (of severity error, but ``unknown-yaku``, a warning,
+``valued``, a note, and a ``bad-token`` warning for a round of single tiles)."""
 
 __all__ = ["DIAGNOSTIC_CODES", "EXTENSION", "FORMAT", "MACHINE_META", "MAGIC", "pack_ids",
            "read", "unpack_ids", "write"]

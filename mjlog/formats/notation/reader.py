@@ -11,6 +11,7 @@ reading goes on at the next token or line. It does no I/O and never judges.
 
 from __future__ import annotations
 
+import difflib
 import re
 from array import array
 from collections.abc import Callable
@@ -72,7 +73,7 @@ from mjlog.formats.notation.lexer import (
 from mjlog.formats.notation.table import NotationTable
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset, parse_option
-from mjlog.tiles import FIRST_FLOWER, KIND_OF, NUM_KINDS, UNKNOWN, UNKNOWN_KIND, Tile
+from mjlog.tiles import FIRST_FLOWER, KIND_OF, NUM_KINDS, UNKNOWN, UNKNOWN_KIND, Tile, tile_str
 
 FORMAT = "notation"
 Tags = list[tuple[str, list[str], int]]
@@ -80,6 +81,7 @@ Tags = list[tuple[str, list[str], int]]
 
 _CALLS: dict[str, Callable[..., Chi | Pon | OpenKan]] = {"chi": Chi, "pon": Pon, "kan": OpenKan}
 _DRAWS: dict[tuple[int, int, bool], Draw] = {}
+_SINGLE = re.compile(r"^(?:[ESWN][<>])?(?:[0-9][mpsz]|[ESWNHGR])$")
 _DISCARDS: dict[tuple[int, int, bool, bool], Discard] = {}
 """Draws and discards are immutable values, shared between every place they occur."""
 
@@ -103,6 +105,10 @@ class _Reader:
         self.round_closed = False
         self.in_round = False
         self.win_seat = 0
+        self.dealer_draw = -1
+        """The first draw of a dealer whose hand was written with it (-1: none)."""
+        self.round_at = 0
+        """The index of the current round's start among the events."""
 
     # -- plumbing
 
@@ -303,10 +309,14 @@ class _Reader:
         self.read_ids(ids_line)
         opts, cols, extra = self.round_options(start)
         rs, body = self.deal(start, opts, cols, extra, stop)
+        self.round_at = len(self.events)
         self.emit(rs, start + 1, 1)
+        if self.dealer_draw >= 0:  # a dealer written with 14 tiles: the 14th was drawn
+            self.emit(Draw(player=rs.dealer, tile=Tile(self.dealer_draw)), start + 2, 1)
         self.in_round = True
         self.results = self.round_closed = False
         self.pending = -1
+        self.discards_only(body, stop)
         for k in range(body, stop):
             if k == ids_line:
                 continue
@@ -317,6 +327,30 @@ class _Reader:
         if self.ids is not None and self.id_pos != len(self.ids):
             self.problem(NotationError("bad-ids", f"the ids line has {len(self.ids)} copies "
                                        f"for {self.id_pos} tiles named", ids_line + 1, 5))
+
+    def discards_only(self, body: int, stop: int) -> None:
+        """Warn about a round whose moves are all single tiles: mjlog reads ``9m 1z`` as a
+        draw and a discard, while its writer most likely meant two discards with the
+        draws unknown (``?9m ?1z``)."""
+        single = other = 0
+        first = 0
+        for k in range(body, stop):
+            words = self.lines[k].split("#", 1)[0].split()
+            if not words or words[0] in RESULTS or words[0] in ("ids", "end"):
+                continue
+            for w in words:
+                if _SINGLE.match(w):
+                    single += 1
+                    first = first or k + 1
+                else:
+                    other += 1
+        if single >= 4 and not other:
+            self.diagnostics.append(Diagnostic(
+                code="bad-token", severity=Severity.WARNING, src=Src(line=first, column=1),
+                message="every move of this round is a single tile, which mjlog reads as "
+                "a draw, then a discard: to write discards whose draws nobody noted, "
+                "mark each draw unknown (?9m ?1z …), or write 9m' for a tile drawn and "
+                "discarded at once"))
 
     def read_ids(self, ids_line: int) -> None:
         """The round's ``ids`` line (at ``ids_line``, -1 when there is none)."""
@@ -395,14 +429,36 @@ class _Reader:
         if len(groups) != n:
             raise NotationError("bad-round", f"hands must list {n} hands", k + 1, 1)
         hands: list[tuple[Tile, ...]] = [()] * n
+        self.dealer_draw = -1
         for j, g in enumerate(groups):
             tiles: tuple[Tile, ...]
             if g == "?":  # nobody wrote this hand down
                 tiles = (UNKNOWN,) * self.t.ruleset.dealt(j == 0)
             else:
-                tiles = () if g == "-" else tuple(self.fresh(g, k + 1, line.find(g) + 1))
+                col = line.find(g) + 1
+                tiles = () if g == "-" else tuple(self.fresh(g, k + 1, col))
+                tiles = self.dealt_size(tiles, j, k + 1, col) if tiles else tiles
             hands[(dealer + j) % n] = tuple(sorted(tiles))
         return tuple(hands)
+
+    def dealt_size(self, tiles: tuple[Tile, ...], j: int, line: int,
+                   col: int) -> tuple[Tile, ...]:
+        """A written hand checked against the deal: as many tiles as the family deals
+        (13; 16, or 17 for the dealer, in Taiwanese). A riichi dealer written with 14
+        holds the first draw too: the last tile written is that draw, and the dealer's
+        first move is then a discard alone."""
+        want = self.t.ruleset.dealt(j == 0)
+        if len(tiles) == want:
+            return tiles
+        wind = WINDS[j]
+        if j == 0 and len(tiles) == want + 1 and want == self.t.ruleset.dealt(False):
+            self.dealer_draw = tiles[-1]
+            return tiles[:-1]
+        raise NotationError("bad-round", f"{wind}'s hand has {len(tiles)} tiles; a hand is "
+                            f"dealt {want}" + (f" ({want + 1} for the dealer, who then "
+                                               "discards first)" if j == 0 else "")
+                            + ": add or remove tiles, or write ? for one nobody noted",
+                            line, col)
 
     def body_line(self, k: int) -> None:
         raw = self.lines[k]
@@ -523,7 +579,7 @@ class _Reader:
         is_draw = direction == ">" or (direction is None and draw_expected)
         if not is_draw:
             if m.group("b") or m.group("rinshan"):
-                raise NotationError("bad-token", "a discard names one tile", line, col)
+                raise NotationError("bad-token", self.not_a_draw(), line, col)
             p = self.seat(seat) if seat else t.to_discard
             if p < 0:
                 raise NotationError("bad-token", "nobody is to discard here", line, col)
@@ -547,6 +603,19 @@ class _Reader:
             self.emit_discard(p, tiles[0], True, bool(m.group("riichi")), line, col)
         elif m.group("riichi"):
             raise NotationError("bad-token", "riichi (*) needs a discard", line, col)
+
+    def not_a_draw(self) -> str:
+        """Why a draw cannot be written here: somebody holds a tile too many and is to
+        discard (the dealer dealt 14, a player who called)."""
+        t = self.t
+        p = t.to_discard
+        if p < 0:
+            return "a discard names one tile"
+        wind = WINDS[(p - t.dealer) % t.n]
+        why = (" (the dealer was dealt 14 tiles: the 14th is the first draw)"
+               if not any(isinstance(ev, Discard) for ev in self.events[self.round_at:])
+               else "")
+        return f"{wind} is to discard, not to draw{why}: write the discard alone, e.g. 7z"
 
     def discard(self, p: int, text: str, giri: bool, riichi: bool, line: int,
                 col: int) -> None:
@@ -677,6 +746,7 @@ class _Reader:
                                 line, 1)
         w = self.seat(found[1][0])
         self.win_seat = w
+        self.ron_or_tsumo(w, tsumo, found[1][0], line)
         chankan = not tsumo and t.kan_tile >= 0
         vals: dict[str, object] = {
             "from": w if tsumo else (t.kan_player if chankan else t.last_discarder),
@@ -686,9 +756,41 @@ class _Reader:
         if not t.family.needs_value:
             fu = max(fu, 0)
         elif fu < 0 or points < 0:
-            raise NotationError("bad-result", "a win states its fu (e.g. 40fu) and points",
-                                line, 1)
+            fu, points, yaku = self.valued(w, tsumo, yaku, extra, vals, line)
         self.emit(self.win_event(w, tsumo, fu, points, yaku, extra, vals, line), line, 1)
+
+    def ron_or_tsumo(self, w: int, tsumo: bool, wind: str, line: int) -> None:
+        """A win that contradicts the move before it: a tsumo right after a discard, or a
+        ron by the player who has just drawn."""
+        last = self.events[-1] if len(self.events) > self.round_at else None
+        if tsumo and isinstance(last, Discard):
+            who = WINDS[(last.player - self.t.dealer) % self.t.n]
+            raise NotationError("bad-result", f"tsumo {wind}, but the move before is {who}'s "
+                                f"discard of {tile_str(last.tile)}: a win on a discard is "
+                                f"written 'ron {wind}'", line, 1)
+        if not tsumo and isinstance(last, Draw) and last.player == w:
+            raise NotationError("bad-result", f"ron {wind}, but {wind} has just drawn "
+                                f"{tile_str(last.tile)}: a win on one's own draw is written "
+                                f"'tsumo {wind}'", line, 1)
+
+    def valued(self, w: int, tsumo: bool, yaku: list[YakuClaim], extra: list[tuple[str, str]],
+               vals: dict[str, object], line: int) -> tuple[int, int, list[YakuClaim]]:
+        """A win written without its fu or points, valued by mjlog (its yaku too when none
+        are written), with a note that shows the value."""
+        t = self.t
+        draft = self.win_event(w, tsumo, 0, 0, yaku, extra, vals, line)
+        found = t.family.value_win(t, self.events, self.round_at, draft, t.ruleset)
+        if isinstance(found, str):
+            raise NotationError("bad-result", "a win states its fu (e.g. 40fu) and points, "
+                                f"unless mjlog can value it: here it cannot ({found})", line, 1)
+        fu, points, computed = found
+        yaku = yaku or list(computed)
+        names = ", ".join(f"{y.name} {y.han}" for y in yaku)
+        self.diagnostics.append(Diagnostic(
+            code="valued", severity=Severity.INFO, src=Src(line=line, column=1),
+            message=f"the win is written without its value: mjlog values it at {fu}fu "
+            f"{points} ({names})"))
+        return fu, points, yaku
 
     def win_words(self, found: list[tuple[str, int]], vals: dict[str, object], line: int,
                   open_hand: bool) -> tuple[int, int, list[YakuClaim], list[tuple[str, str]]]:
@@ -746,12 +848,25 @@ class _Reader:
         name, colon, han = word.partition(":")
         t = self.t
         name = t.family.yaku_name(name)
+        if name not in t.family.yaku_names():
+            self.unknown_yaku(name, line, col)
         if colon:
             if not is_int(han, signed=True):
                 raise NotationError("bad-result", f"{word!r}: han after ':' is a number", line,
                                     col)
             return YakuClaim(name=name, han=int(han))
         return YakuClaim(name=name, han=t.family.default_han(name, open_hand, t.ruleset))
+
+    def unknown_yaku(self, name: str, line: int, col: int) -> None:
+        """Warn about a yaku name mjlog does not know (it is kept as written, and the
+        audit will not find it), suggesting the closest known names."""
+        known = sorted(self.t.family.yaku_names())
+        close = difflib.get_close_matches(name.lower(), known, n=3, cutoff=0.5)
+        self.diagnostics.append(Diagnostic(
+            code="unknown-yaku", severity=Severity.WARNING, src=Src(line=line, column=col),
+            message=f"{name!r} is no yaku mjlog knows" + (
+                f": did you mean {' or '.join(close)}?" if close else
+                " (docs/notation.md names them)") + " It is kept as written."))
 
     def field(self, key: str, value: str, line: int, col: int) -> object:
         if key in ("from", "honba", "sticks", "han", "tile", "seats"):

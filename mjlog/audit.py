@@ -520,7 +520,7 @@ def _game_lines(g: GameReport, all_games: bool) -> list[str]:
                      f"{m.field} recorded {_value(m.recorded)}, computed {_value(m.computed)}"
                      + (f" ({named(m.message, names)})" if m.message else ""))
     lines.extend(violation_lines(g.violations, names))
-    if g.settlement is not None and (g.settlement.changed or all_games):
+    if g.settlement is not None:  # every game the report lists: who owes what
         lines.extend(settlement_lines(g.settlement, names))
     if len(lines) == 1:
         lines.append("  ok")

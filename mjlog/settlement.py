@@ -4,8 +4,6 @@ final points with uma and oka.
 The audit settles each game after judging it. Starting from the record's own
 result, it applies, in order of play:
 
-* each **score mismatch** of a payment (``win-deltas``, ``draw-deltas``): the
-  seat gets the computed change instead of the recorded one;
 * each **chombo** (a violation whose rule makes it chombo; at most one per
   round, the first): under ``chombo_replay`` the round's win is void, so its
   payments are reversed, the riichi sticks deposited in the round go back to
@@ -13,7 +11,9 @@ result, it applies, in order of play:
   table (left over at the end, they go to the first place, as on Tenhou);
   then the offender pays as ``chombo`` says (``mangan``: 4000 to the dealer
   and 2000 to each other player, a dealer 4000 to each; ``fixed``:
-  ``chombo_points`` off the final points).
+  ``chombo_points`` off the final points);
+* each **score mismatch** of a payment (``win-deltas``, ``draw-deltas``) outside
+  a void round: the seat gets the computed change instead of the recorded one.
 
 The record's later rounds are kept as they were played: a settlement corrects
 scores, it does not replay a game that went on. Final points follow the
@@ -93,22 +93,28 @@ def settle(events: list[Event], final: list[int], violations: list[Violation],
     n = len(recorded)
     out = Settlement(recorded=recorded, corrected=list(recorded), complete=end is not None,
                      start=list(rounds[0].start.scores) if rounds else list(recorded))
-    left_over = 0
-    for m in mismatches:
-        if m.code in _PAYMENT_MISMATCHES and m.player is not None \
-                and isinstance(m.recorded, int) and isinstance(m.computed, int):
-            out.corrected[m.player] += m.computed - m.recorded
-            out.corrections.append(f"{m.round}: player {m.player}'s payment corrected from "
-                                   f"{m.recorded:+} to {m.computed:+} (the computed value)")
     chombo = rules_by_code()
     seen: set[int] = set()
+    void: set[str] = set()
+    left_over = 0
     for v in violations:
         r = _round_of(rounds, v.event)
         rule = chombo.get(v.code)
         if r is None or rule is None or not rule.chombo or r.index in seen or v.player is None:
             continue
+        if ruleset.chombo == "none" and not (0 <= v.event < len(events)
+                                             and isinstance(events[v.event], Win)):
+            continue  # no penalty here (a Taiwanese dead hand): only a false win is void
         seen.add(r.index)
+        if ruleset.chombo_replay:
+            void.add(v.round)
         left_over += _void(r, v, out, ruleset, n)
+    for m in mismatches:  # a void round's payments are reversed whole: nothing to correct
+        if m.code in _PAYMENT_MISMATCHES and m.player is not None and m.round not in void \
+                and isinstance(m.recorded, int) and isinstance(m.computed, int):
+            out.corrected[m.player] += m.computed - m.recorded
+            out.corrections.append(f"{m.round}: player {m.player}'s payment corrected from "
+                                   f"{m.recorded:+} to {m.computed:+} (the computed value)")
     if out.complete:
         _points(out, ruleset, left_over, end, violations, seen, rounds)
     out.bust = [p for p, s in enumerate(out.corrected)
@@ -142,7 +148,8 @@ def _void(r: _Round, v: Violation, out: Settlement, ruleset: Ruleset, n: int) ->
     p = v.player
     assert p is not None
     left = 0
-    label = f"{v.round}: chombo by player {p} ({v.code})"
+    what = "false win" if ruleset.chombo == "none" else "chombo"
+    label = f"{v.round}: {what} by player {p} ({v.code})"
     if ruleset.chombo_replay:
         wins = [ev for ev in r.results if isinstance(ev, Win) and ev.deltas]
         for ev in wins:

@@ -41,13 +41,15 @@ def test_audit_examples_finds_the_disputes() -> None:
     """The quick start: the hand-written disputes in examples/ are caught (exit 1)."""
     code, out = run("audit", str(EXAMPLES))
     assert code == 1
-    assert "23 files read, 1 skipped (not a record), 0 unreadable" in out
-    assert ("23 games (6 complete), 58 rounds: 15 clean, 8 with problems (2 with errors in "
-            "the record, 2 with rule violations, 4 with score mismatches)") in out
+    assert "26 files read, 1 skipped (not a record), 0 unreadable" in out
+    assert ("26 games (6 complete), 61 rounds: 15 clean, 11 with problems (2 with errors in "
+            "the record, 4 with rule violations, 5 with score mismatches)") in out
     assert "examples/make_examples.py: skipped: not a record mjlog reads" in out
     assert "discard-not-in-hand 1, out-of-turn 1" in out
-    assert "mismatches: win-deltas 8, win-fu 1, win-han 1, win-points 4, win-yaku 1" in out
-    assert "violations: dead-hand-win 1, guo-shui 1, pon-discard 1" in out
+    assert ("mismatches: draw-deltas 4, win-deltas 8, win-fu 1, win-han 1, win-points 4, "
+            "win-yaku 1") in out
+    assert ("violations: dead-hand-win 1, furiten-ron 1, guo-shui 1, pon-discard 1, "
+            "sakizuke-first-call 1") in out
 
 
 def test_audit_json_is_valid_and_counts(tmp_path: Path) -> None:
@@ -56,7 +58,7 @@ def test_audit_json_is_valid_and_counts(tmp_path: Path) -> None:
     report = json.loads(out)
     schema = json.loads((ROOT / "schemas" / "audit-report.schema.json").read_text("utf-8"))
     jsonschema.validate(report, schema)
-    assert report["summary"]["games"] == 23 and report["summary"]["rounds"] == 58
+    assert report["summary"]["games"] == 26 and report["summary"]["rounds"] == 61
     assert report["skipped"] == [str(EXAMPLES / "make_examples.py")]
 
 

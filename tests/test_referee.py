@@ -114,8 +114,8 @@ def test_report_names_players_skipped_files_and_keeps_the_summary_with_o(
     report = tmp_path / "report.json"
     code, out = run("audit", str(EXAMPLES), "-o", str(report), "--format", "json")
     assert code == 1
-    assert out.startswith(f"{report}: 23 games (6 complete), 58 rounds:")
-    assert json.loads(report.read_text("utf-8"))["summary"]["games_with_problems"] == 8
+    assert out.startswith(f"{report}: 26 games (6 complete), 61 rounds:")
+    assert json.loads(report.read_text("utf-8"))["summary"]["games_with_problems"] == 11
     code, out = run("audit", str(EXAMPLES), "--summary-only")
     assert "violation:" not in out and "mismatch:" not in out
     assert "make_examples.py: skipped: not a record mjlog reads" in out
@@ -228,3 +228,43 @@ def test_a_win_without_points_is_valued(tmp_path: Path) -> None:
     assert "info: valued [line 6:1]: the win is written without its value: mjlog values " \
         "it at 50fu 1600 (haku 1)" in out
     assert code == 0 and "scores: 1 of 1 wins" in out
+
+
+SETTLED = {
+    # Aoi (dealer) rons Ben: the computed 3900 replaces the 2900 (or 2000) recorded.
+    "02-miscounted-payment.mjn": ("", [28900, 21100, 25000, 25000]),
+    "03-wrong-fu.mjn": ("", [28900, 21100, 25000, 25000]),
+    "04-forgotten-yaku.mjn": ("", [28900, 21100, 25000, 25000]),
+    # Replay errors only: nothing to settle, nobody owes anything.
+    "05-discard-not-in-hand.mjn": ("", [25000, 25000, 25000, 25000]),
+    "09-out-of-turn.mjn": ("", [25000, 25000, 25000, 25000]),
+    # Under kansaki Ben's 1000 from Chiyo is void; his chombo: 4000 to Aoi (dealer),
+    # 2000 to Chiyo and to Dai.
+    "12-sakizuke.mjn": ("kansaki", [29000, 17000, 27000, 27000]),
+    # A false win in 過水 or with a dead hand is void, with no penalty under taiwan16.
+    "13-taiwan-guo-shui.mjn": ("", [0, 0, 0, 0]),
+    "16-taiwan-pon-discard.mjn": ("", [0, 0, 0, 0]),
+    # Mei pays the computed 130, not 110.
+    "14-taiwan-payment.mjn": ("", [-130, 130, 0, 0]),
+    # Furiten ron void: Chiyo's 2600 and Ben's riichi stick go back; Ben's chombo.
+    "18-furiten-riichi-ron.mjn": ("", [29000, 17000, 27000, 27000]),
+    # The first call carries no yaku: Dai's 1000 goes back; Ben's chombo.
+    "19-sakizuke-first-call.mjn": ("", [29000, 17000, 27000, 27000]),
+    # Two tenpai, two noten: the pool of 3000 is 1500 each way, not 1000.
+    "20-noten-payment.mjn": ("", [26500, 26500, 23500, 23500]),
+}
+
+
+def test_every_example_dispute_says_who_owes_what() -> None:
+    for name, (preset, scores) in SETTLED.items():
+        args = ["audit", str(EXAMPLES / name), "--format", "json"]
+        code, out = run(*(args + (["--rules", preset] if preset else [])))
+        (game,) = json.loads(out)["games"]
+        st = game["settlement"]
+        assert st["corrected"] == scores, (name, st)
+        changes = [c - s for c, s in zip(scores, st["start"], strict=True)]
+        _, text = run(*(args[:2] + (["--rules", preset] if preset else [])))
+        for p, change in enumerate(changes):
+            words = (f"is owed {change:,}" if change > 0 else f"owes {-change:,}" if change < 0
+                     else "even")
+            assert f"[{p}]: {scores[p]:,}" in text and words in text, (name, p, text)

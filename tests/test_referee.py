@@ -259,6 +259,7 @@ def test_every_example_dispute_says_who_owes_what() -> None:
     for name, (preset, scores) in SETTLED.items():
         args = ["audit", str(EXAMPLES / name), "--format", "json"]
         code, out = run(*(args + (["--rules", preset] if preset else [])))
+        assert code == 1, name  # every dispute has something to report
         (game,) = json.loads(out)["games"]
         st = game["settlement"]
         assert st["corrected"] == scores, (name, st)

@@ -364,7 +364,12 @@ class ChankanClosed(RiichiCheck):
         if ev.from_player == ev.winner or not isinstance(ref.events[ref.engine.index - 1],
                                                           ClosedKan):
             return
+        allowed = ref.rules.riichi.chankan_closed_kokushi
+        if allowed and UNKNOWN in ev.hand:
+            ref.unjudged(self.RULES[0], "the winner's hand has unknown tiles (?), so whether "
+                         "it is thirteen orphans is", ev.winner)
+            return
         hand = counts_of([KIND_OF[t] for t in ev.hand])
-        if not (ref.rules.riichi.chankan_closed_kokushi and is_thirteen_orphans(hand)):
+        if not (allowed and is_thirteen_orphans(hand)):
             ref.violation(self.RULES[0], "ron on the tile of a closed kan", ev.winner,
                           move=False)

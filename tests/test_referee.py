@@ -269,3 +269,12 @@ def test_every_example_dispute_says_who_owes_what() -> None:
             words = (f"is owed {change:,}" if change > 0 else f"owes {-change:,}" if change < 0
                      else "even")
             assert f"[{p}]: {scores[p]:,}" in text and words in text, (name, p, text)
+
+
+def test_bust_follows_the_tobi_option() -> None:
+    game = _game((52000, 30000, 18000, 0))
+    assert settle(game, [0] * 4, [], [], PRESETS["tenhou"]).bust == []  # below zero only
+    at_zero = PRESETS["tenhou"].with_options(tobi="at-zero")
+    assert settle(game, [0] * 4, [], [], at_zero).bust == [3]
+    assert settle(_game((53000, 30000, 18000, -1000)), [0] * 4, [], [],
+                  PRESETS["tenhou"]).bust == [3]

@@ -167,7 +167,9 @@ def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True, scores: 
     fit; without it, such a record gets a ``ruleset-not-applied`` note).
     """
     start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
-    ruleset = ruleset_for(start, preset, options, force=force)
+    misfit = preset_misfit(start.ruleset, preset) \
+        if preset is not None and not force and start is not None else ""
+    ruleset = ruleset_for(start, None if misfit else preset, options, force=True)
     engine = Engine(rec.src)
     judging = family_of(ruleset).judging(rec, ruleset, engine, rules=rules, scores=scores)
     wall_check = WallCheck(rec, engine) if wall else None
@@ -175,10 +177,9 @@ def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True, scores: 
         judging.observers.append(wall_check)
     engine.run(rec.events, judging.observers)
     findings = engine.findings + (wall_check.findings if wall_check is not None else [])
-    if preset is not None and not force and start is not None \
-            and (why := preset_misfit(start.ruleset, preset)):
+    if misfit:
         findings.append(Finding(code="ruleset-not-applied", severity=Severity.INFO,
-                                message=why))
+                                message=misfit))
     findings += [Finding(code="rule-option-unapplied", severity=Severity.INFO,
                          message=f"option {name} is not one of ruleset {ruleset.name} "
                          f"({ruleset.family} family): not applied")
@@ -624,11 +625,7 @@ def _turn(turn: int) -> str:
 
 
 def _who(player: int | None, names: Sequence[str] = ()) -> str:
-    if player is None:
-        return ""
-    if player < len(names) and names[player]:
-        return f", {names[player]} [{player}]"
-    return f", player {player}"
+    return "" if player is None else ", " + named(f"player {player}", names)
 
 
 def _where(src: Src | None) -> str:

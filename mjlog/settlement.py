@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from mjlog.diagnostics import ScoreMismatch, Violation
@@ -87,28 +88,14 @@ class _Round:
 def settle(events: list[Event], final: list[int], violations: list[Violation],
            mismatches: list[ScoreMismatch], ruleset: Ruleset) -> Settlement:
     """The settlement of one game whose replay ended with scores ``final``."""
-    rounds = _rounds(events)
     end = next((ev for ev in reversed(events) if isinstance(ev, GameEnd)), None)
     recorded = list(end.scores) if end is not None and end.scores else list(final)
-    n = len(recorded)
+    first = next((ev for ev in events if isinstance(ev, RoundStart)), None)
     out = Settlement(recorded=recorded, corrected=list(recorded), complete=end is not None,
-                     start=list(rounds[0].start.scores) if rounds else list(recorded))
-    chombo = rules_by_code()
-    seen: set[int] = set()
-    void: set[str] = set()
-    left_over = 0
-    for v in violations:
-        r = _round_of(rounds, v.event)
-        rule = chombo.get(v.code)
-        if r is None or rule is None or not rule.chombo or r.index in seen or v.player is None:
-            continue
-        if ruleset.chombo == "none" and not (0 <= v.event < len(events)
-                                             and isinstance(events[v.event], Win)):
-            continue  # no penalty here (a Taiwanese dead hand): only a false win is void
-        seen.add(r.index)
-        if ruleset.chombo_replay:
-            void.add(v.round)
-        left_over += _void(r, v, out, ruleset, n)
+                     start=list(first.scores) if first is not None else list(recorded))
+    chombos = _chombos(events, violations, ruleset)
+    left_over = sum(_void(r, v, out, ruleset, len(recorded)) for r, v in chombos)
+    void = {v.round for _, v in chombos} if ruleset.chombo_replay else set()
     for m in mismatches:  # a void round's payments are reversed whole: nothing to correct
         if m.code in _PAYMENT_MISMATCHES and m.player is not None and m.round not in void \
                 and isinstance(m.recorded, int) and isinstance(m.computed, int):
@@ -116,10 +103,37 @@ def settle(events: list[Event], final: list[int], violations: list[Violation],
             out.corrections.append(f"{m.round}: player {m.player}'s payment corrected from "
                                    f"{m.recorded:+} to {m.computed:+} (the computed value)")
     if out.complete:
-        _points(out, ruleset, left_over, end, violations, seen, rounds)
+        fixed = [v.player for _, v in chombos if ruleset.chombo == "fixed"]
+        _points(out, ruleset, left_over, end, [p for p in fixed if p is not None])
     out.bust = [p for p, s in enumerate(out.corrected)
                 if (ruleset.tobi == "below-zero" and s < 0)
                 or (ruleset.tobi == "at-zero" and s <= 0)]
+    return out
+
+
+@cache
+def _chombo_codes() -> frozenset[str]:
+    return frozenset(code for code, rule in rules_by_code().items() if rule.chombo)
+
+
+def _chombos(events: list[Event], violations: list[Violation],
+             ruleset: Ruleset) -> list[tuple[_Round, Violation]]:
+    """The chombo that count, with their rounds: the first of each round, by a player.
+    Without a chombo payment (a Taiwanese dead hand) only a false win counts."""
+    codes = _chombo_codes()
+    found = [v for v in violations if v.code in codes and v.player is not None
+             and (ruleset.chombo != "none"
+                  or (0 <= v.event < len(events) and isinstance(events[v.event], Win)))]
+    if not found:
+        return []
+    rounds = _rounds(events)
+    out: list[tuple[_Round, Violation]] = []
+    seen: set[int] = set()
+    for v in found:
+        r = _round_of(rounds, v.event)
+        if r is not None and r.index not in seen:
+            seen.add(r.index)
+            out.append((r, v))
     return out
 
 
@@ -190,7 +204,9 @@ def uma_of(ruleset: Ruleset, players: int) -> list[float]:
 
 
 def _points(out: Settlement, ruleset: Ruleset, left_over: int, end: GameEnd | None,
-            violations: list[Violation], seen: set[int], rounds: list[_Round]) -> None:
+            fixed: list[int]) -> None:
+    """Final points from the corrected scores; ``fixed``: the players whose chombo costs
+    ``chombo_points`` at the end (one entry per chombo)."""
     n = len(out.corrected)
     order = sorted(range(n), key=lambda p: -out.corrected[p])  # stable: seat order breaks ties
     if left_over:
@@ -204,16 +220,8 @@ def _points(out: Settlement, ruleset: Ruleset, left_over: int, end: GameEnd | No
         points[p] = (math.floor(raw + 0.5) if ruleset.rounding == "half-up"
                      else round(raw, 1)) + uma[place]
     points[order[0]] = -sum(points)
-    if ruleset.chombo == "fixed":
-        chombo = rules_by_code()
-        done: set[int] = set()
-        for v in violations:
-            r = _round_of(rounds, v.event)
-            rule = chombo.get(v.code)
-            if r is not None and rule is not None and rule.chombo and v.player is not None \
-                    and r.index in seen and r.index not in done:
-                done.add(r.index)
-                points[v.player] -= ruleset.chombo_points / 1000
+    for p in fixed:
+        points[p] -= ruleset.chombo_points / 1000
     out.points = [round(x, 1) for x in points]
     if end is not None and end.points:
         out.recorded_points = [round(float(x), 1) for x in end.points]

@@ -39,7 +39,7 @@ from mjlog.scoring.fast import hand_value
 from mjlog.scoring.payments import noten_deltas, points_deltas
 from mjlog.scoring.riichi import value
 from mjlog.scoring.situation import situation
-from mjlog.scoring.verify import Verifier
+from mjlog.scoring.verify import Verifier, WinValues
 from mjlog.scoring.yaku import YAKU, default_han
 
 CHECKS: tuple[type[Check[Any]], ...] = (
@@ -68,12 +68,13 @@ class Riichi(RuleFamily):
     def judging(self, record: GameRecord, ruleset: Ruleset, engine: Engine, *, rules: bool,
                 scores: bool) -> Judging:
         j = Judging()
+        values = WinValues(ruleset)  # each win valued once, for the checks and the scores
         if rules:
-            ref = RiichiReferee(record, ruleset, engine)
+            ref = RiichiReferee(record, ruleset, engine, values)
             j.violations = ref.violations
             j.observers = [ref, *(c(ref) for c in CHECKS if c.enabled(ruleset))]
         if scores:
-            verifier = Verifier(record, ruleset, engine, yaku_judged=rules)
+            verifier = Verifier(record, ruleset, engine, yaku_judged=rules, values=values)
             j.report = verifier.report
             j.observers.append(verifier)
         return j

@@ -36,6 +36,7 @@ from mjlog.replay.engine import Engine
 from mjlog.replay.state import PlayerState
 from mjlog.rules.evidence import consequence, hand_picture
 from mjlog.ruleset import Ruleset
+from mjlog.scoring.verify import WinValues
 from mjlog.tiles import KIND_OF, NUM_KINDS, tile_str, tiles_str
 
 
@@ -59,8 +60,11 @@ class Seat:
 class RiichiReferee(Referee):
     """The shared memory of the riichi checks, kept by its own hooks (module docstring)."""
 
-    def __init__(self, record: GameRecord, ruleset: Ruleset, engine: Engine) -> None:
+    def __init__(self, record: GameRecord, ruleset: Ruleset, engine: Engine,
+                 values: WinValues | None = None) -> None:
         super().__init__(record, ruleset, engine)
+        self.values = values or WinValues(ruleset)
+        """Each win's situation and value (shared with score verification)."""
         self.seats: list[Seat] = []
         self.pending: tuple[int, int, str] | None = None
         """A tile others may still ron: (player, tile, what) until the next move."""

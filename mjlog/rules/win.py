@@ -8,8 +8,7 @@ from mjlog.rules.evidence import reading_text
 from mjlog.rules.referee import RiichiCheck
 from mjlog.ruleset import Ruleset
 from mjlog.scoring.fast import shapes, yaku_readings
-from mjlog.scoring.riichi import value
-from mjlog.scoring.situation import WinSituation, situation
+from mjlog.scoring.situation import WinSituation
 
 
 class NoYakuWin(RiichiCheck):
@@ -39,8 +38,9 @@ class NoYakuWin(RiichiCheck):
         ref = self.ref
         if ref.engine.state.players[ev.winner].unknown:
             return  # valued from the hand the record states: the score verifier judges it
-        sit = situation(ref.engine.state, ref.events, ref.round_start, ref.engine.index, ev)
-        if value(sit, ref.rules).error != "no_yaku":
+        sit, val = ref.values.at(ref.engine.state, ref.events, ref.round_start,
+                                 ref.engine.index, ev)
+        if val.error != "no_yaku":
             return
         found = shapes(sit)
         ref.violation(self.RULES[0], "wins with a hand that has no yaku under "

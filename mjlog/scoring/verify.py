@@ -45,6 +45,7 @@ from mjlog.hand.shape import waits
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
+from mjlog.replay.state import TableState
 from mjlog.ruleset import Ruleset
 from mjlog.scoring.payments import nagashi_deltas, next_round, noten_deltas, win_deltas
 from mjlog.scoring.riichi import Valuation, value
@@ -67,6 +68,31 @@ class ScoreReport:
     draws_verified: int = 0
 
 
+class WinValues:
+    """Each win's situation and value under a ruleset, computed once per game and shared
+    by the observers that need them (score verification, the ``no-yaku-win`` check). The
+    situation leaves out ippatsu and ura dora where the ruleset has none."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self._memo: dict[int, tuple[WinSituation, Valuation]] = {}
+
+    def at(self, state: TableState, events: Sequence[Event], round_start: int, index: int,
+           win: Win) -> tuple[WinSituation, Valuation]:
+        """The situation and value of ``win``, the event at ``index``, on ``state`` (the
+        table just before it)."""
+        found = self._memo.get(index)
+        if found is None:
+            rules = self.ruleset.riichi
+            sit = situation(state, events, round_start, index, win)
+            if not rules.ippatsu and sit.ippatsu:
+                sit = sit._replace(ippatsu=False)
+            if not rules.ura_dora and sit.ura_indicators:
+                sit = sit._replace(ura_indicators=())
+            found = self._memo[index] = (sit, value(sit, self.ruleset))
+        return found
+
+
 class Verifier(Observer):
     """One game's verification, an observer of its replay: the ruleset, the report and
     what is expected next.
@@ -79,9 +105,11 @@ class Verifier(Observer):
     name = "scores"
 
     def __init__(self, record: GameRecord, ruleset: Ruleset | None, engine: Engine, *,
-                 yaku_judged: bool = False) -> None:
+                 yaku_judged: bool = False, values: WinValues | None = None) -> None:
         self.yaku_judged = yaku_judged
         """The rule checks judge a win without a yaku (``no-yaku-win``): no mismatch for it."""
+        self.values = values or WinValues(ruleset or Ruleset())
+        """Each win's situation and value, shared with the rule checks."""
         self.record = record
         self.events = record.events
         self.engine = engine
@@ -151,12 +179,7 @@ class Verifier(Observer):
             self.any_win = True
             self.dealer_keeps = False
             self.sticks_to = self._sticks_receiver(ev)
-        sit = situation(s, self.events, self.round_start, self.index, ev)
-        if not self.ruleset.riichi.ippatsu and sit.ippatsu:
-            sit = sit._replace(ippatsu=False)
-        if not self.ruleset.riichi.ura_dora and sit.ura_indicators:
-            sit = sit._replace(ura_indicators=())
-        val = value(sit, self.ruleset)
+        sit, val = self.values.at(s, self.events, self.round_start, self.index, ev)
         if val.by != "library" and not _agrees(ev, val, sit.kita):
             val = value(sit, self.ruleset, reference=True)  # the reference has the last word
         before = len(rep.mismatches)

@@ -128,8 +128,9 @@ class Verifier(Observer):
         return self.engine.index
 
     def before_game_start(self, ev: GameStart) -> None:
-        if self.ruleset is None:
+        if self.ruleset is None:  # the record's own ruleset, known only now
             self.ruleset = ev.ruleset
+            self.values = WinValues(ev.ruleset)
 
     def before_game_end(self, ev: GameEnd) -> None:
         s = self.engine.state

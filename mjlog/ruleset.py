@@ -20,14 +20,16 @@ of them.
 
 from __future__ import annotations
 
+import math
 import typing
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from typing import ClassVar, Final, Literal, NamedTuple
 
 Length = Literal["one-round", "east", "south", "full"]
 Dealing = Literal["one-roll", "two-rolls", "pakkoro", "automatic", "digital"]
 Kazoe = Literal["yakuman", "sanbaiman", "none"]
-Rounding = Literal["none", "half-up"]
+Rounding = Literal["none", "thousands"]
 Tobi = Literal["below-zero", "at-zero", "none"]
 Chombo = Literal["mangan", "fixed", "none"]
 KanAfterRiichi = Literal["wait", "shape", "forbidden"]
@@ -156,7 +158,7 @@ class Ruleset:
     double_ron: bool = True
     uma: str = "10-20"
     return_score: int = 30000
-    rounding: Rounding = "half-up"
+    rounding: Rounding = "thousands"
     tobi: Tobi = "below-zero"
     chombo: Chombo = "mangan"
     chombo_points: int = 20000
@@ -340,8 +342,10 @@ OPTIONS: Final[dict[str, Option]] = _options(
     ("return_score", "", "return_score", "The score each player is counted from at the "
      "end (返し); the difference to the starting score, times the players, is the oka the "
      "first place takes."),
-    ("rounding", "", "rounding", "How final scores become points: 'none' (exact, to 0.1) or "
-     "'half-up' (to whole thousands, halves up; Tenhou's ranked lobbies)."),
+    ("rounding", "", "rounding", "How final scores become points: 'none' (exact, to 0.1; "
+     "Tenhou since 2022, Mahjong Soul) or 'thousands' (each score to the nearest thousand, a "
+     "half away from zero, before the return is taken off: 24,500 counts 25, -4,500 counts -5; "
+     "Tenhou until 2022)."),
     ("tobi", "", "tobi", "When a player is bust (飛び) and the game ends: 'below-zero' "
      "(Tenhou), 'at-zero' (at zero or below), 'none' (play on)."),
     ("chombo", "", "chombo", "What a chombo costs: 'mangan' (満貫払い: a dealer pays 4000 to "
@@ -485,9 +489,10 @@ PRESETS: dict[str, Ruleset] = {
     "tenhou": Ruleset(name="tenhou"),
     "tenhou-sanma": Ruleset(name="tenhou-sanma", players=3, starting_score=35000,
                             return_score=40000, uma="0-20"),
-    "majsoul": Ruleset(name="majsoul", family_options=RiichiOptions(double_yakuman=True)),
+    "majsoul": Ruleset(name="majsoul", uma="5-15", return_score=25000, rounding="none",
+                       family_options=RiichiOptions(double_yakuman=True)),
     "majsoul-sanma": Ruleset(name="majsoul-sanma", players=3, starting_score=35000,
-                             return_score=40000, uma="0-20",
+                             return_score=35000, uma="0-15", rounding="none",
                              family_options=RiichiOptions(double_yakuman=True)),
     "jpml": Ruleset(name="jpml", red_fives=False, starting_score=30000, uma="5-15",
                     rounding="none", tobi="none", chombo="fixed",
@@ -515,6 +520,23 @@ after riichi only when the triplet is one in every reading, furiten forbidding t
 mahjong as the source of ``docs/rules.md`` section 4 describes it (144 tiles with flowers,
 one 一荘 east to north, 底 50 and 台 20, scores counted from 0), its two-valued 台 at the
 common value."""
+
+
+def with_rounding_of(rules: Ruleset, points: Iterable[object]) -> Ruleset:
+    """``rules`` settled as a record's final ``points`` show: exactly (``rounding=none``) when
+    one of them has tenths, as Tenhou has written them since 2022 (2,152 corpus games of
+    2010 to January 2022 are in whole thousands, 115 of June 2022 in tenths). Does not
+    judge whether the points are right."""
+    if rules.rounding == "none":
+        return rules
+    for value in points:
+        try:
+            x = float(str(value))
+        except ValueError:
+            continue
+        if math.isfinite(x) and x % 1:
+            return rules.with_options(rounding="none")
+    return rules
 
 
 def preset(name: str) -> Ruleset:

@@ -18,8 +18,9 @@ result, it applies, in order of play:
 The record's later rounds are kept as they were played: a settlement corrects
 scores, it does not replay a game that went on. Final points follow the
 ruleset: each score less ``return_score``, in thousands (rounded as
-``rounding`` says), plus the uma of its place; the first place takes the
-rest, which includes the oka. Ties go to the seat nearer the first dealer.
+``rounding`` says: Tenhou rounded each score to the nearest thousand until
+2022), plus the uma of its place; the first place takes the rest, which
+includes the oka. Ties go to the seat nearer the first dealer.
 """
 
 from __future__ import annotations
@@ -203,6 +204,14 @@ def uma_of(ruleset: Ruleset, players: int) -> list[float]:
     return [0.0] * players
 
 
+def _counted(score: int, ruleset: Ruleset) -> float:
+    """A final score less the return score, in thousands, rounded as the ruleset says
+    (``thousands``: the score to the nearest thousand, a half away from zero, first)."""
+    if ruleset.rounding == "thousands":
+        score = int(math.copysign(math.floor(abs(score) / 1000 + 0.5), score)) * 1000
+    return round((score - ruleset.return_score) / 1000, 1)
+
+
 def _points(out: Settlement, ruleset: Ruleset, left_over: int, end: GameEnd | None,
             fixed: list[int]) -> None:
     """Final points from the corrected scores; ``fixed``: the players whose chombo costs
@@ -216,9 +225,7 @@ def _points(out: Settlement, ruleset: Ruleset, left_over: int, end: GameEnd | No
     uma = uma_of(ruleset, n)
     points = [0.0] * n
     for place, p in enumerate(order[1:], start=1):
-        raw = (out.corrected[p] - ruleset.return_score) / 1000
-        points[p] = (math.floor(raw + 0.5) if ruleset.rounding == "half-up"
-                     else round(raw, 1)) + uma[place]
+        points[p] = _counted(out.corrected[p], ruleset) + uma[place]
     points[order[0]] = -sum(points)
     for p in fixed:
         points[p] -= ruleset.chombo_points / 1000

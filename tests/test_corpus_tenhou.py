@@ -20,9 +20,10 @@ from lxml import etree
 from mjlog import serialize
 from mjlog.audit import audit
 from mjlog.diagnostics import Diagnostic, Finding
-from mjlog.events import Event, RoundStart
+from mjlog.events import Event, GameEnd, GameStart, RoundStart
 from mjlog.formats import tenhou_xml
 from mjlog.replay.engine import replay
+from mjlog.settlement import settle
 
 from .conftest import CORPUS, ROOT
 
@@ -98,6 +99,39 @@ def test_truncated_records_give_one_diagnostic(results: list[Result]) -> None:
         assert [d.code for d in r.diagnostics] == ["truncated"], r.rel
         assert r.findings == [], r.rel
     assert sum(1 for r in results if "no-final-scores" in {d.code for d in r.diagnostics}) == 3
+
+
+_NOVIKOFF = "tenhou-xml/dnovikoff-tenhou/log/test_data/"
+OTHER_LOBBY_POINTS = {
+    # Two early east-only games whose points follow uma 5-10, not 10-20.
+    _NOVIKOFF + "bye.xml": "uma 5-10", _NOVIKOFF + "shuffle.xml": "uma 5-10",
+    # Lobbies with rules of their own: chips (GO type bit 0x200), bits 0x400/0x800, a
+    # private lobby (lobby="1", lobby="10011") with other returns or uma.
+    _NOVIKOFF + "chip.xml_": "chip lobby", _NOVIKOFF + "ratio.xml": "GO type 2113",
+    _NOVIKOFF + "ratio1.xml_": "GO type 1569", _NOVIKOFF + "sanma.xml": "GO type 2113",
+    _NOVIKOFF + "newattr2023.xml": "lobby 1",
+    "tenhou-xml/mjx-project-mjx/mjconvert/mjconvert/tests/resources/mjlog/"
+    "2019020120gm-0009-10011-215330df.mjlog": "lobby 10011",
+}
+
+
+def test_final_points_are_tenhous_own(results: list[Result]) -> None:
+    """The settlement of each game as recorded gives the final points Tenhou wrote: whole
+    thousands (each score rounded, a half away from zero) or, since 2022, tenths."""
+    wrong, by_rounding = {}, Counter[str]()
+    for r in results:
+        end = r.events[-1]
+        if not isinstance(end, GameEnd) or not end.points or not end.scores:
+            continue
+        start = r.events[0]
+        assert isinstance(start, GameStart)
+        st = settle(r.events, list(end.scores), [], [], start.ruleset)
+        by_rounding[start.ruleset.rounding] += 1
+        if st.points != st.recorded_points:
+            wrong[r.rel] = (st.points, st.recorded_points)
+    assert set(wrong) == set(OTHER_LOBBY_POINTS), wrong
+    # 124 records give tenths; the 28 whose scores are all whole thousands fit either rule.
+    assert by_rounding == {"thousands": 2294, "none": 124}
 
 
 def _independent_counts(path: Path) -> tuple[bool, int]:

@@ -45,6 +45,7 @@ from mjlog.formats import (
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS
 from mjlog.scoring.verify import verify
+from mjlog.settlement import settle
 from mjlog.tiles import Tile, tile_str
 from tests.conftest import CORPUS, CORPUS_MISSING, EXAMPLES, corpus_paths
 
@@ -188,6 +189,30 @@ def test_majsoul_records_get_the_majsoul_ruleset(
               if rel.startswith("majsoul") and "issue14" not in rel]
     assert len(starts) == 5
     assert {s.ruleset.name for s in starts if isinstance(s, GameStart)} == {"majsoul"}
+
+
+def test_final_points_are_the_platforms_own(
+        json_records: list[tuple[str, list[GameRecord]]]) -> None:
+    """Settled as recorded, every game with final points gets the points its platform
+    wrote: Mahjong Soul's counted from the start with uma 5-15 (0-15 for three players),
+    Tenhou's as in the XML corpus test."""
+    settled: Counter[str] = Counter()
+    wrong = {}
+    # A Pantheon test fixture of a league game (30,000 each, uma 10-30), read as Mahjong Soul.
+    league = "tenhou-json/MahjongPantheon-pantheon/Mimir/tests/models/testdata/format6/" \
+        "nagashi_mangan_riichi_bets_bug.json"
+    for rel, records in json_records:
+        for rec in records:
+            start, end = rec.events[0], rec.events[-1]
+            if not (isinstance(start, GameStart) and isinstance(end, GameEnd) and end.points
+                    and end.scores):
+                continue
+            st = settle(rec.events, list(end.scores), [], [], start.ruleset)
+            if st.points != st.recorded_points:
+                wrong[rel] = (start.ruleset.name, st.recorded, st.points, st.recorded_points)
+            settled[start.ruleset.name] += 1
+    assert list(wrong) == [league], "; ".join(f"{k}: {v}" for k, v in wrong.items())
+    assert settled == {"majsoul": 7, "majsoul-sanma": 1, "tenhou": 21, "tenhou-sanma": 1}
 
 
 @pytest.mark.parametrize("fmt", ["tenhou6", "mjai"])

@@ -146,6 +146,19 @@ def test_final_points_with_uma_and_oka() -> None:
     # Tenhou rounds halves up: 24,500 is -5.5, so -5 (+10 for second).
     st = settle(_game((32900, 24500, 23300, 19300)), [0] * 4, [], [], PRESETS["tenhou"])
     assert st.points == [43.0, 5.0, -17.0, -31.0]
+    # Each score is rounded before the return is taken off, a half away from zero:
+    # -4,500 counts as -5,000, so -35 - 20 (not -34.5 rounded up to -34); 11,600 as 12,000.
+    st = settle(_game((62900, 30000, 11600, -4500)), [0] * 4, [], [], PRESETS["tenhou"])
+    assert st.points == [73.0, 10.0, -28.0, -55.0]
+    # Since 2022 Tenhou counts tenths: a record whose points have them is settled so.
+    tenths = PRESETS["tenhou"].with_options(rounding="none")
+    st = settle(_game((62900, 30000, 11600, -4500)), [0] * 4, [], [], tenths)
+    assert st.points == [72.9, 10.0, -28.4, -54.5]
+    # Mahjong Soul counts from the start (no oka), uma 5-15, in tenths: its own record
+    # of a game ending 40,500 / 39,500 / 23,600 / -3,600 gives total_point 30500, 19500,
+    # -6400, -43600.
+    st = settle(_game((40500, 39500, 23600, -3600)), [0] * 4, [], [], PRESETS["majsoul"])
+    assert st.points == [30.5, 19.5, -6.4, -43.6]
     # JPML: counted from 30,000, uma 5-15, exact to 0.1. Seat 3 (30,000) is second: 0 + 5;
     # seats 1 and 2 tie at 25,000 and the seat nearer the first dealer places higher:
     # seat 1 third, -5 - 5; seat 2 fourth, -5 - 15; seat 0 takes the rest, 25.

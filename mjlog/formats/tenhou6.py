@@ -80,7 +80,7 @@ from mjlog.formats.kinds import (
     yaku_from_text,
 )
 from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS, Ruleset, option_value
+from mjlog.ruleset import PRESETS, Ruleset, option_value, with_rounding_of
 from mjlog.scoring.fast import hand_value, up100
 from mjlog.scoring.yaku import BY_NAME
 from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile, TileError
@@ -191,13 +191,16 @@ def _meta(doc: dict[str, Any], sanma: bool) -> Pairs:
 
 def _starting_score(rules: Ruleset, rounds: Any, players: int) -> Ruleset:
     """The ruleset with the starting score of a game whose first round is East 1, 0 honba,
-    with every seat on the same score; else as it is."""
+    with every seat on the same score; else as it is. A ruleset without oka (Mahjong
+    Soul's) counts the final points from that starting score."""
     first = rounds[0] if rounds and isinstance(rounds[0], list) else []
     scores = first[1] if len(first) > 1 and isinstance(first[1], list) else []
     head = scores[:players]
     if head and all(isinstance(s, int) for s in head) and len(set(head)) == 1 \
             and first[0] and first[0][0] == 0 and first[0][1] == 0:
-        return rules.with_options(starting_score=head[0])
+        no_oka = rules.return_score == rules.starting_score
+        return rules.with_options(starting_score=head[0],
+                                  **({"return_score": head[0]} if no_oka else {}))
     return rules
 
 
@@ -955,8 +958,10 @@ def ruleset_from_rule(rule: dict[str, Any], doc: dict[str, Any], *, sanma: bool,
     open_tanyao = base.riichi.open_tanyao
     if _TENHOU_TABLE.fullmatch(disp) and "喰" not in disp:
         open_tanyao = False  # a Tenhou table code without 喰: no open tanyao
-    return base.with_options(players=3 if sanma else 4, red_fives=red, length=length,
-                             open_tanyao=open_tanyao)
+    sc = doc.get("sc")
+    rules = base.with_options(players=3 if sanma else 4, red_fives=red, length=length,
+                              open_tanyao=open_tanyao)
+    return with_rounding_of(rules, sc[1::2] if isinstance(sc, list) else ())
 
 
 # ---------------------------------------------------------------- entry points

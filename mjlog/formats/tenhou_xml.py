@@ -72,7 +72,7 @@ from mjlog.events import (
     round_label,
 )
 from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS, Ruleset
+from mjlog.ruleset import PRESETS, Ruleset, with_rounding_of
 from mjlog.scoring.yaku import yaku_name
 from mjlog.tiles import NUM_TILES, Tile
 
@@ -395,6 +395,8 @@ class _Reader:
         self.round_open = False
         self.round_result = False
         self.end_scores: tuple[int, ...] | None = None
+        self.final_points: list[str] = []
+        """The final points the record's ``owari`` states (they decide its rounding)."""
         self.ended = False
         self.index = 0
         self.line = 1
@@ -587,6 +589,7 @@ class _Reader:
                 rules = rules.with_options(starting_score=start)
             if len(_RULES_OF) < 1000:
                 _RULES_OF[go_type, start] = rules
+        rules = with_rounding_of(rules, self.final_points)
         players = tuple(self.player_info) or tuple(
             PlayerInfo(name="") for _ in range(self.players)
         )
@@ -942,8 +945,18 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> GameRecord:
                           position_kind="xml")
     multiline = b"\n" in text.strip()
     reader = _Reader(path, strict, multiline)
+    reader.final_points = _owari_points(root)
     reader.rec.diagnostics.extend(diagnostics)
     return reader.run(root)
+
+
+def _owari_points(root: etree._Element) -> list[str]:
+    """The final points of the ``owari`` among the last elements (none if it has none)."""
+    for i in range(max(0, len(root) - 4), len(root)):
+        owari = root[i].get("owari")
+        if owari:
+            return owari.split(",")[1::2]
+    return []
 
 
 def looks_like(head: bytes) -> bool:

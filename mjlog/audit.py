@@ -593,7 +593,8 @@ def violation_lines(violations: list[Violation], names: Sequence[str] = ()) -> l
 def settlement_lines(st: Settlement, names: Sequence[str] = ()) -> list[str]:
     """Who owes what: each correction, then each player's score as recorded and as
     corrected and, for a complete game, the final points (what the player is owed, or
-    owes); for a record that stops before the game's end, the change over the record."""
+    owes); for a record that stops before the game's end, the change over the rounds it
+    records, and the points a fixed chombo costs at the end."""
     lines = ["  settlement:"]
     lines.extend(f"    {named(c, names)}" for c in st.corrections)
     for p, (rec, cor) in enumerate(zip(st.recorded, st.corrected, strict=True)):
@@ -607,9 +608,11 @@ def settlement_lines(st: Settlement, names: Sequence[str] = ()) -> list[str]:
                 line += f" (recorded {st.recorded_points[p]:+.1f})"
         else:
             change = cor - st.start[p] if p < len(st.start) else 0
-            line += f", {change:+,} over the record: " + (
+            line += f", {change:+,} over the rounds recorded: " + (
                 f"is owed {change:,}" if change > 0 else f"owes {-change:,}" if change < 0
                 else "even")
+            if p < len(st.penalties) and st.penalties[p]:
+                line += f", and loses {st.penalties[p]:g} points at the game's end"
         if p in st.bust:
             line += " (bust)"
         lines.append(line)

@@ -5,13 +5,14 @@ The audit settles each game after judging it. Starting from the record's own
 result, it applies, in order of play:
 
 * each **chombo** (a violation whose rule makes it chombo; at most one per
-  round, the first): under ``chombo_replay`` the round's win is void, so its
-  payments are reversed, the riichi sticks deposited in the round go back to
-  their owners and the sticks it collected from earlier rounds stay on the
-  table (left over at the end, they go to the first place, as on Tenhou);
-  then the offender pays as ``chombo`` says (``mangan``: 4000 to the dealer
-  and 2000 to each other player, a dealer 4000 to each; ``fixed``:
-  ``chombo_points`` off the final points);
+  round, the first): the round ends there, so a win in it is void and its
+  payments are reversed; the sticks it collected from earlier rounds stay on
+  the table (left over at the end, they go to the first place, as on Tenhou),
+  and under ``chombo_replay`` the sticks deposited in the round go back to
+  their owners (otherwise they stay on the table too); then the offender pays
+  as ``chombo`` says (``mangan``: 4000 to the dealer and 2000 to each other
+  player, a dealer 4000 to each; ``fixed``: ``chombo_points`` off the final
+  points);
 * each **score mismatch** of a payment (``win-deltas``, ``draw-deltas``) outside
   a void round: the seat gets the computed change instead of the recorded one.
 
@@ -64,6 +65,8 @@ class Settlement:
     """One line per correction, in order of play."""
     bust: list[int] = field(default_factory=list)
     """Seats whose corrected score is bust under the ruleset's ``tobi``."""
+    penalties: list[float] = field(default_factory=list)
+    """Points each seat loses at the game's end for its chombo (``chombo=fixed``)."""
 
     @property
     def changed(self) -> bool:
@@ -75,7 +78,7 @@ class Settlement:
         return {"recorded": self.recorded, "corrected": self.corrected, "start": self.start,
                 "complete": self.complete, "points": self.points,
                 "recorded_points": self.recorded_points, "corrections": self.corrections,
-                "bust": self.bust}
+                "bust": self.bust, "penalties": self.penalties}
 
 
 @dataclass(slots=True)
@@ -84,6 +87,8 @@ class _Round:
     index: int
     results: list[Win | ExhaustiveDraw | AbortiveDraw] = field(default_factory=list)
     deposits: list[int] = field(default_factory=list)
+    next_win: Win | None = None
+    """The first win of a later round: it collected the sticks this round left."""
 
 
 def settle(events: list[Event], final: list[int], violations: list[Violation],
@@ -93,10 +98,11 @@ def settle(events: list[Event], final: list[int], violations: list[Violation],
     recorded = list(end.scores) if end is not None and end.scores else list(final)
     first = next((ev for ev in events if isinstance(ev, RoundStart)), None)
     out = Settlement(recorded=recorded, corrected=list(recorded), complete=end is not None,
-                     start=list(first.scores) if first is not None else list(recorded))
+                     start=list(first.scores) if first is not None else list(recorded),
+                     penalties=[0.0] * len(recorded))
     chombos = _chombos(events, violations, ruleset)
     left_over = sum(_void(r, v, out, ruleset, len(recorded)) for r, v in chombos)
-    void = {v.round for _, v in chombos} if ruleset.chombo_replay else set()
+    void = {v.round for _, v in chombos}
     for m in mismatches:  # a void round's payments are reversed whole: nothing to correct
         if m.code in _PAYMENT_MISMATCHES and m.player is not None and m.round not in void \
                 and isinstance(m.recorded, int) and isinstance(m.computed, int):
@@ -104,8 +110,7 @@ def settle(events: list[Event], final: list[int], violations: list[Violation],
             out.corrections.append(f"{m.round}: player {m.player}'s payment corrected from "
                                    f"{m.recorded:+} to {m.computed:+} (the computed value)")
     if out.complete:
-        fixed = [v.player for _, v in chombos if ruleset.chombo == "fixed"]
-        _points(out, ruleset, left_over, end, [p for p in fixed if p is not None])
+        _points(out, ruleset, left_over, end)
     out.bust = [p for p, s in enumerate(out.corrected)
                 if (ruleset.tobi == "below-zero" and s < 0)
                 or (ruleset.tobi == "at-zero" and s <= 0)]
@@ -147,6 +152,10 @@ def _rounds(events: list[Event]) -> list[_Round]:
             rounds[-1].results.append(ev)
         elif rounds and isinstance(ev, RiichiAccepted):
             rounds[-1].deposits.append(ev.player)
+    later: Win | None = None
+    for r in reversed(rounds):
+        r.next_win = later
+        later = next((ev for ev in r.results if isinstance(ev, Win) and ev.deltas), later)
     return rounds
 
 
@@ -159,38 +168,57 @@ def _round_of(rounds: list[_Round], event: int) -> _Round | None:
 
 
 def _void(r: _Round, v: Violation, out: Settlement, ruleset: Ruleset, n: int) -> int:
-    """Apply one chombo of round ``r``; the riichi sticks it leaves on the table."""
+    """Apply one chombo of round ``r``; the riichi sticks it leaves on the table.
+
+    The round ends at the chombo, so a win in it is never paid: its payments are
+    reversed, and the sticks it collected stay on the table. Under ``chombo_replay``
+    the round is replayed, so the sticks deposited in it go back to their owners; when
+    the round had no win, the first later win took them, and its winner gives them back.
+    """
     p = v.player
     assert p is not None
     left = 0
     what = "false win" if ruleset.chombo == "none" else "chombo"
     label = f"{v.round}: {what} by player {p} ({v.code})"
-    if ruleset.chombo_replay:
-        wins = [ev for ev in r.results if isinstance(ev, Win) and ev.deltas]
+    wins = [ev for ev in r.results if isinstance(ev, Win) and ev.deltas]
+    returned = [s for s in r.deposits if 0 <= s < n] if ruleset.chombo_replay else []
+    for seat in returned:
+        out.corrected[seat] += 1000
+    parts = []
+    if wins:
         for ev in wins:
             for seat, d in enumerate(ev.deltas[:n]):
                 out.corrected[seat] -= d
-        for seat in r.deposits:
-            if 0 <= seat < n:
-                out.corrected[seat] += 1000
-        left = r.start.kyotaku * 1000 if wins else 0
-        if wins or r.deposits:
-            label += ": the round is void"
-            label += ", its win's payments reversed" if wins else ""
-            label += ", its riichi sticks returned" if r.deposits else ""
+        left = (r.start.kyotaku + len(r.deposits) - len(returned)) * 1000
+        parts.append("the win is void, its payments reversed")
+    if returned:
+        parts.append("its riichi sticks returned (the round is replayed)")
+        if not wins and r.next_win is not None and 0 <= r.next_win.winner < n:
+            out.corrected[r.next_win.winner] -= 1000 * len(returned)
+            parts.append(f"taken back from player {r.next_win.winner}, whose later win "
+                         "collected them")
+    elif r.deposits and wins:
+        parts.append("its riichi sticks left on the table")
+    label += (": " + ", ".join(parts) if parts else "")
+    label += _penalty(p, r.start.dealer, out, ruleset, n)
+    out.corrections.append(label)
+    return left
+
+
+def _penalty(p: int, dealer: int, out: Settlement, ruleset: Ruleset, n: int) -> str:
+    """Charge player ``p``'s chombo as the ruleset says; the words for the correction."""
     if ruleset.chombo == "mangan":
-        dealer = r.start.dealer
         for seat in range(n):
             if seat != p:
                 pay = 4000 if p == dealer or seat == dealer else 2000
                 out.corrected[seat] += pay
                 out.corrected[p] -= pay
-        label += f"; player {p} pays " + ("4000 to each other player" if p == dealer else
-                                          "4000 to the dealer and 2000 to each other player")
-    elif ruleset.chombo == "fixed":
-        label += f"; player {p} loses {ruleset.chombo_points / 1000:g} points at the end"
-    out.corrections.append(label)
-    return left
+        return f"; player {p} pays " + ("4000 to each other player" if p == dealer else
+                                        "4000 to the dealer and 2000 to each other player")
+    if ruleset.chombo == "fixed":
+        out.penalties[p] += ruleset.chombo_points / 1000
+        return f"; player {p} loses {ruleset.chombo_points / 1000:g} points at the end"
+    return ""
 
 
 def uma_of(ruleset: Ruleset, players: int) -> list[float]:
@@ -212,10 +240,8 @@ def _counted(score: int, ruleset: Ruleset) -> float:
     return round((score - ruleset.return_score) / 1000, 1)
 
 
-def _points(out: Settlement, ruleset: Ruleset, left_over: int, end: GameEnd | None,
-            fixed: list[int]) -> None:
-    """Final points from the corrected scores; ``fixed``: the players whose chombo costs
-    ``chombo_points`` at the end (one entry per chombo)."""
+def _points(out: Settlement, ruleset: Ruleset, left_over: int, end: GameEnd | None) -> None:
+    """Final points from the corrected scores, less each seat's chombo penalties."""
     n = len(out.corrected)
     order = sorted(range(n), key=lambda p: -out.corrected[p])  # stable: seat order breaks ties
     if left_over:
@@ -227,8 +253,7 @@ def _points(out: Settlement, ruleset: Ruleset, left_over: int, end: GameEnd | No
     for place, p in enumerate(order[1:], start=1):
         points[p] = _counted(out.corrected[p], ruleset) + uma[place]
     points[order[0]] = -sum(points)
-    for p in fixed:
-        points[p] -= ruleset.chombo_points / 1000
+    points = [x - pen for x, pen in zip(points, out.penalties, strict=True)]
     out.points = [round(x, 1) for x in points]
     if end is not None and end.points:
         out.recorded_points = [round(float(x), 1) for x in end.points]

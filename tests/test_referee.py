@@ -14,7 +14,16 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from mjlog.cli import main
-from mjlog.events import Event, GameEnd, GameStart, RoundStart
+from mjlog.diagnostics import Violation
+from mjlog.events import (
+    Event,
+    ExhaustiveDraw,
+    GameEnd,
+    GameStart,
+    RiichiAccepted,
+    RoundStart,
+    Win,
+)
 from mjlog.families import rules_by_code
 from mjlog.ruleset import PRESETS
 from mjlog.settlement import settle, uma_of
@@ -92,10 +101,14 @@ def test_a_win_without_yaku_is_a_violation_with_its_consequence(tmp_path: Path) 
         "violations)" in out
     # Settled by hand: Chiyo's 1000 to Ben is reversed; Ben (not the dealer) pays 4000 to
     # Aoi (dealer) and 2000 to Chiyo and to Dai.
-    assert "Aoi [0]: 29,000 (recorded 25,000), +4,000 over the record: is owed 4,000" in out
-    assert "Ben [1]: 17,000 (recorded 26,000), -8,000 over the record: owes 8,000" in out
-    assert "Chiyo [2]: 27,000 (recorded 24,000), +2,000 over the record: is owed 2,000" in out
-    assert "Dai [3]: 27,000 (recorded 25,000), +2,000 over the record: is owed 2,000" in out
+    assert "Aoi [0]: 29,000 (recorded 25,000), +4,000 over the rounds recorded: "\
+        "is owed 4,000" in out
+    assert "Ben [1]: 17,000 (recorded 26,000), -8,000 over the rounds recorded: "\
+        "owes 8,000" in out
+    assert "Chiyo [2]: 27,000 (recorded 24,000), +2,000 over the rounds recorded: "\
+        "is owed 2,000" in out
+    assert "Dai [3]: 27,000 (recorded 25,000), +2,000 over the rounds recorded: "\
+        "is owed 2,000" in out
 
 
 def test_the_counts_cannot_contradict_each_other() -> None:
@@ -291,3 +304,46 @@ def test_bust_follows_the_tobi_option() -> None:
     assert settle(game, [0] * 4, [], [], at_zero).bust == [3]
     assert settle(_game((53000, 30000, 18000, -1000)), [0] * 4, [], [],
                   PRESETS["tenhou"]).bust == [3]
+
+
+def _stick_then_later_win() -> tuple[list[Event], Violation]:
+    """E1: Ben (seat 1) declares riichi and makes a kan that is chombo; the round ends in
+    a draw with nobody tenpai. E2: Chiyo (seat 2) rons Dai for 2000 and takes the stick."""
+    deal = RoundStart(round_wind=0, round_number=1, honba=0, kyotaku=0, dealer=0,
+                      scores=(25000,) * 4, dora_indicator=Tile(0), hands=((),) * 4)
+    again = RoundStart(round_wind=0, round_number=2, honba=1, kyotaku=1, dealer=1,
+                       scores=(25000, 24000, 25000, 25000), dora_indicator=Tile(0),
+                       hands=((),) * 4)
+    win = Win(winner=2, from_player=3, hand=(), win_tile=Tile(0), points=2000,
+              deltas=(0, 0, 3300, -2300), honba=1, kyotaku=1)
+    events: list[Event] = [
+        GameStart(source="notation", players=(), ruleset=PRESETS["tenhou"]), deal,
+        RiichiAccepted(player=1), ExhaustiveDraw(deltas=(0, 0, 0, 0)), again, win]
+    chombo = Violation(code="kan-after-riichi", rule="1 K4", citation="", round="E1-0",
+                       player=1, event=2)
+    return events, chombo
+
+
+def test_a_chombos_riichi_stick_goes_back_as_the_ruleset_says() -> None:
+    events, chombo = _stick_then_later_win()
+    final = [25000, 24000, 28300, 22700]
+    # Replayed (Tenhou): Ben's stick comes back to him from Chiyo, who took it in E2;
+    # then Ben pays the mangan chombo: 4000 to Aoi (dealer), 2000 to Chiyo and Dai.
+    st = settle(events, final, [chombo], [], PRESETS["tenhou"])
+    assert st.corrected == [29000, 17000, 29300, 24700]
+    assert sum(st.corrected) == sum(final)
+    # Not replayed: the stick stays where the record has it (Chiyo won it).
+    kept = PRESETS["tenhou"].with_options(chombo_replay=False)
+    assert settle(events, final, [chombo], [], kept).corrected == [29000, 16000, 30300, 24700]
+    # JPML: no payment now, 20 points off Ben's final tally.
+    st = settle(events, final, [chombo], [], PRESETS["jpml"])
+    assert st.corrected == [25000, 25000, 27300, 22700] and st.penalties == [0, 20, 0, 0]
+
+
+def test_a_fixed_chombo_in_an_unfinished_record_says_what_it_costs_at_the_end() -> None:
+    code, out = run("audit", str(EXAMPLES / "18-furiten-riichi-ron.mjn"), "--rules", "jpml")
+    assert code == 1
+    # Chiyo's 2600 and Ben's stick go back; nobody pays now; Ben loses 20 points later.
+    assert "Ben [1]: 25,000 (recorded 27,600), +0 over the rounds recorded: even, and " \
+        "loses 20 points at the game's end" in out
+    assert "Chiyo [2]: 25,000 (recorded 22,400), +0 over the rounds recorded: even" in out

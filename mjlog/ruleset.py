@@ -354,8 +354,8 @@ OPTIONS: Final[dict[str, Option]] = _options(
      "'none'."),
     ("chombo_points", "", "chombo_points",
      "Points a fixed chombo costs, taken from the final tally (20000: -20 points)."),
-    ("chombo_replay", "", "chombo_replay", "Whether a chombo's round is void and replayed: "
-     "its win is not paid and its riichi sticks go back to their owners."),
+    ("chombo_replay", "", "chombo_replay", "Whether a chombo's round is replayed: the riichi "
+     "sticks deposited in it go back to their owners (its win is void either way)."),
     ("double_ron", "", "double_ron", "Whether two players may ron the same tile (else the "
      "first in turn order takes it, 頭ハネ)."),
     ("nine_terminals", "riichi", "nine_terminals", "Whether nine different terminals and "

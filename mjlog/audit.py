@@ -545,7 +545,7 @@ def named(text: str, names: Sequence[str]) -> str:
 def _summary_lines(s: Summary) -> list[str]:
     clean = s.games - s.games_with_problems
     kinds = [f"{n} with {what}" for n, what in (
-        (s.games_with_errors, "errors in the record"),
+        (s.games_with_errors, "errors or warnings in the record"),
         (s.games_with_violations, "rule violations"),
         (s.games_with_mismatches, "score mismatches")) if n]
     lines = [

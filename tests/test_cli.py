@@ -42,8 +42,8 @@ def test_audit_examples_finds_the_disputes() -> None:
     code, out = run("audit", str(EXAMPLES))
     assert code == 1
     assert "26 files read, 1 skipped (not a record), 0 unreadable" in out
-    assert ("26 games (6 complete), 61 rounds: 15 clean, 11 with problems (2 with errors in "
-            "the record, 4 with rule violations, 5 with score mismatches)") in out
+    assert ("26 games (6 complete), 61 rounds: 15 clean, 11 with problems (2 with errors or "
+            "warnings in the record, 4 with rule violations, 5 with score mismatches)") in out
     assert "examples/make_examples.py: skipped: not a record mjlog reads" in out
     assert "discard-not-in-hand 1, out-of-turn 1" in out
     assert ("mismatches: draw-deltas 4, win-deltas 8, win-fu 1, win-han 1, win-points 4, "

@@ -111,12 +111,18 @@ def test_a_win_without_yaku_is_a_violation_with_its_consequence(tmp_path: Path) 
         "is owed 2,000" in out
 
 
-def test_the_counts_cannot_contradict_each_other() -> None:
+def test_the_counts_cannot_contradict_each_other(tmp_path: Path) -> None:
     code, out = run("audit", str(EXAMPLES / "13-taiwan-guo-shui.mjn"))
     assert code == 1
     assert "0 games with findings" not in out and "1 errors" not in out  # the old words
     assert "1 games (0 complete), 1 rounds: 0 clean, 1 with problems (1 with rule " \
         "violations)" in out
+    # A warning alone is a problem of the record, never called an error (the audit exits 0).
+    f = tmp_path / "discards.mjn"
+    f.write_text(HEAD + "hands 123m456p789s1122z ? ? ?\n9m 1z 8p 9s\nnoend\n", "utf-8")
+    code, out = run("audit", str(f))
+    assert code == 0 and "warning: bad-token" in out
+    assert "1 with problems (1 with errors or warnings in the record)" in out
 
 
 def test_report_names_players_skipped_files_and_keeps_the_summary_with_o(

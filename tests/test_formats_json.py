@@ -314,6 +314,10 @@ def test_kita_dora_is_its_own_yaku_where_the_record_lists_it() -> None:
     [first, *_] = [e for e in own.events if isinstance(e, Win)]
     assert {y.name: y.han for y in first.yaku}["kita-dora"] == 1
     assert "抜きドラ(1飜)" in tenhou6.write(own.events)
+    text = notation.write(own.events)  # and notation names it as a yaku it knows
+    assert "kita-dora" in text
+    (back,) = notation.read(text.encode(), "chankan.mjn")
+    assert back.diagnostics == [] and back.events == own.events
     (tenhou,) = read_path(SANMA6 / "double_nukidora.json")
     assert all("kita-dora" not in {y.name for y in w.yaku}
                for w in tenhou.events if isinstance(w, Win))

@@ -49,8 +49,10 @@ CHECKS: tuple[type[Check[Any]], ...] = (
 )
 """The riichi checks, in the order they judge each event (the order of their reports)."""
 
-_JAPANESE = {y.japanese: y.name for y in YAKU}
-_NAMES = frozenset(y.name for y in YAKU)
+_JAPANESE = {y.japanese: y.name for y in YAKU} | {"抜きドラ": "kita-dora"}
+_NAMES = frozenset(y.name for y in YAKU) | {"kita-dora"}
+"""The yaku a claim may name: Tenhou's table, and Mahjong Soul's kita dora (抜きドラ, one han
+per kita), which score verification takes as dora (:mod:`mjlog.scoring.verify`)."""
 
 
 class Riichi(RuleFamily):

@@ -27,6 +27,8 @@ from mjlog.settlement import settle
 
 from .conftest import CORPUS, ROOT
 
+pytestmark = pytest.mark.slow  # every Tenhou record of the corpus
+
 _BOT = "tenhou-xml/MahjongRepository-tenhou-python-bot/project/system_testing/fixtures/"
 KNOWN_INCONSISTENT: dict[str, tuple[str, dict[str, int]]] = {
     # A single round cut out of a game: its AGARI follows the INIT with no move between,

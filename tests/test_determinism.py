@@ -13,6 +13,8 @@ import pytest
 
 from .conftest import CORPUS, CORPUS_MISSING, ROOT
 
+pytestmark = pytest.mark.slow  # four audits of the whole corpus
+
 
 def _report(jobs: int, out: Path) -> str:
     """The SHA-256 of ``mjlog audit CORPUS --format json --jobs JOBS`` (written to ``out``)."""

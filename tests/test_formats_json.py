@@ -234,6 +234,7 @@ def test_round_trip_is_the_identity(fmt: str, json_records: list[tuple[str, list
     assert checked == (91 if fmt == "tenhou6" else 10)
 
 
+@pytest.mark.slow
 def test_tenhou_games_survive_both_formats(tenhou_xml_paths: list[Path]) -> None:
     """A sample of Tenhou games through tenhou.net/6 and mjai: still clean, same outcome."""
     sample = [p for p in tenhou_xml_paths if "python-bot" not in str(p)

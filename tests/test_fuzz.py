@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,8 @@ from mjlog.formats import read_bytes, tenhou_xml
 from mjlog.record import GameRecord
 
 from .conftest import EXAMPLES
+
+pytestmark = pytest.mark.slow  # property-based fuzzing of the readers
 
 XML = (EXAMPLES / "east-riichi.mjlog").read_bytes()
 JSONL = (EXAMPLES / "east-riichi.jsonl").read_bytes()

@@ -19,6 +19,7 @@ from datetime import timedelta
 from typing import Any
 
 import jsonschema
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +29,8 @@ from mjlog.formats import FORMATS, WriteOptions, read_bytes, write, writers
 from mjlog.record import GameRecord
 
 from .conftest import EXAMPLES, ROOT
+
+pytestmark = pytest.mark.slow  # property-based fuzzing of every writer
 
 FUZZ = settings(max_examples=60, deadline=timedelta(seconds=20),
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

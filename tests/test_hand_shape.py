@@ -99,6 +99,7 @@ def corpus_hands(tenhou_xml_paths: list[Path]) -> list[tuple[list[int], int]]:
     return [(list(h), m) for h, m in sorted(seen)]
 
 
+@pytest.mark.slow
 def test_waits_equal_brute_force_on_every_corpus_hand(
         corpus_hands: list[tuple[list[int], int]]) -> None:
     """Kernel waits == the library's agari check tried with each of the 34 kinds."""
@@ -120,6 +121,7 @@ def test_waits_equal_brute_force_on_every_corpus_hand(
     assert wrong == 0
 
 
+@pytest.mark.slow
 def test_shanten_equals_the_library_on_corpus_hands(
         corpus_hands: list[tuple[list[int], int]]) -> None:
     sample = random.Random(7).sample(corpus_hands, 20_000)

@@ -14,6 +14,8 @@ import pytest
 
 from .conftest import CORPUS, CORPUS_MISSING, ROOT
 
+pytestmark = pytest.mark.slow  # real runs over the corpus, interrupted
+
 XML = CORPUS / "tenhou-xml"
 
 

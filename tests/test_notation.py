@@ -144,6 +144,7 @@ def test_fuzzed_bytes_give_only_documented_errors(data: bytes) -> None:
 # ---------------------------------------------------------------- corpus
 
 
+@pytest.mark.slow
 def test_every_corpus_record_survives_the_round_trip(tenhou_xml_paths: list[Path]) -> None:
     """Tenhou XML -> notation -> events equals Tenhou XML -> events, for every record."""
     same = 0
@@ -169,6 +170,7 @@ def _kinds_only(events: list[Event]) -> list[object]:
     return out
 
 
+@pytest.mark.slow
 def test_plain_notation_is_smaller_and_the_same_game(tenhou_xml_paths: list[Path]) -> None:
     ratios = []
     for path in tenhou_xml_paths:

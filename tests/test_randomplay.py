@@ -127,6 +127,7 @@ def kan_happy() -> list[GameRecord]:
     return list(random_games(rs, 120, seed=0, style=style))
 
 
+@pytest.mark.slow
 def test_kan_happy_games_reach_four_kans_and_stay_legal(kan_happy: list[GameRecord]) -> None:
     assert all(_problems(rec) == {} for rec in kan_happy)
     assert sum(_kans_per_round(rec).count(4) for rec in kan_happy) >= 20
@@ -142,6 +143,7 @@ def _kans_per_round(rec: GameRecord) -> list[int]:
     return out
 
 
+@pytest.mark.slow
 def test_every_illegal_move_injected_into_generated_games_is_caught(
         kan_happy: list[GameRecord]) -> None:
     records = [*random_games(preset("tenhou"), 100, seed=2000), *kan_happy]

@@ -34,7 +34,7 @@ KNOWN_JSON: dict[str, dict[str, int]] = {
         {"furiten-ron": 1},
 }
 
-pytestmark = pytest.mark.skipif(not TENHOU_XML.is_dir(), reason=CORPUS_MISSING)
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not TENHOU_XML.is_dir(), reason=CORPUS_MISSING)]
 
 
 def _records(folder: Path) -> Iterator[tuple[str, GameRecord]]:

@@ -22,6 +22,8 @@ from mjlog.scoring.verify import ScoreReport, verify, win_situations
 from .conftest import CORPUS
 from .test_corpus_tenhou import KNOWN_INCONSISTENT
 
+pytestmark = pytest.mark.slow  # every win and draw of the corpus
+
 KNOWN_MISMATCHES: dict[str, dict[str, int]] = {
     # Records the replay already shows are not Tenhou's (see test_corpus_tenhou):
     # a hand-cut excerpt whose winning hand is not the hand dealt ...

@@ -227,6 +227,7 @@ def test_a_game_that_does_not_fit_is_skipped_not_fatal(tmp_path: Path) -> None:
     assert frames["games"].height == 4 and frames["player_rounds"].height == 20
 
 
+@pytest.mark.slow
 def test_houou_corpus_falls_within_published_ranges() -> None:
     """Pooled over the four-player Houou hanchan games (GO type 169) of the corpus."""
     assert corpus_paths("tenhou-xml")  # skips with a message when the corpus is absent

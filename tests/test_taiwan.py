@@ -308,6 +308,7 @@ def _play(seed: int) -> tuple[int, dict[str, int], list[str]]:
     return rep.rounds, dict(moves), problems
 
 
+@pytest.mark.slow
 def test_a_thousand_generated_games_round_trip_and_audit_clean() -> None:
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         results = pool.map(_play, range(GAMES), chunksize=25)
@@ -497,6 +498,7 @@ def _passed_ron(ev: list[Event], i: int, engine: Engine) -> list[Event]:
                                                  win_tile=t)]
 
 
+@pytest.mark.slow
 def test_injected_faults_are_caught() -> None:
     made: Counter[str] = Counter()
     caught: Counter[str] = Counter()

@@ -181,6 +181,7 @@ KNOWN_FOREIGN_SEED = {
 }
 
 
+@pytest.mark.slow
 def test_every_seeded_round_of_the_corpus_is_reproduced(tenhou_xml_paths: list[Path]) -> None:
     rounds_by_form: Counter[str] = Counter()
     notes: Counter[str] = Counter()

@@ -15,6 +15,7 @@ caller's to find first (:meth:`TableState.fits`); applying it may raise.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
@@ -53,6 +54,18 @@ _PER_SEAT_FIELDS = ("scores", "deltas", "scores_before", "hands", "points")
 _PER_SEAT = frozenset({RoundStart, RiichiAccepted, Win, ExhaustiveDraw, AbortiveDraw, RoundEnd,
                        GameEnd})
 """The events that give a value per seat (:meth:`TableState.uneven`)."""
+_NAMED: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+"""Each event class's seat fields and tile fields (of ``_SEAT_FIELDS``, ``_TILE_FIELDS``)."""
+
+
+def _named(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The seat and tile fields an event class has, looked up once per class."""
+    found = _NAMED.get(cls)
+    if found is None:
+        names = {f.name for f in dataclasses.fields(cls)}
+        found = _NAMED[cls] = (tuple(n for n in _SEAT_FIELDS if n in names),
+                               tuple(n for n in _TILE_FIELDS if n in names))
+    return found
 
 
 def fresh_used() -> bytearray:
@@ -183,19 +196,24 @@ class TableState:
         names, its dealer among the seats."""
         n = self.n
         top = FIRST_FLOWER if self.size is None or self.size.tiles <= FIRST_FLOWER else UNKNOWN
+        cls = ev.__class__
         if ev.__class__ is RoundStart:
             n = len(ev.hands)
-            tiles = [ev.dora_indicator, *(t for hand in ev.hands for t in hand)]
-            if not 0 <= ev.dealer < n or not all(0 <= t < top or t == UNKNOWN for t in tiles):
+            dealt = [ev.dora_indicator, *(t for hand in ev.hands for t in hand)]
+            if not 0 <= ev.dealer < n or not all(0 <= t < top or t == UNKNOWN for t in dealt):
                 return False
-        if self.uneven(ev):
+        if cls in _PER_SEAT and self.uneven(ev):
             return False
-        for name in _SEAT_FIELDS:
-            v = getattr(ev, name, 0)
+        seat_fields, tile_fields = _named(cls)
+        for name in seat_fields:
+            v = getattr(ev, name)
             if v is not None and not 0 <= v < n:
                 return False
-        return all(0 <= (t := getattr(ev, name, 0)) < top or t == UNKNOWN
-                   for name in _TILE_FIELDS)
+        for name in tile_fields:
+            t = getattr(ev, name)
+            if not (0 <= t < top or t == UNKNOWN):
+                return False
+        return True
 
     def game_start(self, ev: GameStart) -> None:
         """A new game: an empty table of its players, sized by its ruleset."""

@@ -46,6 +46,9 @@ class Seat:
 
     waits: int = 0
     """Winning kinds (mask) of the hand after the player's last discard."""
+    waits_held: bool = False
+    """Whether the hand is still the one ``waits`` was counted for, but for a draw not yet
+    discarded (no call, kan or kita since): throwing that draw needs no new count."""
     river_kinds: int = 0
     """Kinds the player has discarded this round (mask)."""
     passed: str = ""
@@ -137,15 +140,20 @@ class RiichiReferee(Referee):
         seat.passed = ""
         seat.just_called = None
         seat.river_kinds |= 1 << KIND_OF[ev.tile]
-        seat.waits = hand_waits(self.engine.state.players[p])
+        if not (seat.waits_held and ev.tile == seat.last_draw):  # else the same hand as before
+            seat.waits = hand_waits(self.engine.state.players[p])
+            seat.waits_held = True
         self.pending = (p, ev.tile, "discard")
 
     def after_chi(self, ev: Chi | Pon) -> None:
-        self.seats[ev.player].just_called = ev
+        seat = self.seats[ev.player]
+        seat.just_called = ev
+        seat.waits_held = False
 
     after_pon = after_chi
 
     def _after_kan(self, ev: OpenKan | AddedKan | ClosedKan) -> None:
+        self.seats[ev.player].waits_held = False
         self.kan_players.append(ev.player)
         self.rinshan_due = ev.player if len(self.kan_players) != 5 else -1  # a fifth ends it
 
@@ -156,6 +164,7 @@ class RiichiReferee(Referee):
         self.pending = (ev.player, ev.added, "added kan")
 
     def after_kita(self, ev: Kita) -> None:
+        self.seats[ev.player].waits_held = False
         self.rinshan_due = ev.player
         self.pending = (ev.player, ev.tile, "kita")
 

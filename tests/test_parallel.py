@@ -25,6 +25,10 @@ def test_workers_killed_by_sigterm_while_waiting_for_a_task_leave_the_pool_closa
         os.kill(worker.pid, signal.SIGTERM)
     time.sleep(0.5)
     closed = threading.Event()
-    thread = threading.Thread(target=lambda: (pool.terminate(), closed.set()), daemon=True)
-    thread.start()
+
+    def close() -> None:
+        pool.terminate()
+        closed.set()
+
+    threading.Thread(target=close, daemon=True).start()
     assert closed.wait(20), "Pool.terminate() hung on a lock a killed worker held"

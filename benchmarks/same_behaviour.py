@@ -169,9 +169,17 @@ def compare(base: Path, new: Path) -> int:
 
 
 def _show(a: Path, b: Path) -> None:
+    """The first differing lines. difflib's diff of two large reports takes quadratic time
+    (over ten minutes for the corpus audit), so it sees only the lines around the first
+    difference."""
     la = a.read_text("utf-8", "replace").splitlines() if a.exists() else []
     lb = b.read_text("utf-8", "replace").splitlines() if b.exists() else []
-    for line in list(difflib.unified_diff(la, lb, "base", "new", n=1, lineterm=""))[:16]:
+    pairs = enumerate(zip(la, lb, strict=False))
+    first = next((i for i, (x, y) in pairs if x != y), min(len(la), len(lb)))
+    lo = max(0, first - 1)
+    window_a, window_b = la[lo:first + 40], lb[lo:first + 40]
+    for line in list(difflib.unified_diff(window_a, window_b, "base", "new", n=1,
+                                          lineterm=""))[:16]:
         print("    " + line[:160])
 
 

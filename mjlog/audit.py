@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from itertools import chain
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TextIO
 
 from mjlog import __version__, parallel
 from mjlog.check import Referee
@@ -417,10 +417,19 @@ class Spool:
     """An audit's report written as it goes: each game's part of the text or JSON report
     goes to a temporary file as soon as the game is audited (:meth:`add`, the ``sink`` of
     :func:`audit_items`), and :meth:`parts` gives the whole report, the same text that
-    :func:`format_text` or the report's ``to_dict`` as JSON would give, a piece at a time."""
+    :func:`format_text` or the report's ``to_dict`` as JSON would give, a piece at a time.
 
-    def __init__(self, fmt: str, *, all_games: bool = False, summary_only: bool = False) -> None:
+    ``jsonl`` is the JSON report as lines, one object each, in the order of the JSON
+    report: ``{"game": …}`` per game, ``{"skipped": path}`` and ``{"unreadable": …}`` per
+    file, and last ``{"mjlog_version": …, "summary": …}``; with a ``stream``, each game's
+    line goes there the moment the game is audited (for a reader at the other end of a
+    pipe), not to the temporary file."""
+
+    def __init__(self, fmt: str, *, all_games: bool = False, summary_only: bool = False,
+                 stream: TextIO | None = None) -> None:
         self.json = fmt == "json"
+        self.lines = fmt == "jsonl"
+        self.stream = stream if self.lines else None
         self.all_games = all_games
         self.summary_only = summary_only
         """Leave every game's part out: the report is its summary and the files' lines."""
@@ -432,7 +441,12 @@ class Spool:
         """Write one game's part of the report."""
         if self.summary_only:
             return
-        if self.json:
+        if self.lines:
+            out = self.stream or self.file
+            out.write(printable(json.dumps({"game": g.to_dict()}, ensure_ascii=False) + "\n"))
+            if self.stream is not None:
+                self.stream.flush()
+        elif self.json:
             text = textwrap.indent(json.dumps(g.to_dict(), ensure_ascii=False, indent=1), "  ")
             self.file.write(printable((",\n" if self.games else "") + text))
         elif lines := _game_lines(g, self.all_games):
@@ -444,6 +458,10 @@ class Spool:
         """The whole report, the games' parts read back from the temporary file."""
         self.file.seek(0)
         games = iter(lambda: self.file.read(2**20), "")
+        if self.lines:
+            yield from games
+            yield from _tail_lines(report)
+            return
         if self.json:
             whole = printable(json.dumps(report.to_dict(), ensure_ascii=False, indent=1) + "\n")
             if not self.games:
@@ -465,6 +483,17 @@ class Spool:
     def __exit__(self, *exc: object) -> None:
         """Remove the temporary file."""
         self.file.close()
+
+
+def _tail_lines(report: AuditReport) -> Iterator[str]:
+    """The JSON Lines report after its games: skipped and unreadable files, the summary."""
+    whole = report.to_dict()
+    for path in whole["skipped"]:
+        yield printable(json.dumps({"skipped": path}, ensure_ascii=False) + "\n")
+    for entry in whole["unreadable"]:
+        yield printable(json.dumps({"unreadable": entry}, ensure_ascii=False) + "\n")
+    yield printable(json.dumps({"mjlog_version": whole["mjlog_version"],
+                                "summary": whole["summary"]}, ensure_ascii=False) + "\n")
 
 
 def printable(text: str) -> str:

@@ -383,8 +383,10 @@ def _replay_to(
 
 @main.command("audit")
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Report format (json: schemas/audit-report.schema.json).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text",
+              show_default=True, help="Report format (json: schemas/audit-report.schema.json; "
+              "jsonl: the same as one object a line, each game's line written as soon as it "
+              "is audited, the summary last).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
@@ -427,7 +429,8 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
     if output and Path(output).resolve() in {Path(p).resolve() for p, _ in items}:
         raise click.UsageError(f"the report {output} would replace an input; nothing was "
                                "written")
-    with Spool(fmt, all_games=all_games, summary_only=summary_only) as spool:
+    stream = None if output else sys.stdout
+    with Spool(fmt, all_games=all_games, summary_only=summary_only, stream=stream) as spool:
         report = _audited(items, jobs, checks, spool, bar=fmt == "text")
         if output:
             _write_parts(Path(output), spool.parts(report))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -345,3 +347,39 @@ def test_hostile_input_gets_a_diagnostic_never_a_traceback(name: str, tmp_path: 
         assert status in (0, 2) and "Traceback" not in out and "writer failed" not in out
     status, out = run("stats", str(tmp_path))
     assert status in (0, 1) and "Traceback" not in out
+
+
+def test_audit_as_json_lines_is_the_json_report_a_line_at_a_time() -> None:
+    """--format jsonl: the JSON report's games, skipped and unreadable files and summary,
+    each line valid against its part of the report's schema."""
+    _, whole = run("audit", str(EXAMPLES), "--format", "json")
+    code, text = run("audit", str(EXAMPLES), "--format", "jsonl")
+    assert code == 1
+    lines = [json.loads(line) for line in text.splitlines()]
+    report = json.loads(whole)
+    assert [x["game"] for x in lines if "game" in x] == report["games"]
+    assert [x["skipped"] for x in lines if "skipped" in x] == report["skipped"] != []
+    assert lines[-1] == {"mjlog_version": report["mjlog_version"], "summary": report["summary"]}
+    assert {next(iter(x)) for x in lines[:-1]} == {"game", "skipped"}
+    schema = json.loads((ROOT / "schemas" / "audit-report.schema.json").read_text("utf-8"))
+    part = {"$defs": schema["$defs"], "$ref": "#/$defs/game"}
+    for x in lines:
+        if "game" in x:
+            jsonschema.validate(x["game"], part)
+    jsonschema.validate({**report, "games": [], "summary": lines[-1]["summary"]}, schema)
+
+
+def test_audit_as_json_lines_writes_each_game_as_it_is_audited(tmp_path: Path) -> None:
+    xml = ROOT.parent / "shared" / "corpus" / "tenhou-xml"
+    if not xml.is_dir():
+        pytest.skip("the real-record corpus is not beside the repository (../shared/corpus)")
+    proc = subprocess.Popen([sys.executable, "-m", "mjlog.cli", "audit", str(xml), "--format",
+                             "jsonl"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert proc.stdout is not None
+        first = json.loads(proc.stdout.readline())
+        assert "game" in first and proc.poll() is None  # the audit of the folder goes on
+    finally:
+        proc.kill()
+        proc.wait()

@@ -173,7 +173,7 @@ def counts(ps: PlayerState, without: int = -1) -> list[int] | None:
     """Kind counts of a player's concealed tiles, leaving out the physical tile ``without``;
     ``None`` for a hand that holds a tile riichi has not (a flower)."""
     kinds = [KIND_OF[t] for t in ps.concealed if t != without]
-    return counts_of(kinds) if all(k < NUM_KINDS for k in kinds) else None
+    return None if kinds and max(kinds) >= NUM_KINDS else counts_of(kinds)
 
 
 def hand_waits(ps: PlayerState, without: int = -1) -> int:

@@ -104,16 +104,22 @@ def tile_name(tile: int, red_fives: bool = True) -> str:
     return name + "r" if red_fives and tile in RED_FIVE_IDS else name
 
 
+_CODES: Final[dict[str, tuple[Kind, bool]]] = {
+    **{h: (27 + i, False) for i, h in enumerate(_HONOURS)},
+    **{f"{n}{s}": (i * 9 + n - 1, False) for i, s in enumerate("mps") for n in range(1, 10)},
+    **{f"5{s}r": (i * 9 + 4, True) for i, s in enumerate("mps")},
+}
+"""Every mjai tile name and its ``(kind, red)``."""
+
+
 def parse_tile(name: Any) -> tuple[Kind, bool]:
     """``(kind, red)`` of an mjai tile name. Raises ``ValueError`` if it names none."""
     if not isinstance(name, str):
         raise ValueError(f"expected a tile name, got {name!r}")
-    if name in _HONOURS:
-        return 27 + _HONOURS.index(name), False
-    if len(name) in (2, 3) and name[0] in "123456789" and name[1] in "mps" and (
-            len(name) == 2 or (name[2] == "r" and name[0] == "5")):
-        return "mps".index(name[1]) * 9 + int(name[0]) - 1, len(name) == 3
-    raise ValueError(f"{name!r} is not an mjai tile")
+    code = _CODES.get(name)
+    if code is None:
+        raise ValueError(f"{name!r} is not an mjai tile")
+    return code
 
 
 # ---------------------------------------------------------------- yaku names

@@ -269,7 +269,7 @@ def _results(items: list[tuple[str, bool]], jobs: int, checks: Checks) -> Iterat
     if jobs <= 1 or len(items) < 2:
         yield from map(partial(audit_file_lazily, checks=checks), items)
         return
-    with parallel.pool(jobs) as pool:
+    with parallel.workers(jobs) as pool:
         yield from pool.imap(partial(audit_file, checks=checks), items,
                              chunksize=max(1, min(32, len(items) // (jobs * 8))))
 

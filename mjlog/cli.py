@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -55,6 +56,12 @@ from mjlog.ruleset import (
     parse_option,
 )
 from mjlog.wall.verify import walls_for
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from mjlog.stats import Filters, Summary
+    from mjlog.stats.table import Selection
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -567,12 +574,24 @@ def rules_cmd(preset: str | None) -> None:
 
 @main.command("stats")
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write the table to OUT.parquet, OUT.csv or OUT.json (by its extension); "
-              "without it, print it.")
+@click.option("-o", "--output", default=None, metavar="OUT",
+              help="Write to OUT ('-' for standard output); the format follows its extension "
+              "(.csv, .json, .md, .parquet) unless --format says. Without it, print a table.")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "markdown",
+                                                     "parquet"]), default=None,
+              help="Output format (default: from -o's extension, else table).")
+@click.option("--metrics", "metric_spec", default=None, metavar="SPEC",
+              help="Metrics to show: names and sets (headline, riichi, calls, placement, all), "
+              "comma-separated. Default: headline in a table, all in a file.")
+@click.option("--sort", default=None, metavar="METRIC[:asc]",
+              help="Sort by a metric, highest first (':asc' for lowest first); default games.")
+@click.option("--min-games", type=click.IntRange(min=0), default=None,
+              help="Leave out groups with fewer games (default: 10 when grouping by player over "
+              "more than 50 players, else 1).")
 @click.option("--by", default="player", show_default=True, metavar="KEYS",
-              help="Comma-separated grouping: any of player, year, month, ruleset, room, "
-              "players; '' for one pooled row.")
+              help="Comma-separated grouping: any of player, year, month, platform, ruleset, "
+              "room, length, players; '' for one row per player count (three- and "
+              "four-player games are never pooled).")
 @click.option("--player", "players", multiple=True, metavar="NAME",
               help="Only this player (repeatable).")
 @click.option("--since", type=click.DateTime(), help="Only games from this date on.")
@@ -591,69 +610,126 @@ def rules_cmd(preset: str | None) -> None:
               default="raw", show_default=True, help="What 'average win' averages.")
 @click.option("--draws", type=click.Choice(["all", "exhaustive", "exhaustive-no-nagashi"]),
               default="all", show_default=True, help="Which draws the draw rate counts.")
-@click.option("--ura", type=click.Choice(["average", "at-least-one"]), default="average",
-              show_default=True, help="Ura dora per riichi win: count, or share with any.")
 @click.option("--facts", "facts_dir", type=click.Path(file_okay=False), default=None,
-              help="Also write the fact tables here as Parquet (one folder per table).")
+              help="Also write the fact tables of the games counted here (Parquet, one "
+              "folder per table, and _manifest.json); the folder appears when complete.")
+@click.option("--overwrite", is_flag=True, help="Let --facts replace a non-empty folder.")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write a page of pictures per group (self-contained HTML).")
+@click.option("--report-limit", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Groups drawn in the report, from the top of the table.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes.")
-def stats_cmd(inputs: tuple[str, ...], output: str | None, by: str, players: tuple[str, ...],
-              since: datetime | None, until: datetime | None, rooms: tuple[str, ...],
-              rulesets: tuple[str, ...], go_types: tuple[int, ...], include_incomplete: bool,
-              keep_duplicates: bool, double_ron: str, average_win: str, draws: str, ura: str,
-              facts_dir: str | None, jobs: int) -> None:
+def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
+              metric_spec: str | None, sort: str | None, min_games: int | None, by: str,
+              players: tuple[str, ...], since: datetime | None, until: datetime | None,
+              rooms: tuple[str, ...], rulesets: tuple[str, ...], go_types: tuple[int, ...],
+              include_incomplete: bool, keep_duplicates: bool, double_ron: str,
+              average_win: str, draws: str, facts_dir: str | None, overwrite: bool,
+              report_path: str | None, report_limit: int, jobs: int) -> None:
     """Player statistics (win, deal-in, riichi, call rates, placements …) over records.
 
-    Every metric names its convention in its column where services differ
-    (see docs/statistics.md). Records are read as they are; audit them first.
+    Every rate comes with its 95% interval; every metric names its convention
+    where services differ (see docs/statistics.md). Records are read as they
+    are; audit them first. Exit status 1 when no game matched, saying why.
     """
     from mjlog import stats  # polars is only needed here
+    from mjlog.stats import command, table
 
+    options = {"double_ron": double_ron, "average_win": average_win, "draws": draws}
     keys = [k.strip() for k in by.split(",") if k.strip()]
+    try:
+        fmt = command.output_format(output, fmt)
+        default = "headline" if fmt in ("table", "markdown") else "all"
+        names = table.metric_names(metric_spec or default)
+        keys = stats.with_players(keys)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
     filters = stats.Filters(players=players, since=since, until=until, rooms=rooms,
                             rulesets=rulesets, go_types=go_types,
                             include_incomplete=include_incomplete)
-    options = {"double_ron": double_ron, "average_win": average_win, "draws": draws, "ura": ura}
+    summary = _stats_run(inputs, keys, options, filters, facts_dir, overwrite, jobs,
+                         keep_duplicates, report_path is not None)
+    for message in summary.skipped:
+        click.echo(f"warning: {message}", err=True)
+    if summary.table.height == 0:
+        click.echo(f"mjlog stats: nothing to show: {command.why_nothing(summary.census, filters)}",
+                   err=True)
+        sys.exit(1)
+    if min_games is None:  # a large archive's one-game players hide the regulars
+        min_games = 10 if "player" in keys and not players and summary.table.height > 50 else 1
+    sel = table.Selection(keys, [stats.BY_NAME[n] for n in names],
+                          stats.options_in_force(options))
+    try:
+        shown, hidden = table.select(summary.table, sel, min_games=min_games, sort=sort)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if report_path is not None:
+        full, _ = table.select(summary.table, table.Selection(
+            keys, list(stats.METRICS), sel.options), min_games=min_games, sort=sort)
+        _stats_report(Path(report_path), full, summary, options, report_limit)
+    _stats_output(shown, hidden, min_games, sel, fmt, output)
+
+
+def _stats_run(inputs: tuple[str, ...], keys: list[str], options: dict[str, str],
+               filters: Filters, facts_dir: str | None, overwrite: bool, jobs: int,
+               keep_duplicates: bool, report: bool) -> Summary:
+    """:func:`mjlog.stats.run` with a progress bar on a terminal, errors as messages."""
+    from mjlog import stats
+
     count = sum(1 for _ in expand(inputs))
-    skipped: list[str] = []
-    run = partial(stats.summarize, inputs, by=keys, options=options, filters=filters,
-                  facts_dir=facts_dir, jobs=jobs, dedupe=not keep_duplicates, skipped=skipped)
+    run = partial(stats.run, inputs, by=keys, options=options, filters=filters,
+                  facts_dir=facts_dir, overwrite=overwrite, jobs=jobs,
+                  dedupe=not keep_duplicates, report=report)
     try:
         if sys.stderr.isatty() and count > 1:
             with click.progressbar(length=count, label="reading", file=sys.stderr) as bar:
-                table = run(progress=bar.update)
-        else:
-            table = run()
+                return run(progress=bar.update)
+        return run()
     except InputError as exc:
         raise InputFailure(exc.diagnostic.message) from None
+    except FileExistsError as exc:
+        raise click.UsageError(str(exc)) from None
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    for message in skipped:
-        click.echo(f"warning: {message}", err=True)
-    if output is None:
-        shown = table
-        if 0 < len(table) <= 8:  # few groups: one column per group reads better
-            label = [", ".join(str(v) for v in row) for row in table.select(keys).rows()] \
-                if keys else ["all"]
-            shown = table.drop(keys).transpose(include_header=True, header_name="metric",
-                                               column_names=label)
-        with stats.pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200,
-                             tbl_hide_dataframe_shape=True, fmt_str_lengths=60):
-            click.echo(shown)
-        return
-    suffix = Path(output).suffix.lower()
-    if suffix not in (".parquet", ".csv", ".json"):
-        raise click.UsageError("-o must end in .parquet, .csv or .json")
-    def write_table(path: Path) -> None:
-        if suffix == ".parquet":
-            table.write_parquet(path)
-        elif suffix == ".csv":
-            table.write_csv(path)
-        else:
-            table.write_json(path)
 
-    _atomically(Path(output), write_table)
-    click.echo(f"wrote {len(table)} rows to {output}", err=True)
+
+def _stats_report(path: Path, full: pl.DataFrame, summary: Summary, options: dict[str, str],
+                  limit: int) -> None:
+    """Write the report page (from the rows of the table as selected and sorted)."""
+    from mjlog.stats import report
+
+    about = (f"{summary.census.games:,} games read, grouped by {', '.join(summary.by)}; "
+             "conventions: " + ", ".join(f"{k.replace('_', '-')}={v}"
+                                         for k, v in options.items()))
+    _atomically(path, lambda p: report.write_report(
+        p, full, summary.report, options, about=about, limit=limit))
+    click.echo(f"wrote the report to {path}", err=True)
+
+
+def _stats_output(shown: pl.DataFrame, hidden: int, min_games: int, sel: Selection, fmt: str,
+                  output: str | None) -> None:
+    """Print or write the selected table, saying what was left out."""
+    from mjlog.stats import command, table
+
+    note = (f"{hidden} groups with fewer than {min_games} games left out (--min-games)"
+            if hidden else "")
+    if fmt in ("table", "markdown"):
+        text = (table.render_text(shown, sel, shutil.get_terminal_size((120, 24)).columns)
+                if fmt == "table" else table.render_markdown(shown, sel))
+        conv = table.conventions(sel)
+        text += "".join(f"\n{line}" for line in (conv, note) if line and fmt == "table")
+        if output is None or output == "-":
+            click.echo(text)
+        else:
+            _atomically(Path(output), lambda p: p.write_text(text + "\n", "utf-8"))
+    elif output is None or output == "-":
+        command.write_table(shown, fmt, None)
+    else:
+        _atomically(Path(output), lambda p: command.write_table(shown, fmt, p))
+        click.echo(f"wrote {shown.height} rows to {output}", err=True)
+    if note and fmt != "table":
+        click.echo(note, err=True)
 
 
 def run() -> None:

@@ -15,13 +15,18 @@ in 100 since.) Workers killed one by one while the parent goes on, so that the
 pool starts new ones, can still hang its ``terminate`` on a loaded machine,
 about once in fifteen: the pool of :mod:`multiprocessing` does not survive
 workers dying under it.
-This module only starts pools; what runs in them is the caller's.
+A run that ends well closes the pool and waits for its workers to finish
+(:func:`workers`): no signal is sent, so nothing is printed by workers torn
+down mid-exit. This module only starts pools; what runs in them is the
+caller's.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from multiprocessing.pool import Pool
 
 
@@ -29,6 +34,21 @@ def pool(jobs: int) -> Pool:
     """A pool of ``jobs`` fresh ("spawn") worker processes that ignore SIGINT; use it as a
     context manager so that an exception or an interrupt in the parent ends them."""
     return multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_interrupts)
+
+
+@contextmanager
+def workers(jobs: int) -> Iterator[Pool]:
+    """A :func:`pool` that, when the block ends well, is closed and joined (every worker
+    ends by itself); on an exception or an interrupt it is terminated and joined."""
+    p = pool(jobs)
+    try:
+        yield p
+    except BaseException:
+        p.terminate()
+        p.join()
+        raise
+    p.close()
+    p.join()
 
 
 def _ignore_interrupts() -> None:

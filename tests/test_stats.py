@@ -133,7 +133,26 @@ EXPECTED = {  # metric column → A, B, C, D (by hand, see the module docstring)
     "riichi_deal_in_rate": (None, 0.5, None, 0),
     "call_win_rate": (1, None, 1, None),
     "ippatsu_rate": (None, None, None, 1),
-    "ura_rate[ura=average]": (None, None, None, 1),
+    "ura_per_riichi_win": (None, None, None, 1),
+    "ura_hit_rate": (None, None, None, 1),
+    # the metrics added with intervals, worked out from the same two games
+    "tsumo_hit_rate": (1 / 6, 1 / 6, 1 / 6, 0),  # D's tsumo in E4-1
+    "top_two_rate": (0.5, 0, 1, 0.5),  # game 2: A and D tie at 5000, A sits nearer the dealer
+    "average_points": (-20.4, -43.5, 17.4, 46.5),  # game 2 gives no points
+    "average_final_score": (12300, 6750, 20200, 20750),
+    "average_win_turn": (1, None, 1, 1.5),  # own discards before the win
+    "average_dora": (0, None, 2.5, 0.5),  # C: 2 and 3 dora; D: none, then one ura
+    "average_riichi_turn": (None, 2, None, 1),  # the declaration tile counted
+    "first_riichi_rate": (None, 1, None, 1),
+    "riichi_balance": (None, -1500, None, 12000),  # B: -1000 (stick), -2000 (dealt in)
+    "call_deal_in_rate": (0, None, 0, None),
+    "call_balance": (2000, None, 4900, None),
+    "dealer_win_rate": (0, 0, 0, 0.5),  # D: E4 drawn, E4-1 won
+    "dealer_deal_in_rate": (0.5, 1, 0, 0),  # A dealt in as dealer of game 1's E1
+    "dealer_tsumo_hit_rate": (0, 0, 0, 0),
+    "longest_dealer_streak": (0, 0, 0, 1),  # D kept the deal once (E4 to E4-1)
+    "yakuman": (0, 0, 0, 0),
+    "stable_dan": (None, None, None, None),  # not Tenhou games: see test_tenhou_formulas
 }
 
 
@@ -156,7 +175,6 @@ def test_every_metric_by_hand(tables: dict[str, pl.DataFrame], column: str) -> N
     ({"average_win": "score-change-with-stick"},
      "average_win[average-win=score-change-with-stick]", (2000, None, 6450, 7000)),
     ({"draws": "exhaustive"}, "draw_rate[draws=exhaustive]", (1 / 6,) * 4),
-    ({"ura": "at-least-one"}, "ura_rate[ura=at-least-one]", (None, None, None, 1)),
 ])
 def test_conventions(tables: dict[str, pl.DataFrame], options: dict[str, str], column: str,
                      expected: tuple[float | None, ...]) -> None:
@@ -184,7 +202,7 @@ def test_fact_tables_have_the_documented_schemas(tables: dict[str, pl.DataFrame]
     assert wins.filter(pl.col("player") == "D")["yaku"].to_list()[1] == [
         "riichi", "ippatsu", "menzen-tsumo", "tanyao", "ura-dora"]
     pr = tables["player_rounds"].filter((pl.col("player") == "B") & (pl.col("round") == 1))
-    assert pr["riichi_turn"].to_list() == [2] and pr["riichi_accepted"].to_list() == [False]
+    assert pr["riichi_own_turn"].to_list() == [2] and pr["riichi_accepted"].to_list() == [False]
     dama = tables["player_rounds"].filter(pl.col("dama")).select("player", "round").rows()
     assert sorted(dama) == [("C", 0), ("D", 0)]  # game 2's C, game 1's D: closed, no riichi
 
@@ -251,3 +269,130 @@ def test_every_metric_and_option_is_documented() -> None:
         assert f"`{m.name}`" in text, m.name
     for name, values in OPTIONS.items():
         assert f"`{name}`" in text and all(f"`{v}`" in text for v in values), name
+
+
+def game_three() -> GameRecord:
+    """A riichi chased, a tsumo that hits the dealer, a kept deal and a yakuman.
+
+    E1 (A deals) ends in nine terminals; E1-1 (A keeps the deal): A declares
+    riichi, C chases, C wins by tsumo (A -1000, B -500, D -500, C +4000 with both
+    sticks); E2 (B deals): D wins kokushi from B (32000).
+    """
+    s = (25000,) * 4
+    ev: list[Event] = [
+        _start(),
+        _round(1, 0, s), AbortiveDraw(kind="nine-terminals", deltas=(0, 0, 0, 0)), RoundEnd(),
+        _round(1, 0, s, honba=1), _d(0, 100, riichi=True), RiichiAccepted(player=0),
+        _d(1, 101), _d(2, 102, riichi=True), RiichiAccepted(player=2), _d(3, 103),
+        _win(2, 2, 2000, (-1000, -500, 4000, -500), ("riichi", 1), ("menzen-tsumo", 1)),
+        RoundEnd(),
+        _round(2, 1, (23000, 24500, 29000, 24500)), _d(1, 104),
+        Win(winner=3, from_player=1, hand=(), win_tile=Tile(0), points=32000,
+            yaku=(YakuClaim(name="kokushi", han=13),), han=13, fu=0, limit="yakuman",
+            deltas=(0, -32000, 0, 32000)), RoundEnd(),
+        GameEnd(scores=(23000, -7500, 29000, 56500)),
+    ]
+    return GameRecord(path="g3", format="jsonl", events=ev)
+
+
+THREE = {  # game three alone, A B C D, by hand (see its docstring)
+    "first_riichi_rate": (1, None, 0, None),
+    "chasing_riichi_rate": (0, None, 1, None),
+    "chased_riichi_rate": (1, None, 0, None),
+    "riichi_balance": (-2000, None, 3000, None),  # A: stick and tsumo; C: -1000 + 4000
+    "tsumo_hit_rate": (1 / 3, 1 / 3, 0, 1 / 3),
+    "dealer_tsumo_hit_rate": (0.5, 0, None, None),  # A dealt E1 and E1-1
+    "dealer_deal_in_rate": (0, 1, None, None),
+    "longest_dealer_streak": (1, 0, 0, 0),
+    "yakuman": (0, 0, 0, 1),
+    "bust_rate": (0, 1, 0, 0),
+    "average_riichi_turn": (1, None, 1, None),
+}
+
+
+@pytest.mark.parametrize("column", sorted(THREE))
+def test_riichi_order_dealer_and_yakuman_by_hand(column: str) -> None:
+    batch = Batch()
+    add_game(batch, game_three())
+    df = metrics(batch.frames(), by=["player"])
+    for player, want in zip(NAMES, THREE[column], strict=True):
+        got = _row(df, player)[column]
+        assert got == (None if want is None else pytest.approx(want)), (column, player)
+
+
+def _tenhou(rec: GameRecord) -> GameRecord:
+    """The game as if played in Tenhou's Houou room, with the players' ratings."""
+    start = rec.events[0]
+    assert isinstance(start, GameStart)
+    rated = GameStart(source="tenhou_xml", meta=(("go.type", "169"),), players=tuple(
+        PlayerInfo(name=n, rating=r) for n, r in zip(NAMES, (2000, 2100, 2200, 2300),
+                                                     strict=True)))
+    return GameRecord(path="2020010100gm-00a9-0000-0123abcd.mjlog", format="tenhou_xml",
+                      events=[rated, *rec.events[1:]])
+
+
+def test_tenhou_formulas_by_hand() -> None:
+    """Stable dan (6·1st + 3·2nd) / 4th − 2 in Houou; stable rating: mean table rating
+    (2150) + 40 × the mean placement bonus. Game one: D 1st, C 2nd, A 3rd, B 4th."""
+    batch = Batch()
+    add_game(batch, _tenhou(game_one()))
+    tables = batch.frames()
+    df = metrics(tables, by=["player"])
+    assert _row(df, "B")["stable_dan"] == pytest.approx(-2)
+    assert _row(df, "D")["stable_dan"] is None  # never fourth: no finite stable dan
+    assert [_row(df, p)["stable_rate"] for p in NAMES] == pytest.approx(
+        [2150 - 400, 2150 - 1200, 2150 + 400, 2150 + 1200])
+    pooled = metrics(tables, by=[]).to_dicts()[0]
+    assert pooled["stable_dan"] == pytest.approx((6 + 3) / 1 - 2)
+    assert pooled["stable_rate"] == pytest.approx(2150)
+    games = tables["games"]
+    assert set(games["game_id"]) == {"tenhou:2020010100gm-00a9-0000-0123abcd"}
+    assert set(games["room"]) == {"houou"} and set(games["platform"]) == {"tenhou"}
+    assert games["date"][0].year == 2020
+
+
+def _wilson(k: int, n: int) -> tuple[float, float]:
+    z = 1.959963984540054
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def test_intervals(tables: dict[str, pl.DataFrame]) -> None:
+    """Wilson's interval for a rate; the normal one, from the sample deviation, for a mean."""
+    a = _row(metrics(tables, by=["player"]), "A")
+    assert (a["win_rate_lo"], a["win_rate_hi"]) == pytest.approx(_wilson(1, 6))
+    # A placed 3rd and 2nd: mean 2.5, sample deviation 0.7071, standard error 0.5
+    half = 1.959963984540054 * 0.5
+    assert (a["average_placement_lo"], a["average_placement_hi"]) == pytest.approx(
+        (2.5 - half, 2.5 + half))
+    assert "longest_dealer_streak_lo" not in a and "stable_dan_lo" not in a
+
+
+def test_three_and_four_players_are_never_pooled(tables: dict[str, pl.DataFrame]) -> None:
+    three = Batch()
+    start = GameStart(source="test", players=tuple(PlayerInfo(name=n) for n in "ABC"))
+    rs = RoundStart(round_wind=0, round_number=1, honba=0, kyotaku=0, dealer=0,
+                    scores=(35000,) * 3, dora_indicator=Tile(135), hands=HANDS[:3])
+    add_game(three, GameRecord(path="s", format="jsonl", events=[
+        start, rs, GameEnd(scores=(40000, 35000, 30000))]))
+    both = {t: pl.concat([tables[t], three.frames()[t]]) for t in tables}
+    rows = metrics(both, by=[]).sort("players").to_dicts()
+    assert [(r["players"], r["games"]) for r in rows] == [(3, 3), (4, 8)]
+    assert rows[0]["average_placement"] == pytest.approx(2.0)
+    per_player = metrics(both, by=["player"]).filter(pl.col("player") == "A")
+    assert sorted(per_player["players"].to_list()) == [3, 4]
+
+
+def test_fact_columns_of_wins_yaku_and_rounds(tables: dict[str, pl.DataFrame]) -> None:
+    wins = tables["wins"].filter(pl.col("player") == "C")
+    assert wins.select("dora", "aka", "ura", "yakuman").rows() == [
+        (2, 0, 0, False), (3, 0, 0, False)]
+    yaku = tables["yaku"].filter(pl.col("player") == "D")
+    assert yaku["yaku"].to_list() == ["tanyao", "riichi", "ippatsu", "menzen-tsumo", "tanyao"]
+    assert "ura-dora" not in tables["yaku"]["yaku"].to_list()  # counted in wins.ura
+    assert tables["rounds"]["player"].to_list()[:5] == ["A", "B", "C", "D", "D"]  # the dealer
+    assert tables["rounds"]["player"].null_count() == 0
+    sources = set(tables["games"]["source"])
+    assert sources == {"g1", "g2"}

@@ -17,20 +17,32 @@ This package is the only part of mjlog that imports polars.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import polars as pl
 
 from mjlog import parallel
 from mjlog.formats import expand
 from mjlog.stats.facts import SCHEMAS, TABLES, Batch, add_file, facts, files_facts, iter_batches
-from mjlog.stats.metrics import GROUP_KEYS, METRICS, OPTIONS, compute, count, merge
+from mjlog.stats.metrics import (
+    BY_NAME,
+    GROUP_KEYS,
+    METRICS,
+    OPTIONS,
+    SETS,
+    compute,
+    count,
+    merge,
+    options_in_force,
+)
+from mjlog.stats.report import Collector
+from mjlog.stats.store import FactsWriter
 
-__all__ = ["GROUP_KEYS", "METRICS", "OPTIONS", "SCHEMAS", "Filters", "facts", "iter_batches",
-           "metrics", "pl", "summarize"]
+__all__ = ["BY_NAME", "GROUP_KEYS", "METRICS", "OPTIONS", "SCHEMAS", "SETS", "Census", "Filters", "Summary",
+           "facts", "iter_batches", "metrics", "pl", "run", "summarize", "with_players"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -63,18 +75,31 @@ class Filters:
             cond = cond & pl.col("go_type").is_in(list(self.go_types))
         out = {t: df.filter(cond) for t, df in tables.items()}
         if self.players:
-            for t in ("games", "player_rounds", "wins"):
+            for t in ("games", "player_rounds", "wins", "yaku"):
                 out[t] = out[t].filter(pl.col("player").is_in(list(self.players)))
         return out
+
+    def describe(self) -> dict[str, Any]:
+        """The filters in force, as JSON values (for a manifest)."""
+        return {k: (v.isoformat() if isinstance(v, datetime) else v)
+                for k, v in asdict(self).items() if v not in ((), None, False)}
+
+
+def with_players(by: Sequence[str]) -> list[str]:
+    """The grouping actually used: ``by`` with ``players`` added, so that three- and
+    four-player games are never pooled."""
+    _check_by(by)
+    return [*by, "players"] if "players" not in by else list(by)
 
 
 def metrics(tables: dict[str, pl.DataFrame], *, by: Sequence[str] = ("player",),
             options: dict[str, str] | None = None, filters: Filters | None = None
             ) -> pl.DataFrame:
-    """Every metric of :data:`METRICS` per group of ``by`` (any of :data:`GROUP_KEYS`)."""
-    _check_by(by)
+    """Every metric of :data:`METRICS` per group of ``by`` (any of :data:`GROUP_KEYS`; the
+    number of players is always added)."""
+    keys = with_players(by)
     kept = (filters or Filters()).apply(tables)
-    return compute(count(kept, by), by, options)
+    return compute(count(kept, keys), keys, options)
 
 
 def _check_by(by: Sequence[str]) -> None:
@@ -101,7 +126,7 @@ def _batches(items: list[tuple[str, bool]], jobs: int, batch_games: int,
         return
     size = max(1, min(batch_games, len(items) // (jobs * 4) or 1))
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
-    with parallel.pool(jobs) as pool:
+    with parallel.workers(jobs) as pool:
         for chunk, result in zip(chunks, pool.imap(files_facts, chunks), strict=True):
             if progress is not None:
                 progress(len(chunk))
@@ -116,18 +141,53 @@ class _Dedupe:
         self.dropped = 0
 
     def __call__(self, batch: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
-        games = batch["rounds"].filter(pl.col("complete")).select("game_id", "game_key").unique(
+        games = batch["rounds"].filter(pl.col("complete")).select("source", "game_key").unique(
             maintain_order=True)
         drop = []
-        for game_id, key in games.iter_rows():
+        for source, key in games.iter_rows():
             if key in self.seen:
-                drop.append(game_id)
+                drop.append(source)
             else:
                 self.seen.add(key)
         if not drop:
             return batch
         self.dropped += len(drop)
-        return {t: df.filter(~pl.col("game_id").is_in(drop)) for t, df in batch.items()}
+        return {t: df.filter(~pl.col("source").is_in(drop)) for t, df in batch.items()}
+
+
+@dataclass
+class Census:
+    """What a run read, before any filter: for the message when nothing matched."""
+
+    games: int = 0
+    complete: int = 0
+    duplicates: int = 0
+    rooms: set[str] = field(default_factory=set)
+    rulesets: set[str] = field(default_factory=set)
+    players: set[str] = field(default_factory=set)
+    _CAP: ClassVar[int] = 200_000
+
+    def add(self, batch: dict[str, pl.DataFrame]) -> None:
+        """Count one batch's games (before filtering) and remember their names."""
+        games = batch["rounds"].select("source", "complete", "room", "ruleset").unique()
+        self.games += games.height
+        self.complete += int(games["complete"].sum())
+        self.rooms.update(r for r in games["room"].unique().to_list() if r is not None)
+        self.rulesets.update(games["ruleset"].unique().to_list())
+        if len(self.players) < self._CAP:
+            self.players.update(batch["player_rounds"]["player"].unique().to_list())
+
+
+@dataclass
+class Summary:
+    """The result of :func:`run`: the metrics table and what went into it."""
+
+    table: pl.DataFrame
+    by: list[str]
+    census: Census
+    skipped: list[str]
+    report: Any = None
+    """The report's data (:class:`mjlog.stats.report.Collector`) when asked for."""
 
 
 def summarize(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
@@ -137,32 +197,58 @@ def summarize(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
               skipped: list[str] | None = None) -> pl.DataFrame:
     """Stream ``inputs`` into metrics per group, in memory that does not grow with the games.
 
-    With ``facts_dir``, each batch's fact tables are written there as
-    ``<table>/part-00000.parquet`` … (read back with
-    ``pl.read_parquet(dir / table)``). With ``dedupe``, a complete game met
-    again (the same players and first deal, e.g. a second copy of a file)
-    counts once. Games whose events do not fit a table are left out and
-    described in ``skipped`` when a list is given. Raises :class:`InputError`
-    for an unreadable named file.
+    The table of :func:`run` (which see); games left out because their events
+    do not fit a table are described in ``skipped`` when a list is given.
     """
-    _check_by(by)
+    out = run(inputs, by=by, options=options, filters=filters, facts_dir=facts_dir, jobs=jobs,
+              batch_games=batch_games, dedupe=dedupe, progress=progress)
+    if skipped is not None:
+        skipped.extend(out.skipped)
+    return out.table
+
+
+def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
+        options: dict[str, str] | None = None, filters: Filters | None = None,
+        facts_dir: str | Path | None = None, overwrite: bool = False, jobs: int = 1,
+        batch_games: int = 500, dedupe: bool = True,
+        progress: Callable[[int], Any] | None = None, report: bool = False) -> Summary:
+    """Stream ``inputs`` into metrics per group of ``by`` (plus ``players``).
+
+    With ``facts_dir``, the fact tables of the games counted (after the filters
+    and the duplicate check: every table holds the same games) are written
+    there as ``<table>/part-00000.parquet`` … with a ``_manifest.json``; the
+    folder appears only when complete (see :class:`mjlog.stats.store.FactsWriter`).
+    With ``dedupe``, a complete game met again (the same players and first
+    deal) counts once. Raises :class:`InputError` for an unreadable named file
+    and :class:`FileExistsError` for a non-empty ``facts_dir`` without
+    ``overwrite``. Does not print.
+    """
+    keys = with_players(by)
+    opts = options_in_force(options)
     items = [(str(p), explicit) for p, explicit in expand(inputs)]
     keep = filters or Filters()
-    out_dir = Path(facts_dir) if facts_dir is not None else None
-    if out_dir is not None:
-        for t in TABLES:
-            (out_dir / t).mkdir(parents=True, exist_ok=True)
+    writer = FactsWriter(Path(facts_dir), overwrite=overwrite) if facts_dir else None
+    census, unique, left_out = Census(), (_Dedupe() if dedupe else None), []
+    collector = Collector(keys) if report else None
     acc: pl.DataFrame | None = None
-    unique = _Dedupe() if dedupe else None
-    for n, (raw, left_out) in enumerate(_batches(items, jobs, batch_games, progress)):
-        if skipped is not None:
-            skipped.extend(left_out)
-        batch = unique(raw) if unique is not None else raw
-        if out_dir is not None:
-            for t, df in batch.items():
-                df.write_parquet(out_dir / t / f"part-{n:05d}.parquet")
-        part = count(keep.apply(batch), by)
-        acc = part if acc is None else merge([acc, part], by)
+    try:
+        for raw, skipped in _batches(items, jobs, batch_games, progress):
+            left_out.extend(skipped)
+            census.add(raw)
+            kept = keep.apply(unique(raw) if unique is not None else raw)
+            if writer is not None:
+                writer.write(kept)
+            if collector is not None:
+                collector.add(kept)
+            part = count(kept, keys)
+            acc = part if acc is None else merge([acc, part], keys)
+        census.duplicates = unique.dropped if unique is not None else 0
+        if writer is not None:
+            writer.commit(items, census, {"by": keys, "options": opts, "filters": keep.describe(),
+                                          "dedupe": dedupe})
+    finally:
+        if writer is not None:
+            writer.discard()
     if acc is None:
-        acc = count(keep.apply({t: pl.DataFrame(schema=SCHEMAS[t]) for t in TABLES}), by)
-    return compute(acc, by, options)
+        acc = count({t: pl.DataFrame(schema=SCHEMAS[t]) for t in TABLES}, keys)
+    return Summary(compute(acc, keys, opts), keys, census, left_out, collector)

@@ -26,6 +26,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -50,17 +51,20 @@ from mjlog.formats import expand, read_path
 from mjlog.record import GameRecord
 from mjlog.replay.observer import Observer, walk
 
+FACTS_VERSION = 2
+"""The version of the fact tables' schemas (:data:`SCHEMAS`); it changes with any column."""
+
 GROUP_SCHEMA: dict[str, pl.DataType] = {
     "game_id": pl.String(), "game_key": pl.UInt64(), "player": pl.String(),
     "date": pl.Datetime(), "year": pl.Int32(), "month": pl.Int32(),
-    "ruleset": pl.String(), "room": pl.String(), "players": pl.Int8(), "go_type": pl.Int32(),
-    "complete": pl.Boolean(),
+    "platform": pl.String(), "ruleset": pl.String(), "room": pl.String(), "length": pl.String(),
+    "players": pl.Int8(), "go_type": pl.Int32(), "complete": pl.Boolean(),
+    "source": pl.String(),
 }
 SCHEMAS: dict[str, dict[str, pl.DataType]] = {
     "games": {
-        **GROUP_SCHEMA, "seat": pl.Int8(),
-        "length": pl.String(), "final_score": pl.Int32(), "placement": pl.Int8(),
-        "points": pl.Float64(), "source": pl.String(),
+        **GROUP_SCHEMA, "seat": pl.Int8(), "final_score": pl.Int32(), "placement": pl.Int8(),
+        "points": pl.Float64(), "rating": pl.Float64(), "table_rating": pl.Float64(),
     },
     "rounds": {
         **GROUP_SCHEMA, "round": pl.Int16(), "label": pl.String(), "dealer": pl.Int8(),
@@ -70,27 +74,39 @@ SCHEMAS: dict[str, dict[str, pl.DataType]] = {
         **GROUP_SCHEMA, "round": pl.Int16(), "seat": pl.Int8(), "dealer": pl.Boolean(),
         "won": pl.Boolean(), "dealt_in": pl.Boolean(), "deal_ins": pl.Int8(),
         "deal_in_points": pl.Int32(), "riichi": pl.Boolean(), "riichi_accepted": pl.Boolean(),
-        "riichi_turn": pl.Int16(), "calls": pl.Int8(), "called": pl.Boolean(),
-        "dama": pl.Boolean(),
+        "riichi_own_turn": pl.Int16(), "riichi_order": pl.Int8(), "riichi_chased": pl.Boolean(),
+        "calls": pl.Int8(), "called": pl.Boolean(), "dama": pl.Boolean(),
         "exhaustive_draw": pl.Boolean(), "nagashi": pl.Boolean(), "abortive_draw": pl.Boolean(),
-        "tenpai_at_draw": pl.Boolean(), "score_change": pl.Int32(), "turn_at_end": pl.Int16(),
+        "tenpai_at_draw": pl.Boolean(), "score_change": pl.Int32(),
+        "own_turn_at_end": pl.Int16(), "tsumo_hit": pl.Boolean(), "dealer_streak": pl.Int16(),
         "riichi_win": pl.Boolean(), "riichi_deal_in": pl.Boolean(), "called_win": pl.Boolean(),
+        "called_deal_in": pl.Boolean(),
     },
     "wins": {
         **GROUP_SCHEMA, "round": pl.Int16(), "winner": pl.Int8(), "from_player": pl.Int8(),
         "tsumo": pl.Boolean(), "han": pl.Int16(), "fu": pl.Int16(), "points": pl.Int32(),
         "limit": pl.String(), "score_change": pl.Int32(), "riichi": pl.Boolean(),
         "closed": pl.Boolean(), "dama": pl.Boolean(), "ippatsu": pl.Boolean(),
-        "ura": pl.Int8(), "yaku": pl.List(pl.String()), "turn": pl.Int16(),
-        "pao": pl.Int8(),
+        "dora": pl.Int8(), "aka": pl.Int8(), "ura": pl.Int8(), "yakuman": pl.Boolean(),
+        "yaku": pl.List(pl.String()), "own_turn": pl.Int16(), "pao": pl.Int8(),
+    },
+    "yaku": {
+        **GROUP_SCHEMA, "round": pl.Int16(), "winner": pl.Int8(), "yaku": pl.String(),
+        "han": pl.Int16(),
     },
 }
 """Column names and types of each fact table."""
 
 TABLES = tuple(SCHEMAS)
 
-_DATE_IN_NAME = re.compile(r"(\d{4})(\d{2})(\d{2})(\d{2})gm-")
+_TENHOU_ID = re.compile(r"(\d{4})(\d{2})(\d{2})(\d{2})gm-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}")
+"""A Tenhou log id (``2016010100gm-00a9-0000-0123abcd``): its date and hour come first."""
+_MAJSOUL_ID = re.compile(r"(\d{2})(\d{2})(\d{2})-[0-9a-f]{8}-[0-9a-f-]+")
+"""A Mahjong Soul game uuid (``250113-20340fc8-…``): its date comes first."""
 _ROOM_BY_LEVEL = {0x00: "ippan", 0x80: "joukyuu", 0x20: "tokujou", 0xA0: "houou"}
+_ROOM_BY_TABLE = {"般": "ippan", "上": "joukyuu", "特": "tokujou", "鳳": "houou"}
+"""Tenhou's rooms by the first letter of a table code (``鳳南喰赤``)."""
+_TENHOU_TABLE = re.compile(r"三?[般上特鳳技若銀琥孔][東南]喰?赤?速?")
 
 
 _GAME_COLUMNS = tuple(c for c in GROUP_SCHEMA if c != "player")
@@ -151,28 +167,75 @@ def game_key(start: GameStart, events: list[Event]) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
 
 
-def _game_info(rec: GameRecord, start: GameStart, index: int) -> dict[str, Any]:
-    meta = dict(start.meta)
-    m = _DATE_IN_NAME.search(Path(rec.path).name)
-    date = None
-    if m:
-        from datetime import datetime
+def _json_meta(meta: dict[str, str], key: str) -> Any:
+    """A tenhou.net/6 or mjai field kept verbatim (JSON) in a game start's metadata."""
+    import json
 
-        date = datetime(int(m[1]), int(m[2]), int(m[3]), int(m[4]))
+    try:
+        return json.loads(meta[key]) if key in meta else None
+    except ValueError:
+        return None
+
+
+def _log_id(rec: GameRecord, meta: dict[str, str]) -> tuple[str, str, datetime | None] | None:
+    """The platform's own id of a game (platform, id, date), from its file name or ``ref``."""
+    ref = _json_meta(meta, "tenhou6.ref")
+    for text in (ref if isinstance(ref, str) else "", Path(rec.path).name):
+        m = _TENHOU_ID.search(text)
+        if m:
+            when = datetime(int(m[1]), int(m[2]), int(m[3]), int(m[4]))
+            return "tenhou", m[0], when
+        m = _MAJSOUL_ID.match(text)
+        if m:
+            return "majsoul", m[0], datetime(2000 + int(m[1]), int(m[2]), int(m[3]))
+    return None
+
+
+def _room(start: GameStart, meta: dict[str, str], go_type: int | None) -> str | None:
+    """Tenhou's room (``ippan`` … ``houou``, ``lobby-N``), a Mahjong Soul room's name, or None."""
+    if go_type is not None:
+        lobby = meta.get("go.lobby", "0")
+        if lobby not in ("", "0"):
+            return f"lobby-{lobby}"
+        return _ROOM_BY_LEVEL.get(go_type & 0xA0, "ippan")
+    rule = _json_meta(meta, "tenhou6.rule")
+    disp = str(rule.get("disp", "")) if isinstance(rule, dict) else ""
+    if _TENHOU_TABLE.fullmatch(disp):
+        return _ROOM_BY_TABLE.get(disp.lstrip("三")[:1])
+    if start.ruleset.name.startswith("majsoul") and disp:
+        return disp
+    return None
+
+
+def _platform(start: GameStart, meta: dict[str, str], log: tuple[str, str, Any] | None,
+              room: str | None) -> str | None:
+    """Where the game was played, when the record says: ``tenhou``, ``majsoul``, or None."""
+    if start.source == "tenhou_xml":
+        return "tenhou"
+    if start.ruleset.name.startswith("majsoul"):
+        return "majsoul"
+    if log is not None:
+        return log[0]
+    rule = _json_meta(meta, "tenhou6.rule")
+    disp = str(rule.get("disp", "")) if isinstance(rule, dict) else ""
+    return "tenhou" if _TENHOU_TABLE.fullmatch(disp) or room in _ROOM_BY_TABLE.values() else None
+
+
+def _game_info(rec: GameRecord, start: GameStart, index: int, key: int) -> dict[str, Any]:
+    """The per-game columns: the stable id, date, platform, room, ruleset and source."""
+    meta = dict(start.meta)
+    log = _log_id(rec, meta)
+    date = log[2] if log else None
     go = meta.get("go.type", "")
     go_type = int(go) if go.isascii() and go.isdigit() else None
-    lobby = meta.get("go.lobby", "0")
-    if go_type is None:
-        room = start.source
-    elif lobby not in ("", "0"):
-        room = f"lobby-{lobby}"
-    else:
-        room = _ROOM_BY_LEVEL.get(go_type & 0xA0, "ippan")
+    room = _room(start, meta, go_type)
     return {
-        "game_id": f"{rec.path}#{index}", "year": date.year if date else None,
-        "month": date.month if date else None, "ruleset": start.ruleset.name, "room": room,
-        "players": len(start.players), "date": date, "go_type": go_type,
-        "length": start.ruleset.length, "source": rec.path,
+        "game_id": f"{log[0]}:{log[1]}" if log else f"hash:{key:016x}",
+        "year": date.year if date else None, "month": date.month if date else None,
+        "date": date, "platform": _platform(start, meta, log, room),
+        "ruleset": start.ruleset.name, "room": room, "length": start.ruleset.length,
+        "players": len(start.players), "go_type": go_type,
+        "source": rec.path if index == 0 else f"{rec.path}#{index + 1}",
     }
 
 
@@ -182,26 +245,38 @@ def add_game(batch: Batch, rec: GameRecord, index: int = 0) -> None:
     if not events or not isinstance(events[0], GameStart):
         return
     start = events[0]
-    info = _game_info(rec, start, index)
+    key = game_key(start, events)
+    info = _game_info(rec, start, index, key)
     names = [p.name for p in start.players]
     n = len(names)
     end = next((e for e in reversed(events) if isinstance(e, GameEnd)), None)
     complete = end is not None and end.scores is not None
     g = len(batch.game_rows)
-    batch.game_rows.append((
-        g, info["game_id"], game_key(start, events), info["date"], info["year"], info["month"],
-        info["ruleset"], info["room"], n, info["go_type"], complete))
+    batch.game_rows.append((g, *(key if c == "game_key" else complete if c == "complete"
+                                 else info[c] for c in _GAME_COLUMNS)))
     batch.games += 1
     if end is not None and end.scores is not None:
-        scores = end.scores
-        order = sorted(range(n), key=lambda p: (-scores[p], (p - start.first_dealer) % n))
-        for place, seat in enumerate(order, 1):
-            batch.rows["games"].append((
-                g, names[seat], seat, info["length"], scores[seat], place,
-                end.points[seat] if end.points else None, info["source"]))
+        _placements(batch, g, start, end)
     rounds = _Rounds(batch, g, names)
     walk(events, [rounds])
     rounds.finish()
+
+
+def _placements(batch: Batch, g: int, start: GameStart, end: GameEnd) -> None:
+    """The ``games`` rows of a complete game: placement (ties to the seat nearer the first
+    dealer), final score and points, and the ratings the record gives."""
+    scores = end.scores
+    assert scores is not None
+    names = [p.name for p in start.players]
+    n = len(names)
+    ratings = [p.rating for p in start.players]
+    known = [r for r in ratings if r is not None]
+    table = sum(known) / len(known) if len(known) == n else None
+    order = sorted(range(n), key=lambda p: (-scores[p], (p - start.first_dealer) % n))
+    for place, seat in enumerate(order, 1):
+        batch.rows["games"].append((
+            g, names[seat], seat, scores[seat], place,
+            end.points[seat] if end.points else None, ratings[seat], table))
 
 
 class _Rounds(Observer):
@@ -216,32 +291,44 @@ class _Rounds(Observer):
         self.riichi_turn: list[int | None] = [None] * self.n
         self.rs: RoundStart | None = None
         self.disc = [0] * self.n  # discards before any round start are counted nowhere
+        self.last_dealer, self.streak = -1, 0
 
     def finish(self) -> None:
         """Write the last round's rows."""
         if self.rs is not None:
-            self.flush(self.disc)
+            self.flush()
 
     def before_discard(self, ev: Discard) -> None:
         p = ev.player
         self.disc[p] += 1
         if ev.riichi and self.riichi_turn[p] is None:
             self.riichi_turn[p] = self.disc[p]
+            self.declared += 1
+            self.order[p] = self.declared
+            for q in range(self.n):
+                if q != p and self.order[q] is not None:
+                    self.chased[q] = True
 
     def before_round_start(self, rs: RoundStart) -> None:
         """Reset the per-round state (after writing the last round's rows)."""
         if self.rs is not None:
-            self.flush(self.disc)
+            self.flush()
         n = self.n
         self.index += 1
+        self.streak = self.streak + 1 if rs.dealer == self.last_dealer else 0
+        self.last_dealer = rs.dealer
         self.rs = rs
         self.riichi_turn = [None] * n
+        self.order: list[int | None] = [None] * n
+        self.chased = [False] * n
+        self.declared = 0
         self.accepted = [False] * n
         self.calls = [0] * n
         self.change = [0] * n
         self.deal_ins = [0] * n
         self.deal_in_points = [0] * n
         self.won = [False] * n
+        self.tsumo_hit = [False] * n
         self.end_turn: list[int | None] = [None] * n
         self.tenpai: list[bool | None] = [None] * n
         self.result, self.nagashi, self.abortive, self.exhaustive = "", False, False, False
@@ -265,13 +352,16 @@ class _Rounds(Observer):
         disc = self.disc
         self.wins += 1
         self.result = "win"
-        self.win(ev, self.calls, self.riichi_turn, disc)
+        self.win(ev)
         self.won[ev.winner] = True
         self.end_turn[ev.winner] = disc[ev.winner]
         if ev.from_player != ev.winner:
             self.deal_ins[ev.from_player] += 1
             self.deal_in_points[ev.from_player] -= ev.deltas[ev.from_player] if ev.deltas else 0
             self.end_turn[ev.from_player] = disc[ev.from_player]
+        else:
+            for p in range(self.n):
+                self.tsumo_hit[p] = self.tsumo_hit[p] or p != ev.winner
         for p, d in enumerate(ev.deltas[:self.n]):
             self.change[p] += d
 
@@ -291,41 +381,55 @@ class _Rounds(Observer):
 
     before_abortive_draw = before_exhaustive_draw
 
-    def flush(self, disc: list[int]) -> None:
+    def flush(self) -> None:
         """Write the finished round's rows."""
         rs = self.rs
         assert rs is not None
-        n = self.n
-        won, deal_ins, calls, riichi_turn = self.won, self.deal_ins, self.calls, self.riichi_turn
-        exhaustive, nagashi, abortive = self.exhaustive, self.nagashi, self.abortive
         label = f"{'ESWN'[rs.round_wind % 4]}{rs.round_number}-{rs.honba}"
         rows = self.batch.rows
         g, r = self.game, self.index
-        rows["rounds"].append((g, None, r, label, rs.dealer, rs.honba, rs.kyotaku,
-                               self.result or None, self.wins))
+        rows["rounds"].append((g, self.names[rs.dealer] if rs.dealer < self.n else None, r,
+                               label, rs.dealer, rs.honba, rs.kyotaku, self.result or None,
+                               self.wins))
         add = rows["player_rounds"].append
-        for p in range(n):
-            rt = riichi_turn[p]
-            add((g, self.names[p], r, p, p == rs.dealer, won[p], deal_ins[p] > 0,
-                 deal_ins[p], self.deal_in_points[p], rt is not None, self.accepted[p], rt,
-                 calls[p], calls[p] > 0, won[p] and calls[p] == 0 and rt is None,
-                 exhaustive, nagashi, abortive, self.tenpai[p],
-                 self.change[p], self.end_turn[p],
-                 won[p] and rt is not None, deal_ins[p] > 0 and rt is not None,
-                 won[p] and calls[p] > 0))
+        for p in range(self.n):
+            add((g, self.names[p], r, p, *self.player_columns(p)))
 
-    def win(self, ev: Win, calls: list[int], riichi_turn: list[int | None],
-            disc: list[int]) -> None:
+    def player_columns(self, p: int) -> tuple[Any, ...]:
+        """One player's ``player_rounds`` columns after ``seat``, in schema order."""
+        rs = self.rs
+        assert rs is not None
+        won, dealt_in = self.won[p], self.deal_ins[p] > 0
+        rt, called = self.riichi_turn[p], self.calls[p] > 0
+        return (p == rs.dealer, won, dealt_in, self.deal_ins[p], self.deal_in_points[p],
+                rt is not None, self.accepted[p], rt, self.order[p],
+                self.chased[p] if rt is not None else None, self.calls[p], called,
+                won and not called and rt is None, self.exhaustive, self.nagashi,
+                self.abortive, self.tenpai[p], self.change[p], self.end_turn[p],
+                self.tsumo_hit[p], self.streak if p == rs.dealer else None,
+                won and rt is not None, dealt_in and rt is not None, won and called,
+                dealt_in and called)
+
+    def win(self, ev: Win) -> None:
+        """The win's ``wins`` row and its ``yaku`` rows."""
         w = ev.winner
         names = [y.name for y in ev.yaku]
-        riichi = riichi_turn[w] is not None or "riichi" in names or "double-riichi" in names
-        closed = calls[w] == 0
-        ura = sum(y.han for y in ev.yaku if y.name == "ura-dora")
+        riichi = self.riichi_turn[w] is not None or "riichi" in names or "double-riichi" in names
+        closed = self.calls[w] == 0
+        han = {"dora": 0, "aka-dora": 0, "ura-dora": 0}
+        for y in ev.yaku:
+            if y.name in han:
+                han[y.name] += y.han
+            else:
+                self.batch.rows["yaku"].append((self.game, self.names[w], self.index, w,
+                                                y.name, y.han))
         self.batch.rows["wins"].append((
             self.game, self.names[w], self.index, w, ev.from_player,
             ev.from_player == w, ev.han, ev.fu, ev.points, ev.limit or None,
             ev.deltas[w] if ev.deltas else None, riichi, closed, closed and not riichi,
-            "ippatsu" in names, ura, ",".join(names), disc[w], ev.pao))
+            "ippatsu" in names, han["dora"], han["aka-dora"], han["ura-dora"],
+            ev.limit == "yakuman" or any(y.han >= 13 for y in ev.yaku), ",".join(names),
+            self.disc[w], ev.pao))
 
 
 def iter_batches(inputs: Iterable[str | Path], *, batch_games: int = 500

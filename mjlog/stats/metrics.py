@@ -1,72 +1,167 @@
 """The metric registry: every statistic as a numerator over a denominator, with its convention.
 
-Statistics are computed in two steps. First, *counters* (additive sums) are
-taken per group from the fact tables (:data:`COUNTERS`). Counters from
-batches of games add up, so an archive is reduced batch by batch in flat
-memory. Second, *metrics* (:data:`METRICS`) are ratios of counters. Where the
-services players use disagree (``docs/stats.md``), a metric has options
-(:data:`OPTIONS`), and the output column names the option in force, e.g.
-``deal_in_rate[double-ron=once]``.
+Statistics are computed in two steps. First, *counters* are taken per group
+from the fact tables (:data:`COUNTERS`): sums (and one maximum) that add up
+across batches of games, so an archive is reduced batch by batch in flat
+memory. Second, *metrics* (:data:`METRICS`) are ratios of counters, each with
+a 95% interval: Wilson's for a proportion, the normal one for a mean (from a
+counter of squares). Where the services players use disagree
+(``docs/stats.md``), a metric has options (:data:`OPTIONS`), and the output
+column names the option in force, e.g. ``deal_in_rate[double-ron=once]``.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import polars as pl
 
-GROUP_KEYS = ("player", "year", "month", "ruleset", "room", "players")
-"""Columns statistics can be grouped by (``--by``)."""
+GROUP_KEYS = ("player", "year", "month", "platform", "ruleset", "room", "length", "players")
+"""Columns statistics can be grouped by (``--by``); ``players`` is always among them."""
 
-# counter name → (table, expression summed per group)
-COUNTERS: dict[str, tuple[str, pl.Expr]] = {
-    "games": ("games", pl.len()),
-    "placement_sum": ("games", pl.col("placement").sum()),
-    "rank_1": ("games", (pl.col("placement") == 1).sum()),
-    "rank_2": ("games", (pl.col("placement") == 2).sum()),
-    "rank_3": ("games", (pl.col("placement") == 3).sum()),
-    "rank_4": ("games", (pl.col("placement") == 4).sum()),
-    "busts": ("games", (pl.col("final_score") < 0).sum()),
-    "rounds": ("player_rounds", pl.len()),
-    "wins": ("player_rounds", pl.col("won").sum()),
-    "deal_in_rounds": ("player_rounds", pl.col("dealt_in").sum()),
-    "deal_ins": ("player_rounds", pl.col("deal_ins").cast(pl.Int64).sum()),
-    "deal_in_points": ("player_rounds", pl.col("deal_in_points").cast(pl.Int64).sum()),
-    "riichi": ("player_rounds", pl.col("riichi").sum()),
-    "called": ("player_rounds", pl.col("called").sum()),
-    "draws_all": ("player_rounds",
-                  (pl.col("exhaustive_draw") | pl.col("abortive_draw")).sum()),
-    "draws_exhaustive": ("player_rounds", pl.col("exhaustive_draw").sum()),
-    "draws_exhaustive_no_nagashi": ("player_rounds",
-                                    (pl.col("exhaustive_draw") & ~pl.col("nagashi")).sum()),
-    "tenpai_at_draw": ("player_rounds", pl.col("tenpai_at_draw").fill_null(False).sum()),
-    "riichi_wins": ("player_rounds", pl.col("riichi_win").sum()),
-    "riichi_deal_ins": ("player_rounds", pl.col("riichi_deal_in").sum()),
-    "called_wins": ("player_rounds", pl.col("called_win").sum()),
-    "tsumo_wins": ("wins", pl.col("tsumo").sum()),
-    "dama_wins": ("wins", pl.col("dama").sum()),
-    "win_points": ("wins", pl.col("points").cast(pl.Int64).sum()),
-    "win_score_change": ("wins", pl.col("score_change").cast(pl.Int64).sum()),
-    "riichi_win_count": ("wins", pl.col("riichi").sum()),
-    "ippatsu_wins": ("wins", pl.col("ippatsu").sum()),
-    "ura_total": ("wins", pl.col("ura").cast(pl.Int64).sum()),
-    "ura_wins": ("wins", (pl.col("ura") > 0).sum()),
+_PR, _W, _G = "player_rounds", "wins", "games"
+_DEALER = pl.col("dealer")
+
+
+def _sum(table: str, expr: pl.Expr) -> tuple[str, pl.Expr, str]:
+    return table, expr.cast(pl.Int64).sum(), "sum"
+
+
+def _n(table: str, cond: pl.Expr) -> tuple[str, pl.Expr, str]:
+    return table, cond.fill_null(False).cast(pl.Int64).sum(), "sum"
+
+
+def _sq(table: str, expr: pl.Expr) -> tuple[str, pl.Expr, str]:
+    return table, (expr.cast(pl.Float64) ** 2).sum(), "sum"
+
+
+_SCORE_NET = pl.col("score_change") - 1000 * pl.col("riichi").cast(pl.Int64)
+_HOUOU_TOP2 = {"ippan": (2, 1), "joukyuu": (4, 1), "tokujou": (5, 2), "houou": (6, 3)}
+"""Tenhou's placement points for first and second per room, over the step by which the
+fourth place's loss grows per dan (10 in east games, 15 in south games): the ratio is the
+same for both lengths."""
+
+
+def _dan_weight(place: int) -> pl.Expr:
+    """Tenhou stable-dan weight of a first or second place, by room; 0 elsewhere."""
+    expr = pl.lit(0)
+    for room, weights in _HOUOU_TOP2.items():
+        expr = pl.when(pl.col("room") == room).then(weights[place - 1]).otherwise(expr)
+    return pl.when(pl.col("placement") == place).then(expr).otherwise(0)
+
+
+_TENHOU_4P = (pl.col("platform") == "tenhou") & (pl.col("players") == 4) & pl.col(
+    "room").is_in(list(_HOUOU_TOP2))
+_RATE_BONUS = pl.when(pl.col("players") == 3).then(
+    pl.col("placement").replace_strict({1: 30, 2: 0, 3: -30}, default=0)).otherwise(
+    pl.col("placement").replace_strict({1: 30, 2: 10, 3: -10, 4: -30}, default=0))
+
+COUNTERS: dict[str, tuple[str, pl.Expr, str]] = {
+    "games": (_G, pl.len(), "sum"),
+    "placement_sum": _sum(_G, pl.col("placement")),
+    "placement_sq": _sq(_G, pl.col("placement")),
+    "rank_1": _n(_G, pl.col("placement") == 1),
+    "rank_2": _n(_G, pl.col("placement") == 2),
+    "rank_3": _n(_G, pl.col("placement") == 3),
+    "rank_4": _n(_G, pl.col("placement") == 4),
+    "rank_12": _n(_G, pl.col("placement") <= 2),
+    "busts": _n(_G, pl.col("final_score") < 0),
+    "final_score_sum": _sum(_G, pl.col("final_score")),
+    "final_score_sq": _sq(_G, pl.col("final_score")),
+    "points_games": _n(_G, pl.col("points").is_not_null()),
+    "points_sum": (_G, pl.col("points").cast(pl.Float64).sum(), "sum"),
+    "points_sq": _sq(_G, pl.col("points")),
+    "dan_games": _n(_G, _TENHOU_4P),
+    "dan_top2": _sum(_G, pl.when(_TENHOU_4P).then(_dan_weight(1) + _dan_weight(2))
+                     .otherwise(0)),
+    "dan_fourths": _n(_G, _TENHOU_4P & (pl.col("placement") == 4)),
+    "rated_games": _n(_G, pl.col("table_rating").is_not_null()),
+    "rating_table_sum": (_G, pl.col("table_rating").cast(pl.Float64).sum(), "sum"),
+    "rating_bonus_sum": _sum(_G, pl.when(pl.col("table_rating").is_not_null())
+                             .then(_RATE_BONUS).otherwise(0)),
+    "rounds": (_PR, pl.len(), "sum"),
+    "wins": _n(_PR, pl.col("won")),
+    "deal_in_rounds": _n(_PR, pl.col("dealt_in")),
+    "deal_ins": _sum(_PR, pl.col("deal_ins")),
+    "deal_in_points": _sum(_PR, pl.col("deal_in_points")),
+    "deal_in_points_sq": _sq(_PR, pl.col("deal_in_points")),
+    "riichi": _n(_PR, pl.col("riichi")),
+    "called": _n(_PR, pl.col("called")),
+    "draws_all": _n(_PR, pl.col("exhaustive_draw") | pl.col("abortive_draw")),
+    "draws_exhaustive": _n(_PR, pl.col("exhaustive_draw")),
+    "draws_exhaustive_no_nagashi": _n(_PR, pl.col("exhaustive_draw") & ~pl.col("nagashi")),
+    "tenpai_at_draw": _n(_PR, pl.col("tenpai_at_draw")),
+    "riichi_wins": _n(_PR, pl.col("riichi_win")),
+    "riichi_deal_ins": _n(_PR, pl.col("riichi_deal_in")),
+    "riichi_first": _n(_PR, pl.col("riichi_order") == 1),
+    "riichi_chasing": _n(_PR, pl.col("riichi_order") > 1),
+    "riichi_chased": _n(_PR, pl.col("riichi_chased")),
+    "riichi_turn_sum": _sum(_PR, pl.col("riichi_own_turn")),
+    "riichi_turn_sq": _sq(_PR, pl.col("riichi_own_turn")),
+    "riichi_change": _sum(_PR, pl.when(pl.col("riichi")).then(pl.col("score_change"))),
+    "riichi_change_sq": _sq(_PR, pl.when(pl.col("riichi")).then(pl.col("score_change"))),
+    "called_wins": _n(_PR, pl.col("called_win")),
+    "called_deal_ins": _n(_PR, pl.col("called_deal_in")),
+    "called_change": _sum(_PR, pl.when(pl.col("called")).then(pl.col("score_change"))),
+    "called_change_sq": _sq(_PR, pl.when(pl.col("called")).then(pl.col("score_change"))),
+    "tsumo_hits": _n(_PR, pl.col("tsumo_hit")),
+    "dealer_rounds": _n(_PR, _DEALER),
+    "dealer_wins": _n(_PR, _DEALER & pl.col("won")),
+    "dealer_deal_ins": _n(_PR, _DEALER & pl.col("dealt_in")),
+    "dealer_tsumo_hits": _n(_PR, _DEALER & pl.col("tsumo_hit")),
+    "longest_dealer_streak": (_PR, pl.col("dealer_streak").max().cast(pl.Int64), "max"),
+    "tsumo_wins": _n(_W, pl.col("tsumo")),
+    "dama_wins": _n(_W, pl.col("dama")),
+    "win_points": _sum(_W, pl.col("points")),
+    "win_points_sq": _sq(_W, pl.col("points")),
+    "win_score_change": _sum(_W, pl.col("score_change")),
+    "win_score_change_sq": _sq(_W, pl.col("score_change")),
+    "win_score_net_sq": _sq(_W, _SCORE_NET),
+    "win_turn_sum": _sum(_W, pl.col("own_turn")),
+    "win_turn_sq": _sq(_W, pl.col("own_turn")),
+    "riichi_win_count": _n(_W, pl.col("riichi")),
+    "ippatsu_wins": _n(_W, pl.col("ippatsu")),
+    "ura_total": _sum(_W, pl.when(pl.col("riichi")).then(pl.col("ura"))),
+    "ura_sq": _sq(_W, pl.when(pl.col("riichi")).then(pl.col("ura"))),
+    "ura_wins": _n(_W, pl.col("riichi") & (pl.col("ura") > 0)),
+    "dora_total": _sum(_W, pl.col("dora") + pl.col("aka") + pl.col("ura")),
+    "dora_sq": _sq(_W, pl.col("dora") + pl.col("aka") + pl.col("ura")),
+    "yakuman": _n(_W, pl.col("yakuman")),
 }
-"""Every counter: the fact table it comes from and what it sums."""
+"""Every counter: the fact table it comes from, what it takes per group, and how batches
+combine (``sum`` or ``max``)."""
 
 OPTIONS: dict[str, tuple[str, ...]] = {
     "double_ron": ("once", "twice"),
     "average_win": ("raw", "score-change", "score-change-with-stick"),
     "draws": ("all", "exhaustive", "exhaustive-no-nagashi"),
-    "ura": ("average", "at-least-one"),
 }
 """Conventions where services differ; the first of each is the default."""
+
+SETS: dict[str, tuple[str, ...]] = {
+    "headline": ("win_rate", "deal_in_rate", "riichi_rate", "call_rate", "average_win",
+                 "average_deal_in", "average_placement"),
+    "riichi": ("riichi_rate", "riichi_win_rate", "riichi_deal_in_rate", "average_riichi_turn",
+               "first_riichi_rate", "chasing_riichi_rate", "chased_riichi_rate",
+               "ippatsu_rate", "ura_per_riichi_win", "ura_hit_rate", "riichi_balance"),
+    "calls": ("call_rate", "call_win_rate", "call_deal_in_rate", "call_balance", "dama_rate"),
+    "placement": ("average_placement", "first_rate", "second_rate", "third_rate",
+                  "fourth_rate", "top_two_rate", "bust_rate", "average_points",
+                  "average_final_score", "stable_dan", "stable_rate"),
+}
+"""Named sets of metrics for ``--metrics`` (``all`` is every metric)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Metric:
-    """One statistic: ``numerator / denominator`` over counters, and what it means."""
+    """One statistic over counters, what it means, and how its interval is taken.
+
+    ``kind`` is ``rate`` (a proportion: Wilson interval), ``mean`` (normal
+    interval from the ``square`` counter over ``observations``), ``value``
+    (a formula of counters, no interval), ``count`` or ``max`` (a counter as it is).
+    """
 
     name: str
     label: str
@@ -75,66 +170,136 @@ class Metric:
     doc: str
     option: str = ""
     """The :data:`OPTIONS` key whose value picks the counters (``{value}`` in them)."""
-    scale: float = 1.0
+    kind: str = "rate"
+    square: str = ""
+    observations: str = ""
+    percent: bool = True
+
+    @property
+    def interval(self) -> bool:
+        """Whether the metric carries ``_lo``/``_hi`` columns."""
+        return self.kind in ("rate", "mean")
 
 
-def _m(name: str, label: str, num: str, den: str, doc: str, option: str = "",
-       scale: float = 1.0) -> Metric:
-    return Metric(name, label, num, den, doc, option, scale)
+def _r(name: str, label: str, num: str, den: str, doc: str, option: str = "") -> Metric:
+    return Metric(name, label, num, den, doc, option)
+
+
+def _mean(name: str, label: str, num: str, den: str, doc: str, square: str,
+          observations: str = "", option: str = "") -> Metric:
+    return Metric(name, label, num, den, doc, option, "mean", square, observations or den,
+                  percent=False)
 
 
 METRICS: tuple[Metric, ...] = (
-    _m("win_rate", "和了率", "wins", "rounds", "Rounds won / rounds played (each winner of a "
+    _r("win_rate", "和了率", "wins", "rounds", "Rounds won / rounds played (each winner of a "
        "double ron wins once)."),
-    _m("deal_in_rate", "放銃率", "deal_in:{double_ron}", "rounds", "Rounds dealt in / rounds "
+    _r("deal_in_rate", "放銃率", "deal_in:{double_ron}", "rounds", "Rounds dealt in / rounds "
        "played; double-ron=once counts a double ron once (kobalab, amae-koromo), twice counts "
        "each win (Path of Houou, zyr17).", "double_ron"),
-    _m("riichi_rate", "立直率", "riichi", "rounds", "Rounds with a riichi declaration (dealt "
+    _r("riichi_rate", "立直率", "riichi", "rounds", "Rounds with a riichi declaration (dealt "
        "in on the declaration tile included) / rounds."),
-    _m("call_rate", "副露率", "called", "rounds", "Rounds with at least one chi, pon or open "
+    _r("call_rate", "副露率", "called", "rounds", "Rounds with at least one chi, pon or open "
        "kan (not closed kan, not kita) / rounds."),
-    _m("tsumo_rate", "ツモ率", "tsumo_wins", "wins", "Wins by tsumo / wins."),
-    _m("dama_rate", "ダマ率", "dama_wins", "wins", "Wins with a closed hand and no riichi / "
+    _r("tsumo_rate", "ツモ率", "tsumo_wins", "wins", "Wins by tsumo / wins."),
+    _r("dama_rate", "ダマ率", "dama_wins", "wins", "Wins with a closed hand and no riichi / "
        "wins."),
-    _m("draw_rate", "流局率", "draws:{draws}", "rounds", "Rounds ending in a draw / rounds; "
+    _r("draw_rate", "流局率", "draws:{draws}", "rounds", "Rounds ending in a draw / rounds; "
        "all = abortive included (kobalab), exhaustive = nagashi mangan included (amae-koromo), "
        "exhaustive-no-nagashi (zyr17).", "draws"),
-    _m("tenpai_at_draw", "流局聴牌率", "tenpai_at_draw", "draws_exhaustive",
+    _r("tenpai_at_draw", "流局聴牌率", "tenpai_at_draw", "draws_exhaustive",
        "Tenpai at an exhaustive draw / exhaustive draws the player sat in."),
-    _m("average_placement", "平均順位", "placement_sum", "games", "Mean final placement "
-       "(ties to the seat nearer the first dealer)."),
-    _m("first_rate", "トップ率", "rank_1", "games", "Games finished first / games."),
-    _m("second_rate", "2位率", "rank_2", "games", "Games finished second / games."),
-    _m("third_rate", "3位率", "rank_3", "games", "Games finished third / games."),
-    _m("fourth_rate", "ラス率", "rank_4", "games", "Games finished fourth / games."),
-    _m("bust_rate", "飛び率", "busts", "games", "Games ending below 0 points / games."),
-    _m("average_win", "平均打点", "win_value:{average_win}", "wins", "Mean value of a win: "
-       "raw = the record's hand value without honba and sticks (kobalab, Path of Houou); "
-       "score-change = the winner's score change less their own riichi stick (amae-koromo, "
-       "Mortal); score-change-with-stick keeps it (zyr17).", "average_win"),
-    _m("average_deal_in", "平均放銃", "deal_in_points", "deal_in:{double_ron}",
-       "Points paid when dealing in (honba included) / deal-ins.", "double_ron"),
-    _m("riichi_win_rate", "立直後和了率", "riichi_wins", "riichi", "Riichi rounds won / "
+    _r("tsumo_hit_rate", "被ツモ率", "tsumo_hits", "rounds", "Rounds another player won by "
+       "tsumo / rounds."),
+    _mean("average_placement", "平均順位", "placement_sum", "games", "Mean final placement "
+          "(ties to the seat nearer the first dealer).", "placement_sq"),
+    _r("first_rate", "トップ率", "rank_1", "games", "Games finished first / games."),
+    _r("second_rate", "2位率", "rank_2", "games", "Games finished second / games."),
+    _r("third_rate", "3位率", "rank_3", "games", "Games finished third / games."),
+    _r("fourth_rate", "ラス率", "rank_4", "games", "Games finished fourth / games."),
+    _r("top_two_rate", "連対率", "rank_12", "games", "Games finished first or second / games."),
+    _r("bust_rate", "飛び率", "busts", "games", "Games ending below 0 points / games."),
+    _mean("average_points", "平均得点", "points_sum", "points_games", "Mean of the game's "
+          "final points as the record gives them (score over 1000, less the return, plus uma: "
+          "Tenhou's ±pt, Mahjong Soul's final points) / games that give them.", "points_sq"),
+    _mean("average_final_score", "平均素点", "final_score_sum", "games", "Mean final score "
+          "(the points on the table at the end).", "final_score_sq"),
+    Metric("stable_dan", "安定段位", "dan_top2", "dan_fourths", "Tenhou's stable dan: the dan "
+           "at which the expected dan points of a game are zero, (a·1st + b·2nd) / 4th − 2 with "
+           "(a, b) = (2, 1) ippan, (4, 1) joukyuu, (5, 2) tokujou, (6, 3) houou; Tenhou "
+           "four-player games only.", kind="value", percent=False),
+    Metric("stable_rate", "安定R", "rating_bonus_sum", "rated_games", "Tenhou's stable rating: "
+           "the rating at which the expected change is zero, the mean table rating as the "
+           "records give it + 40 × the mean placement bonus (+30/+10/−10/−30; three players "
+           "+30/0/−30); games whose record gives every player's rating.", kind="value",
+           percent=False),
+    _mean("average_win", "平均打点", "win_value:{average_win}", "wins", "Mean value of a win: "
+          "raw = the record's hand value without honba and sticks (kobalab, Path of Houou); "
+          "score-change = the winner's score change less their own riichi stick (amae-koromo, "
+          "Mortal); score-change-with-stick keeps it (zyr17).", "win_sq:{average_win}",
+          option="average_win"),
+    _mean("average_deal_in", "平均放銃", "deal_in_points", "deal_in:{double_ron}",
+          "Points paid when dealing in (honba included) / deal-ins; the interval takes each "
+          "round dealt in as one observation.", "deal_in_points_sq", "deal_in_rounds",
+          option="double_ron"),
+    _mean("average_win_turn", "平均和了巡目", "win_turn_sum", "wins", "Mean own turn of a win: "
+          "the winner's own discards before it (Mortal's and kobalab's count).", "win_turn_sq"),
+    _mean("average_dora", "平均ドラ", "dora_total", "wins", "Dora, red fives and ura dora "
+          "per win.", "dora_sq"),
+    _r("riichi_win_rate", "立直後和了率", "riichi_wins", "riichi", "Riichi rounds won / "
        "riichi rounds."),
-    _m("riichi_deal_in_rate", "立直後放銃率", "riichi_deal_ins", "riichi", "Riichi rounds "
+    _r("riichi_deal_in_rate", "立直後放銃率", "riichi_deal_ins", "riichi", "Riichi rounds "
        "dealt in (on the declaration tile too) / riichi rounds."),
-    _m("call_win_rate", "副露後和了率", "called_wins", "called", "Called rounds won / called "
-       "rounds (amae-koromo, Mortal)."),
-    _m("ippatsu_rate", "一発率", "ippatsu_wins", "riichi_win_count", "Ippatsu wins / riichi "
+    _mean("average_riichi_turn", "平均立直巡目", "riichi_turn_sum", "riichi", "Mean own turn "
+          "of a riichi declaration: the player's own discards with the declaration tile "
+          "(zyr17's count; Mortal's is one less).", "riichi_turn_sq"),
+    _r("first_riichi_rate", "先制率", "riichi_first", "riichi", "Riichi rounds in which the "
+       "player declared first / riichi rounds."),
+    _r("chasing_riichi_rate", "追っかけ率", "riichi_chasing", "riichi", "Riichi rounds in "
+       "which another player had declared before / riichi rounds."),
+    _r("chased_riichi_rate", "被追っかけ率", "riichi_chased", "riichi", "Riichi rounds in "
+       "which another player declared after the player / riichi rounds."),
+    _mean("riichi_balance", "立直収支", "riichi_change", "riichi", "Mean score change of a "
+          "riichi round: the stick, wins, deal-ins, others' tsumo and draw payments, all "
+          "counted.", "riichi_change_sq"),
+    _r("ippatsu_rate", "一発率", "ippatsu_wins", "riichi_win_count", "Ippatsu wins / riichi "
        "wins."),
-    _m("ura_rate", "裏ドラ", "ura:{ura}", "riichi_win_count", "Per riichi win: average = ura "
-       "dora count (kobalab, zyr17); at-least-one = share with one or more (amae-koromo).",
-       "ura"),
+    _mean("ura_per_riichi_win", "裏ドラ平均", "ura_total", "riichi_win_count", "Ura dora per "
+          "riichi win (kobalab, zyr17).", "ura_sq"),
+    _r("ura_hit_rate", "裏ドラ率", "ura_wins", "riichi_win_count", "Riichi wins with one "
+       "ura dora or more / riichi wins (amae-koromo's 里宝率)."),
+    _r("call_win_rate", "副露後和了率", "called_wins", "called", "Called rounds won / called "
+       "rounds (amae-koromo, Mortal)."),
+    _r("call_deal_in_rate", "副露後放銃率", "called_deal_ins", "called", "Called rounds dealt "
+       "in / called rounds (amae-koromo, Mortal)."),
+    _mean("call_balance", "副露収支", "called_change", "called", "Mean score change of a "
+          "called round, everything counted.", "called_change_sq"),
+    _r("dealer_win_rate", "親和了率", "dealer_wins", "dealer_rounds", "Dealer rounds won / "
+       "dealer rounds."),
+    _r("dealer_deal_in_rate", "親放銃率", "dealer_deal_ins", "dealer_rounds", "Dealer rounds "
+       "dealt in / dealer rounds."),
+    _r("dealer_tsumo_hit_rate", "親被ツモ率", "dealer_tsumo_hits", "dealer_rounds",
+       "Dealer rounds another player won by tsumo / dealer rounds."),
+    Metric("longest_dealer_streak", "最大連荘", "longest_dealer_streak", "", "The most "
+           "rounds the player kept the deal in a row (renchan: 0 = never kept it).",
+           kind="max", percent=False),
+    Metric("yakuman", "役満", "yakuman", "", "Wins with a yakuman.", kind="count",
+           percent=False),
 )
 """The registry, in output order."""
+
+BY_NAME = {m.name: m for m in METRICS}
 
 _VARIANTS = {
     "deal_in:once": "deal_in_rounds", "deal_in:twice": "deal_ins",
     "draws:all": "draws_all", "draws:exhaustive": "draws_exhaustive",
     "draws:exhaustive-no-nagashi": "draws_exhaustive_no_nagashi",
-    "ura:average": "ura_total", "ura:at-least-one": "ura_wins",
     "win_value:raw": "win_points", "win_value:score-change-with-stick": "win_score_change",
+    "win_sq:raw": "win_points_sq", "win_sq:score-change": "win_score_net_sq",
+    "win_sq:score-change-with-stick": "win_score_change_sq",
 }
+_Z = 1.959963984540054
+"""The normal quantile of a two-sided 95% interval."""
 
 
 def _counter_expr(ref: str) -> pl.Expr:
@@ -143,12 +308,23 @@ def _counter_expr(ref: str) -> pl.Expr:
     return pl.col(_VARIANTS.get(ref, ref))
 
 
+def _values() -> dict[str, pl.Expr]:
+    """The ``value`` metrics' formulas."""
+    rated = pl.col("rated_games")
+    return {
+        "stable_dan": pl.when(pl.col("dan_fourths") > 0).then(
+            pl.col("dan_top2") / pl.col("dan_fourths") - 2),
+        "stable_rate": pl.when(rated > 0).then(
+            (pl.col("rating_table_sum") + 40 * pl.col("rating_bonus_sum")) / rated),
+    }
+
+
 def count(tables: dict[str, pl.DataFrame], by: Sequence[str]) -> pl.DataFrame:
-    """Counters per group for one batch of fact tables (additive across batches)."""
+    """Counters per group for one batch of fact tables (they combine across batches)."""
     keys = list(by)
     out: pl.DataFrame | None = None
-    for table in ("player_rounds", "wins", "games"):
-        exprs = [e.alias(name) for name, (t, e) in COUNTERS.items() if t == table]
+    for table in (_PR, _W, _G):
+        exprs = [e.alias(name) for name, (t, e, _) in COUNTERS.items() if t == table]
         df = tables[table]
         part = (df.group_by(keys).agg(exprs) if keys else df.select(exprs))
         if out is None:
@@ -162,11 +338,13 @@ def count(tables: dict[str, pl.DataFrame], by: Sequence[str]) -> pl.DataFrame:
 
 
 def merge(counters: Sequence[pl.DataFrame], by: Sequence[str]) -> pl.DataFrame:
-    """Add up the counters of several batches."""
+    """Combine the counters of several batches (sums add up, maxima take the larger)."""
     df = pl.concat(list(counters), how="diagonal_relaxed")
+    aggs = [pl.col(c).max() if how == "max" else pl.col(c).sum()
+            for c, (_, _, how) in COUNTERS.items()]
     if not by:
-        return df.select(pl.col(c).sum() for c in COUNTERS)
-    return df.group_by(list(by)).agg(pl.col(c).sum() for c in COUNTERS)
+        return df.select(aggs)
+    return df.group_by(list(by)).agg(aggs)
 
 
 def column_name(metric: Metric, options: dict[str, str]) -> str:
@@ -176,18 +354,66 @@ def column_name(metric: Metric, options: dict[str, str]) -> str:
     return f"{metric.name}[{metric.option.replace('_', '-')}={options[metric.option]}]"
 
 
-def compute(counters: pl.DataFrame, by: Sequence[str], options: dict[str, str] | None = None
-            ) -> pl.DataFrame:
-    """Every metric from summed counters: group keys, games, rounds, then the metrics."""
+def _wilson(num: pl.Expr, den: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """Wilson's 95% score interval of a proportion ``num / den``."""
+    n = den.cast(pl.Float64)
+    p = num.cast(pl.Float64) / n
+    z2 = _Z * _Z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = _Z * ((p * (1 - p) / n + z2 / (4 * n * n)).sqrt()) / (1 + z2 / n)
+    ok = den > 0
+    return (pl.when(ok).then((centre - half).clip(0.0, 1.0)),
+            pl.when(ok).then((centre + half).clip(0.0, 1.0)))
+
+
+def _normal(num: pl.Expr, den: pl.Expr, square: pl.Expr, obs: pl.Expr
+            ) -> tuple[pl.Expr, pl.Expr]:
+    """The normal 95% interval of the mean ``num / den`` from ``obs`` observations whose
+    squares sum to ``square`` (the ratio ``obs / den`` taken as fixed)."""
+    n = obs.cast(pl.Float64)
+    mean_obs = num.cast(pl.Float64) / n
+    var = (square / n - mean_obs * mean_obs).clip(lower_bound=0.0) * n / (n - 1)
+    half = _Z * (var / n).sqrt() * n / den.cast(pl.Float64)
+    value = num.cast(pl.Float64) / den
+    ok = (obs > 1) & (den > 0)
+    return pl.when(ok).then(value - half), pl.when(ok).then(value + half)
+
+
+def metric_columns(metric: Metric, opts: dict[str, str]) -> list[pl.Expr]:
+    """A metric's value column, then its ``_lo`` and ``_hi`` columns when it has them."""
+    name = column_name(metric, opts)
+    if metric.kind == "value":
+        return [_values()[metric.name].alias(name)]
+    if metric.kind in ("count", "max"):
+        return [pl.col(metric.numerator).alias(name)]
+    num = _counter_expr(metric.numerator.format(**opts))
+    den = _counter_expr(metric.denominator.format(**opts))
+    value = pl.when(den > 0).then(num.cast(pl.Float64) / den)
+    if metric.kind == "rate":
+        lo, hi = _wilson(num, den)
+    else:
+        square = _counter_expr(metric.square.format(**opts))
+        lo, hi = _normal(num, den, square, _counter_expr(metric.observations.format(**opts)))
+    return [value.alias(name), lo.alias(f"{name}_lo"), hi.alias(f"{name}_hi")]
+
+
+def options_in_force(options: dict[str, str] | None) -> dict[str, str]:
+    """Every option's value: the defaults, overridden by ``options`` (checked)."""
     opts = {k: v[0] for k, v in OPTIONS.items()} | (options or {})
     for k, v in opts.items():
+        if k not in OPTIONS:
+            raise ValueError(f"unknown option {k}; choose from {', '.join(OPTIONS)}")
         if v not in OPTIONS[k]:
             raise ValueError(f"{k} must be one of {', '.join(OPTIONS[k])}, not {v!r}")
-    cols = []
-    for m in METRICS:
-        num = _counter_expr(m.numerator.format(**opts))
-        den = _counter_expr(m.denominator.format(**opts))
-        value = pl.when(den > 0).then(num.cast(pl.Float64) / den).otherwise(None)
-        cols.append((value * m.scale).alias(column_name(m, opts)))
+    return opts
+
+
+def compute(counters: pl.DataFrame, by: Sequence[str], options: dict[str, str] | None = None
+            ) -> pl.DataFrame:
+    """Every metric from combined counters: group keys, games, rounds, then each metric
+    with its interval, sorted by games (most first)."""
+    opts = options_in_force(options)
+    cols = [c for m in METRICS for c in metric_columns(m, opts)]
     order = [*by, "games", "rounds"]
-    return counters.select(*order, *cols).sort(list(by) or ["games"], nulls_last=True)
+    return counters.select(*order, *cols).sort(["games", *by], descending=[True] + [
+        False] * len(by), nulls_last=True)

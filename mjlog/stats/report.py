@@ -1,0 +1,285 @@
+"""The statistics report: one self-contained HTML page with a profile per player or group.
+
+:class:`Collector` gathers, batch by batch, the few small tables the pictures
+need (counters by month, a pooled row per player count, one row per
+player-game for points over games, turn histograms, yaku counts); it holds
+aggregates, not games, except the per-game points. :func:`write_report`
+draws the pictures with matplotlib as inline SVG (text kept as text, no
+script, no network) and writes the page. Matplotlib is imported only here,
+and only when a report is asked for.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from mjlog.stats.metrics import BY_NAME, column_name, compute, count, merge, options_in_force
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+HEADLINE = ("win_rate", "deal_in_rate", "riichi_rate", "call_rate")
+"""The rates drawn against the pool of all players."""
+
+
+class Collector:
+    """The report's data, gathered one batch of (filtered) fact tables at a time."""
+
+    def __init__(self, keys: Sequence[str]) -> None:
+        self.keys = list(keys)
+        self.monthly: pl.DataFrame | None = None
+        self.pool: pl.DataFrame | None = None
+        self.parts: dict[str, list[pl.DataFrame]] = {
+            "games": [], "riichi_turns": [], "win_turns": [], "yaku": []}
+
+    def add(self, tables: dict[str, pl.DataFrame]) -> None:
+        """Take one batch into the aggregates."""
+        k = self.keys
+        month = [*k, "year", "month"]
+        part = count(tables, month)
+        self.monthly = part if self.monthly is None else merge([self.monthly, part], month)
+        pool = count(tables, ["players"])
+        self.pool = pool if self.pool is None else merge([self.pool, pool], ["players"])
+        games = tables["games"].select(*k, "date", "source", "placement", "points",
+                                       "final_score")
+        self.parts["games"].append(games)
+        pr = tables["player_rounds"].filter(pl.col("riichi"))
+        self.parts["riichi_turns"].append(
+            pr.group_by([*k, "riichi_own_turn"]).agg(pl.len().alias("n")))
+        self.parts["win_turns"].append(
+            tables["wins"].group_by([*k, "own_turn"]).agg(pl.len().alias("n")))
+        self.parts["yaku"].append(tables["yaku"].group_by([*k, "yaku"]).agg(pl.len().alias("n")))
+
+    def table(self, name: str) -> pl.DataFrame:
+        """One gathered table, its parts combined."""
+        parts = self.parts[name]
+        if not parts:
+            return pl.DataFrame()
+        df = pl.concat(parts, how="vertical_relaxed")
+        if name == "games":
+            return df
+        return df.group_by([c for c in df.columns if c != "n"]).agg(pl.col("n").sum())
+
+
+def _group_filter(keys: Sequence[str], row: dict[str, Any]) -> pl.Expr:
+    cond = pl.lit(True)
+    for k in keys:
+        v = row[k]
+        cond = cond & (pl.col(k).is_null() if v is None else (pl.col(k) == v))
+    return cond
+
+
+def _svg(fig: Figure) -> str:
+    """A figure as inline SVG markup (its XML prologue dropped), then closed."""
+    import matplotlib.pyplot as plt
+
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight")
+    plt.close(fig)
+    text = buf.getvalue()
+    return text[text.index("<svg"):]
+
+
+def _figure(width: float = 4.6, height: float = 2.6) -> tuple[Figure, Any]:
+    import matplotlib
+
+    matplotlib.use("svg")
+    matplotlib.rcParams.update({"svg.fonttype": "none", "font.size": 9,
+                                "axes.spines.top": False, "axes.spines.right": False})
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(figsize=(width, height))
+
+
+def _placement_chart(row: dict[str, Any], pool: dict[str, Any], players: int) -> str:
+    names = ["first_rate", "second_rate", "third_rate", "fourth_rate"][:players]
+    fig, ax = _figure()
+    xs = range(1, players + 1)
+    ax.bar(xs, [row[n] or 0 for n in names], color="#3b6ea5", label="this group")
+    ax.plot(xs, [pool[n] or 0 for n in names], "o", color="#c0392b", label="all players")
+    ax.set_xticks(list(xs), [f"{i}" for i in xs])
+    ax.set_xlabel("placement")
+    ax.set_ylabel("share of games")
+    ax.legend(frameon=False)
+    return _svg(fig)
+
+
+def _rates_chart(row: dict[str, Any], pool: dict[str, Any], cols: dict[str, str]) -> str:
+    fig, ax = _figure()
+    ys = list(range(len(HEADLINE)))
+    for y, name in zip(ys, HEADLINE, strict=True):
+        c = cols[name]
+        v, lo, hi = row[c], row[f"{c}_lo"], row[f"{c}_hi"]
+        if v is not None:
+            ax.errorbar([v * 100], [y], xerr=[[(v - lo) * 100], [(hi - v) * 100]], fmt="o",
+                        color="#3b6ea5", capsize=3)
+        if pool[c] is not None:
+            ax.plot([pool[c] * 100], [y], "|", color="#c0392b", markersize=14)
+    ax.set_yticks(ys, [BY_NAME[n].label + " " + n.replace("_", " ") for n in HEADLINE])
+    ax.set_xlabel("% (95% interval; red: all players)")
+    return _svg(fig)
+
+
+def _monthly_chart(monthly: pl.DataFrame, cols: dict[str, str]) -> str | None:
+    df = monthly.filter(pl.col("year").is_not_null()).sort("year", "month")
+    if df.is_empty():
+        return None
+    labels = [f"{y}-{m:02d}" for y, m in df.select("year", "month").iter_rows()]
+    fig, ax = _figure()
+    for name, colour in (("win_rate", "#3b6ea5"), ("deal_in_rate", "#c0392b")):
+        c = cols[name]
+        values = [(v or 0) * 100 for v in df[c].to_list()]
+        ax.plot(range(len(labels)), values, marker="o", color=colour, label=name.replace(
+            "_", " "))
+        ax.fill_between(range(len(labels)), [(v or 0) * 100 for v in df[f"{c}_lo"].to_list()],
+                        [(v or 0) * 100 for v in df[f"{c}_hi"].to_list()], color=colour,
+                        alpha=0.15)
+    step = max(1, len(labels) // 8)
+    ax.set_xticks(range(0, len(labels), step), labels[::step], rotation=30)
+    ax.set_ylabel("% of rounds")
+    ax.legend(frameon=False)
+    return _svg(fig)
+
+
+def _points_chart(games: pl.DataFrame) -> str | None:
+    df = games.sort("date", "source", nulls_last=True)
+    use = "points" if df["points"].null_count() == 0 else None
+    if df.is_empty():
+        return None
+    values = df[use].cast(pl.Float64) if use else df["final_score"].cast(pl.Float64)
+    fig, ax = _figure()
+    ax.plot(range(1, df.height + 1), values.cum_sum().to_list(), color="#3b6ea5")
+    ax.axhline(0, color="#999", linewidth=0.8)
+    ax.set_xlabel("games (in date order)")
+    ax.set_ylabel("cumulative points" if use else "cumulative final score")
+    return _svg(fig)
+
+
+def _yaku_chart(yaku: pl.DataFrame, wins: int) -> str | None:
+    top = yaku.sort("n", descending=True).head(15)
+    if top.is_empty() or not wins:
+        return None
+    fig, ax = _figure(4.6, 3.4)
+    names = top["yaku"].to_list()[::-1]
+    ax.barh(names, [n / wins * 100 for n in top["n"].to_list()[::-1]], color="#3b6ea5")
+    ax.set_xlabel("% of wins with this yaku")
+    return _svg(fig)
+
+
+def _turns_chart(riichi: pl.DataFrame, wins: pl.DataFrame) -> str | None:
+    if riichi.is_empty() and wins.is_empty():
+        return None
+    fig, ax = _figure()
+    for df, col, label, colour in ((riichi, "riichi_own_turn", "riichi", "#c0392b"),
+                                   (wins, "own_turn", "win", "#3b6ea5")):
+        df = df.filter(pl.col(col).is_not_null()).sort(col)
+        total = df["n"].sum() or 1
+        ax.plot(df[col].to_list(), [n / total * 100 for n in df["n"].to_list()], marker="o",
+                color=colour, label=f"{label} turn")
+    ax.set_xlabel("own turn (own discards)")
+    ax.set_ylabel("% of riichi / wins")
+    ax.legend(frameon=False)
+    return _svg(fig)
+
+
+_CSS = """
+body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:1em 1.5em;
+color:#222;background:#fafafa}
+h1{font-size:1.5em}h2{margin-top:2em;border-bottom:2px solid #3b6ea5}
+table{border-collapse:collapse;margin:.5em 0}td,th{padding:.2em .6em;text-align:right}
+th:first-child,td:first-child{text-align:left}tr:nth-child(even){background:#eef2f7}
+.charts{display:flex;flex-wrap:wrap;gap:1em}
+figure.chart{margin:0;background:#fff;border:1px solid #ddd;padding:.4em}
+figure.chart svg{display:block;max-width:100%;height:auto}
+figcaption{font-size:.9em;color:#555}.note{color:#555}
+"""
+
+
+def _page(title: str, body: list[str]) -> str:
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+            "style-src 'unsafe-inline'; img-src data:\">"
+            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")
+
+
+def _figure_html(kind: str, caption: str, svg: str | None) -> str:
+    if svg is None:
+        return f'<p class="note">{html.escape(caption)}: nothing to draw.</p>'
+    return (f'<figure class="chart" data-chart="{kind}">{svg}'
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+
+
+def _rates_table(row: dict[str, Any], pool: dict[str, Any], options: dict[str, str]) -> str:
+    from mjlog.stats.table import cell
+
+    lines = ["<table><tr><th>metric</th><th>this group (95% interval)</th>"
+             "<th>all players</th></tr>"]
+    for name in ("win_rate", "deal_in_rate", "riichi_rate", "call_rate", "average_win",
+                 "average_deal_in", "average_placement", "stable_dan"):
+        m = BY_NAME[name]
+        c = column_name(m, options)
+        mine = cell(m, row[c], row.get(f"{c}_lo"), row.get(f"{c}_hi"))
+        lines.append(f"<tr><td>{html.escape(m.label)} {name}</td><td>{mine}</td>"
+                     f"<td>{cell(m, pool[c])}</td></tr>")
+    return "".join(lines) + "</table>"
+
+
+def _profile(collector: Collector, row: dict[str, Any], pool: dict[str, Any],
+             options: dict[str, str]) -> list[str]:
+    """One group's section: its headline table and its six pictures."""
+    from mjlog.stats.table import _label
+
+    keys = collector.keys
+    cols = {n: column_name(BY_NAME[n], options) for n in HEADLINE}
+    cond = _group_filter(keys, row)
+    monthly = compute(collector.monthly.filter(cond), [*keys, "year", "month"], options) \
+        if collector.monthly is not None else pl.DataFrame()
+    win_turns = collector.table("win_turns").filter(cond)
+    wins = int(win_turns["n"].sum()) if not win_turns.is_empty() else 0
+    charts = [
+        _figure_html("placement", "placement distribution (dots: all players)",
+                     _placement_chart(row, pool, int(row["players"]))),
+        _figure_html("rates", "headline rates with 95% intervals", _rates_chart(
+            row, pool, cols)),
+        _figure_html("monthly", "win and deal-in rate by month", _monthly_chart(
+            monthly, cols) if not monthly.is_empty() else None),
+        _figure_html("points", "points over games", _points_chart(
+            collector.table("games").filter(cond))),
+        _figure_html("yaku", "yaku frequencies (dora not counted)", _yaku_chart(
+            collector.table("yaku").filter(cond), wins)),
+        _figure_html("turns", "riichi and win turn distributions", _turns_chart(
+            collector.table("riichi_turns").filter(cond), win_turns)),
+    ]
+    title = html.escape(_label(row, keys))
+    return [f"<section><h2>{title}</h2><p>{row['games']:,} games, {row['rounds']:,} rounds"
+            "</p>", _rates_table(row, pool, options), '<div class="charts">', *charts,
+            "</div></section>"]
+
+
+def write_report(path: Path, table: pl.DataFrame, collector: Collector,
+                 options: dict[str, str] | None, *, about: str, limit: int = 20) -> int:
+    """Write the page for the first ``limit`` rows of ``table`` (already filtered and
+    sorted, every metric column present); returns how many profiles it has."""
+    opts = options_in_force(options)
+    pools = {int(r["players"]): r for r in compute(collector.pool, ["players"], opts)
+             .iter_rows(named=True)} if collector.pool is not None else {}
+    body = ["<h1>mjlog statistics</h1>", f'<p class="note">{html.escape(about)}</p>']
+    shown = 0
+    for row in table.head(limit).iter_rows(named=True):
+        pool = pools.get(int(row["players"]))
+        if pool is None:
+            continue
+        body += _profile(collector, row, pool, opts)
+        shown += 1
+    if table.height > limit:
+        body.append(f'<p class="note">{table.height - limit} more groups not drawn '
+                    "(--report-limit).</p>")
+    path.write_text(_page("mjlog statistics", body), "utf-8")
+    return shown

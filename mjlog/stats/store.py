@@ -1,0 +1,84 @@
+"""Fact tables on disk: written into a new folder, put in place only when complete.
+
+``mjlog stats --facts DIR`` writes through :class:`FactsWriter`: every part
+goes into a hidden folder beside ``DIR``; when the run ends well, a
+``_manifest.json`` (what went in: files, games, mjlog version, options,
+schemas) is added and the folder takes ``DIR``'s place in one rename. An
+error or an interrupt leaves ``DIR`` as it was. A non-empty ``DIR`` is
+refused unless ``overwrite`` is given: facts of two runs never mix.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from mjlog.stats.facts import FACTS_VERSION, SCHEMAS, TABLES
+
+MANIFEST = "_manifest.json"
+
+
+class FactsWriter:
+    """Writes batches of fact tables as Parquet parts into a folder that appears whole."""
+
+    def __init__(self, target: Path, *, overwrite: bool = False) -> None:
+        """Raises :class:`FileExistsError` for a non-empty ``target`` without ``overwrite``,
+        before anything is read or written."""
+        if target.exists() and (not target.is_dir() or any(target.iterdir())) and not overwrite:
+            raise FileExistsError(f"{target} exists and is not empty: give --overwrite to "
+                                  "replace it, or choose a new folder")
+        self.target = target
+        self.partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
+        shutil.rmtree(self.partial, ignore_errors=True)
+        for t in TABLES:
+            (self.partial / t).mkdir(parents=True)
+        self.parts = 0
+        self.rows = dict.fromkeys(TABLES, 0)
+        self.done = False
+
+    def write(self, batch: dict[str, pl.DataFrame]) -> None:
+        """Write one batch's tables as the next part of each."""
+        for t, df in batch.items():
+            df.write_parquet(self.partial / t / f"part-{self.parts:05d}.parquet")
+            self.rows[t] += df.height
+        self.parts += 1
+
+    def commit(self, items: Sequence[tuple[str, bool]], census: Any,
+               options: dict[str, Any]) -> None:
+        """Write the manifest and put the folder in ``target``'s place (replacing it)."""
+        from mjlog import __version__
+
+        manifest = {
+            "mjlog_version": __version__, "facts_version": FACTS_VERSION,
+            "written": datetime.now(UTC).isoformat(timespec="seconds"),
+            "files": [p for p, _ in items], "games_read": census.games,
+            "complete_games_read": census.complete, "duplicates_dropped": census.duplicates,
+            "options": options, "parts": self.parts, "rows": self.rows,
+            "schemas": {t: {c: str(d) for c, d in s.items()} for t, s in SCHEMAS.items()},
+        }
+        (self.partial / MANIFEST).write_text(
+            json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", "utf-8")
+        old = self.target.with_name(f".{self.target.name}.old-{os.getpid()}")
+        if self.target.exists():
+            os.replace(self.target, old)
+        os.replace(self.partial, self.target)
+        shutil.rmtree(old, ignore_errors=True)
+        self.done = True
+
+    def discard(self) -> None:
+        """Remove the partial folder unless it was committed (safe to call twice)."""
+        if not self.done:
+            shutil.rmtree(self.partial, ignore_errors=True)
+
+
+def read_manifest(folder: Path) -> dict[str, Any]:
+    """The manifest of a facts folder written by mjlog."""
+    data: dict[str, Any] = json.loads((folder / MANIFEST).read_text("utf-8"))
+    return data

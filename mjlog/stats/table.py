@@ -1,0 +1,165 @@
+"""The metrics table as people read it: chosen metrics, formatted cells, fitted to a width.
+
+:func:`select` picks the rows (``--min-games``, ``--sort``) and metrics
+(``--metrics``) of a table from :func:`mjlog.stats.run`; :func:`render_text`
+fits it to a terminal (one column per metric when that fits, otherwise one
+row per metric with the groups side by side, in as many blocks as needed);
+:func:`render_markdown` writes it for a document. Numbers in files (CSV,
+JSON, Parquet) stay raw: these functions only format what is printed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import polars as pl
+
+from mjlog.stats.metrics import BY_NAME, METRICS, SETS, Metric, column_name
+
+
+def metric_names(spec: str) -> list[str]:
+    """The metrics a ``--metrics`` value names: sets (``headline``, ``all`` …) and single
+    metrics, comma-separated, in order, each once. Raises ``ValueError`` naming the
+    unknown ones and the closest known names."""
+    import difflib
+
+    out: list[str] = []
+    for word in (w.strip() for w in spec.split(",")):
+        if not word:
+            continue
+        names = [m.name for m in METRICS] if word == "all" else SETS.get(word, (word,))
+        for name in names:
+            if name not in BY_NAME:
+                close = difflib.get_close_matches(name, [*BY_NAME, *SETS, "all"], n=3)
+                hint = f" (did you mean {', '.join(close)}?)" if close else ""
+                raise ValueError(f"unknown metric {name!r}{hint}; sets: "
+                                 f"{', '.join([*SETS, 'all'])}")
+            if name not in out:
+                out.append(name)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """What a table shows: its group keys, metrics and the option values in force."""
+
+    keys: list[str]
+    metrics: list[Metric]
+    options: dict[str, str]
+
+    def columns(self, intervals: bool = True) -> list[str]:
+        """The raw columns of the selection: keys, games, rounds, each metric (and its
+        interval)."""
+        cols = [*self.keys, "games", "rounds"]
+        for m in self.metrics:
+            c = column_name(m, self.options)
+            cols += [c, f"{c}_lo", f"{c}_hi"] if intervals and m.interval else [c]
+        return cols
+
+
+def select(table: pl.DataFrame, sel: Selection, *, min_games: int = 1,
+           sort: str | None = None) -> tuple[pl.DataFrame, int]:
+    """The rows with at least ``min_games`` games, sorted by ``sort`` (``METRIC`` highest
+    first, ``METRIC:asc`` lowest first; games by default), with the selected columns;
+    and how many rows ``min_games`` left out."""
+    kept = table.filter(pl.col("games") >= min_games)
+    if sort:
+        name, _, direction = sort.partition(":")
+        col = name if name in ("games", "rounds") else None
+        if name in BY_NAME:
+            col = column_name(BY_NAME[name], sel.options)
+        if col is None or direction not in ("", "asc", "desc"):
+            raise ValueError(f"cannot sort by {sort!r}: give a metric name, games or rounds, "
+                             "optionally followed by :asc")
+        kept = kept.sort(col, descending=direction != "asc", nulls_last=True)
+    return kept.select(sel.columns()), table.height - kept.height
+
+
+def cell(metric: Metric, value: float | None, lo: float | None = None,
+         hi: float | None = None) -> str:
+    """A metric's value as printed: percentages for rates, thousands separators for
+    points, two decimals for small means; the interval in brackets when given."""
+    if value is None:
+        return "–"
+    if metric.kind in ("count", "max"):
+        return f"{int(value):,}"
+    text = _number(metric, value)
+    if lo is None or hi is None:
+        return text
+    return f"{text} [{_number(metric, lo, unit=False)}–{_number(metric, hi, unit=False)}]"
+
+
+def _number(metric: Metric, v: float, unit: bool = True) -> str:
+    if metric.percent:
+        return f"{v * 100:.1f}" + ("%" if unit else "")
+    if abs(v) >= 100:
+        return f"{v:,.0f}"
+    return f"{v:.2f}"
+
+
+def _label(row: dict[str, object], keys: Sequence[str]) -> str:
+    shown = [f"{row[k]}p" if k == "players" else str(row[k]) for k in keys]
+    return " · ".join(shown) or "all"
+
+
+def _cells(df: pl.DataFrame, sel: Selection) -> tuple[list[str], list[list[str]]]:
+    """Headers and formatted rows, one row per group (group label, games, metrics)."""
+    header = ["group", "games", *[m.name for m in sel.metrics]]
+    rows = []
+    for row in df.iter_rows(named=True):
+        out = [_label(row, sel.keys), f"{row['games']:,}"]
+        for m in sel.metrics:
+            c = column_name(m, sel.options)
+            out.append(cell(m, row[c], row.get(f"{c}_lo"), row.get(f"{c}_hi")))
+        rows.append(out)
+    return header, rows
+
+
+def _grid(header: list[str], rows: list[list[str]], right_from: int = 1) -> list[str]:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(r: list[str]) -> str:
+        return "  ".join(v.rjust(w) if i >= right_from else v.ljust(w)
+                         for i, (v, w) in enumerate(zip(r, widths, strict=True))).rstrip()
+
+    return [line(header), "  ".join("-" * w for w in widths), *map(line, rows)]
+
+
+def render_text(df: pl.DataFrame, sel: Selection, width: int = 100) -> str:
+    """The table fitted to ``width`` columns of text."""
+    header, rows = _cells(df, sel)
+    lines = _grid(header, rows)
+    if max(map(len, lines)) <= width:
+        return "\n".join(lines)
+    # metrics as rows, groups side by side, in blocks that fit
+    names = ["metric", *(r[0] for r in rows)]
+    body = [[h, *(r[i] for r in rows)] for i, h in enumerate(header) if i > 0]
+    label_w = max(len(b[0]) for b in [names, *body])
+    blocks, start = [], 1
+    while start < len(names):
+        end, used = start, label_w
+        while end < len(names):
+            w = max(len(b[end]) for b in [names, *body]) + 2
+            if end > start and used + w > width:
+                break
+            used, end = used + w, end + 1
+        part = [[r[0], *r[start:end]] for r in [names, *body]]
+        blocks.append("\n".join(_grid(part[0], part[1:])))
+        start = end
+    return "\n\n".join(blocks)
+
+
+def render_markdown(df: pl.DataFrame, sel: Selection) -> str:
+    """The table as a Markdown table (one row per group)."""
+    header, rows = _cells(df, sel)
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(v.replace("|", "\\|") for v in r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def conventions(sel: Selection) -> str:
+    """One line naming the option in force of every selected metric that has one."""
+    named = [f"{m.name}: {column_name(m, sel.options).split('[', 1)[1].rstrip(']')}"
+             for m in sel.metrics if m.option]
+    return ("conventions: " + "; ".join(named)) if named else ""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import importlib.util
 import os
 import shutil
 import signal
@@ -645,6 +646,9 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
         keys = stats.with_players(keys)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
+    if report_path is not None and importlib.util.find_spec("matplotlib") is None:
+        raise click.UsageError("--report draws with matplotlib, which is not installed: "
+                               "pip install 'mjlog[report]'")
     filters = stats.Filters(players=players, since=since, until=until, rooms=rooms,
                             rulesets=rulesets, go_types=go_types,
                             include_incomplete=include_incomplete)

@@ -46,9 +46,10 @@ def _start() -> GameStart:
     return GameStart(source="test", players=tuple(PlayerInfo(name=n) for n in NAMES))
 
 
-def _round(number: int, dealer: int, scores: tuple[int, ...], honba: int = 0) -> RoundStart:
+def _round(number: int, dealer: int, scores: tuple[int, ...], honba: int = 0,
+           hands: tuple[tuple[Tile, ...], ...] = HANDS) -> RoundStart:
     return RoundStart(round_wind=0, round_number=number, honba=honba, kyotaku=0, dealer=dealer,
-                      scores=scores, dora_indicator=Tile(135), hands=HANDS)
+                      scores=scores, dora_indicator=Tile(135), hands=hands)
 
 
 def _d(p: int, t: int, riichi: bool = False) -> Discard:
@@ -247,16 +248,26 @@ def test_a_game_that_does_not_fit_is_skipped_not_fatal(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_houou_corpus_falls_within_published_ranges() -> None:
-    """Pooled over the four-player Houou hanchan games (GO type 169) of the corpus."""
+    """Pooled over the four-player Houou hanchan games (GO type 169) of the corpus: every
+    metric has a value, and the published ones are in range (docs/statistics.md)."""
+    from mjlog.stats import METRICS
+    from mjlog.stats.metrics import column_name, options_in_force
+
     assert corpus_paths("tenhou-xml")  # skips with a message when the corpus is absent
     row = summarize([CORPUS / "tenhou-xml"], by=[],
                     filters=Filters(go_types=(169,))).to_dicts()[0]
+    opts = options_in_force(None)
+    assert [m.name for m in METRICS if row[column_name(m, opts)] is None] == []
     assert 0.20 <= row["win_rate"] <= 0.225
     assert 0.115 <= row["deal_in_rate[double-ron=once]"] <= 0.135
     assert 0.155 <= row["riichi_rate"] <= 0.195
     assert 0.32 <= row["call_rate"] <= 0.37
     assert 5300 <= row["average_win[average-win=raw]"] <= 6000
+    assert 0.38 <= row["tsumo_rate"] <= 0.43 and 0.46 <= row["riichi_win_rate"] <= 0.51
+    assert 0.16 <= row["ippatsu_rate"] <= 0.21 and 0.37 <= row["ura_per_riichi_win"] <= 0.45
     assert row["average_placement"] == pytest.approx(2.5)
+    assert row["stable_dan"] == pytest.approx(7.0)  # a whole Houou pool: 6 + 3 - 2
+    assert row["win_rate_lo"] < row["win_rate"] < row["win_rate_hi"]
 
 
 def test_every_metric_and_option_is_documented() -> None:
@@ -281,7 +292,8 @@ def game_three() -> GameRecord:
     s = (25000,) * 4
     ev: list[Event] = [
         _start(),
-        _round(1, 0, s), AbortiveDraw(kind="nine-terminals", deltas=(0, 0, 0, 0)), RoundEnd(),
+        _round(1, 0, s, hands=HANDS[1:] + HANDS[:1]),  # another deal: another game
+        AbortiveDraw(kind="nine-terminals", deltas=(0, 0, 0, 0)), RoundEnd(),
         _round(1, 0, s, honba=1), _d(0, 100, riichi=True), RiichiAccepted(player=0),
         _d(1, 101), _d(2, 102, riichi=True), RiichiAccepted(player=2), _d(3, 103),
         _win(2, 2, 2000, (-1000, -500, 4000, -500), ("riichi", 1), ("menzen-tsumo", 1)),

@@ -59,7 +59,8 @@ _RATE_BONUS = pl.when(pl.col("players") == 3).then(
     pl.col("placement").replace_strict({1: 30, 2: 10, 3: -10, 4: -30}, default=0))
 
 COUNTERS: dict[str, tuple[str, pl.Expr, str]] = {
-    "games": (_G, pl.len(), "sum"),
+    "games": _n(_PR, pl.col("round") == 0),
+    "placed_games": (_G, pl.len(), "sum"),
     "placement_sum": _sum(_G, pl.col("placement")),
     "placement_sq": _sq(_G, pl.col("placement")),
     "rank_1": _n(_G, pl.col("placement") == 1),
@@ -211,18 +212,18 @@ METRICS: tuple[Metric, ...] = (
        "Tenpai at an exhaustive draw / exhaustive draws the player sat in."),
     _r("tsumo_hit_rate", "被ツモ率", "tsumo_hits", "rounds", "Rounds another player won by "
        "tsumo / rounds."),
-    _mean("average_placement", "平均順位", "placement_sum", "games", "Mean final placement "
+    _mean("average_placement", "平均順位", "placement_sum", "placed_games", "Mean final placement "
           "(ties to the seat nearer the first dealer).", "placement_sq"),
-    _r("first_rate", "トップ率", "rank_1", "games", "Games finished first / games."),
-    _r("second_rate", "2位率", "rank_2", "games", "Games finished second / games."),
-    _r("third_rate", "3位率", "rank_3", "games", "Games finished third / games."),
-    _r("fourth_rate", "ラス率", "rank_4", "games", "Games finished fourth / games."),
-    _r("top_two_rate", "連対率", "rank_12", "games", "Games finished first or second / games."),
-    _r("bust_rate", "飛び率", "busts", "games", "Games ending below 0 points / games."),
+    _r("first_rate", "トップ率", "rank_1", "placed_games", "Games finished first / games."),
+    _r("second_rate", "2位率", "rank_2", "placed_games", "Games finished second / games."),
+    _r("third_rate", "3位率", "rank_3", "placed_games", "Games finished third / games."),
+    _r("fourth_rate", "ラス率", "rank_4", "placed_games", "Games finished fourth / games."),
+    _r("top_two_rate", "連対率", "rank_12", "placed_games", "Games finished first or second / games."),
+    _r("bust_rate", "飛び率", "busts", "placed_games", "Games ending below 0 points / games."),
     _mean("average_points", "平均得点", "points_sum", "points_games", "Mean of the game's "
           "final points as the record gives them (score over 1000, less the return, plus uma: "
           "Tenhou's ±pt, Mahjong Soul's final points) / games that give them.", "points_sq"),
-    _mean("average_final_score", "平均素点", "final_score_sum", "games", "Mean final score "
+    _mean("average_final_score", "平均素点", "final_score_sum", "placed_games", "Mean final score "
           "(the points on the table at the end).", "final_score_sq"),
     Metric("stable_dan", "安定段位", "dan_top2", "dan_fourths", "Tenhou's stable dan: the dan "
            "at which the expected dan points of a game are zero, (a·1st + b·2nd) / 4th − 2 with "
@@ -361,9 +362,9 @@ def _wilson(num: pl.Expr, den: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
     z2 = _Z * _Z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = _Z * ((p * (1 - p) / n + z2 / (4 * n * n)).sqrt()) / (1 + z2 / n)
-    ok = den > 0
-    return (pl.when(ok).then((centre - half).clip(0.0, 1.0)),
-            pl.when(ok).then((centre + half).clip(0.0, 1.0)))
+    ok = den > 0  # at 0 and at 1 the bound is exact (rounding would leave 1e-17 off)
+    return (pl.when(ok).then(pl.when(num == 0).then(0.0).otherwise(centre - half)),
+            pl.when(ok).then(pl.when(num == den).then(1.0).otherwise(centre + half)))
 
 
 def _normal(num: pl.Expr, den: pl.Expr, square: pl.Expr, obs: pl.Expr

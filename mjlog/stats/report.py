@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import io
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -80,7 +81,9 @@ def _svg(fig: Figure) -> str:
     import matplotlib.pyplot as plt
 
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight")
+    with warnings.catch_warnings():  # names in CJK: the browser draws the text, not matplotlib
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+        fig.savefig(buf, format="svg", bbox_inches="tight")
     plt.close(fig)
     text = buf.getvalue()
     return text[text.index("<svg"):]
@@ -117,7 +120,8 @@ def _rates_chart(row: dict[str, Any], pool: dict[str, Any], cols: dict[str, str]
         c = cols[name]
         v, lo, hi = row[c], row[f"{c}_lo"], row[f"{c}_hi"]
         if v is not None:
-            ax.errorbar([v * 100], [y], xerr=[[(v - lo) * 100], [(hi - v) * 100]], fmt="o",
+            ax.errorbar([v * 100], [y], xerr=[[max(0, v - lo) * 100], [max(0, hi - v) * 100]],
+                        fmt="o",
                         color="#3b6ea5", capsize=3)
         if pool[c] is not None:
             ax.plot([pool[c] * 100], [y], "|", color="#c0392b", markersize=14)

@@ -1,0 +1,137 @@
+"""``mjlog stats`` as a user meets it: a table that fits, chosen metrics, sorting, every
+output format, a clear message when nothing matched, and fact tables that never mix runs.
+
+Each test here stands for a defect found by using the command: numbers broken mid-value in
+a squeezed box, one-game players in name order, a silent empty table, facts of two runs in
+one folder, tables that disagreed on which games they hold.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from mjlog import serialize
+from mjlog.cli import main
+
+from .conftest import EXAMPLES
+from .test_stats import game_one, game_three
+
+GENERATED = sorted(str(p) for p in EXAMPLES.glob("east-*.mjlog"))
+
+
+def run(*args: str, columns: int = 100) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), env={"COLUMNS": str(columns)})
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def games(tmp_path: Path) -> Path:
+    """Two complete games of our own (A B C D) as JSON Lines."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for name, rec in (("one", game_one()), ("three", game_three())):
+        (folder / f"{name}.jsonl").write_text("".join(serialize.write_lines(rec.events)),
+                                             "utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("columns", [60, 80, 160])
+def test_the_table_fits_the_terminal_and_keeps_numbers_whole(games: Path, columns: int) -> None:
+    code, out, _ = run("stats", str(games), "--metrics", "all", columns=columns)
+    assert code == 0
+    body = out.split("\nconventions:")[0]
+    assert max(len(line) for line in body.splitlines()) <= columns
+    assert "50.0% [" in out and "2,000" in out  # rates as percentages, points with commas
+    for value in re.findall(r"\d[\d,.]*%?", body):  # no number cut at a line's end
+        assert not value.endswith((",", "."))
+
+
+def test_metrics_sets_sort_and_min_games(games: Path) -> None:
+    code, out, _ = run("stats", str(games), "--metrics", "riichi", "--sort", "riichi_rate",
+                       columns=250)
+    assert code == 0 and "first_riichi_rate" in out and " win_rate " not in out
+    names = [line.split(" · ")[0] for line in out.splitlines() if " · 4p" in line]
+    assert names[0] == "B" and sorted(names[1:]) == ["A", "C", "D"], out  # 25%, then 12.5%
+    code, out, _ = run("stats", str(games), "--sort", "riichi_rate:asc", "--format", "csv")
+    rows = pl.read_csv(io.StringIO(out))
+    assert rows["riichi_rate"].to_list() == sorted(rows["riichi_rate"].to_list())
+    code, out, err = run("stats", str(games), "--min-games", "3")
+    assert code == 0 and "4 groups with fewer than 3 games left out" in out
+    code, _, err = run("stats", str(games), "--metrics", "win_rte")
+    assert code == 2 and "did you mean win_rate" in err
+    code, _, err = run("stats", str(games), "--sort", "colour")
+    assert code == 2 and "cannot sort by 'colour'" in err
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "markdown", "parquet", "table"])
+def test_every_format_to_standard_output(games: Path, fmt: str) -> None:
+    result = CliRunner().invoke(main, ["stats", str(games), "--format", fmt, "-o", "-"])
+    assert result.exit_code == 0, result.output
+    raw = result.stdout_bytes
+    if fmt == "parquet":
+        df = pl.read_parquet(io.BytesIO(raw))
+    elif fmt == "csv":
+        df = pl.read_csv(io.BytesIO(raw))
+    elif fmt == "json":
+        df = pl.DataFrame(json.loads(raw))
+    else:
+        text = raw.decode()
+        assert ("| group |" in text) == (fmt == "markdown") and "A · 4p" in text
+        return
+    assert df.height == 4 and {"win_rate", "win_rate_lo", "win_rate_hi", "stable_dan"} <= set(
+        df.columns)  # files get every metric, raw, with intervals
+
+
+def test_nothing_matched_says_why_and_exits_1(games: Path, tmp_path: Path) -> None:
+    code, out, err = run("stats", str(games), "--player", "Aa", "--player", "D")
+    assert code == 0 and "D · 4p" in out  # one of the two exists
+    code, out, err = run("stats", str(games), "--player", "Bee")
+    assert code == 1 and "no player named 'Bee'" in err and "closest: B" in err and not out
+    code, _, err = run("stats", str(games), "--room", "houuo")
+    assert code == 1 and "no room named 'houuo'" in err
+    partial = tmp_path / "partial.jsonl"
+    partial.write_text("".join(serialize.write_lines(game_one().events[:-1])), "utf-8")
+    code, _, err = run("stats", str(partial))
+    assert code == 1 and "try --include-incomplete" in err
+    code, out, _ = run("stats", str(partial), "--include-incomplete")
+    assert code == 0 and "A · 4p" in out
+
+
+def test_facts_never_mix_runs_and_hold_the_same_games(games: Path, tmp_path: Path) -> None:
+    facts = tmp_path / "facts"
+    code, _, _ = run("stats", str(games), "--facts", str(facts))
+    assert code == 0
+    manifest = json.loads((facts / "_manifest.json").read_text("utf-8"))
+    assert manifest["facts_version"] == 2 and manifest["games_read"] == 2
+    assert len(manifest["files"]) == 2 and manifest["options"]["options"]["double_ron"] == "once"
+    ids = {t: set(pl.read_parquet(facts / t)["game_id"]) for t in
+           ("games", "rounds", "player_rounds", "wins", "yaku")}
+    assert all(v == ids["games"] for v in ids.values()) and len(ids["games"]) == 2
+    before = sorted(p.name for p in facts.rglob("*"))
+    code, _, err = run("stats", *GENERATED, "--facts", str(facts))
+    assert code == 2 and "--overwrite" in err
+    assert sorted(p.name for p in facts.rglob("*")) == before  # untouched
+    code, _, _ = run("stats", *GENERATED, "--facts", str(facts), "--overwrite")
+    assert code == 0
+    assert pl.read_parquet(facts / "games")["source"].str.contains("east-").all()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_tenhou6_records_know_their_room_and_platform(tmp_path: Path) -> None:
+    out = tmp_path / "ron.json"
+    code, _, _ = run("convert", str(EXAMPLES / "east-ron.mjlog"), "-t", "tenhou6", "-o", str(out))
+    assert code == 0
+    facts = tmp_path / "facts"
+    run("stats", str(out), str(EXAMPLES / "east-ron.mjlog"), "--facts", str(facts),
+        "--keep-duplicates")
+    games = pl.read_parquet(facts / "games").unique("source").sort("source")
+    assert games["room"].to_list()[0] == games["room"].to_list()[1] != "tenhou6"
+    assert games["platform"].to_list() == ["tenhou", "tenhou"]

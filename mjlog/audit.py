@@ -16,7 +16,8 @@ import re
 import tempfile
 import textwrap
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import chain
@@ -265,13 +266,15 @@ def audit_file_lazily(item: tuple[str, bool], checks: Checks = Checks()) -> File
     return FileReport(path=path, status="read", games=games)
 
 
-def _results(items: list[tuple[str, bool]], jobs: int, checks: Checks) -> Iterator[FileReport]:
+def _results(items: list[tuple[str, bool]], jobs: int, checks: Checks
+             ) -> Generator[FileReport, None, None]:
     if jobs <= 1 or len(items) < 2:
         yield from map(partial(audit_file_lazily, checks=checks), items)
         return
     with parallel.workers(jobs) as pool:
-        yield from pool.imap(partial(audit_file, checks=checks), items,
-                             chunksize=max(1, min(32, len(items) // (jobs * 8))))
+        yield from parallel.results(pool.imap(
+            partial(audit_file, checks=checks), items,
+            chunksize=max(1, min(32, len(items) // (jobs * 8)))))
 
 
 def collect(inputs: Iterable[str | Path]) -> list[tuple[str, bool]]:
@@ -395,22 +398,30 @@ def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, checks: Checks 
     an audit of any number of games runs in flat memory (see :class:`Spool`).
     """
     report = AuditReport()
-    s = report.summary
-    for res in _results(items, jobs, checks):
-        if progress is not None:
-            progress(1)
-        if res.status == "skipped":
-            report.skipped.append(res.path)
-            s.skipped_files += 1
-        elif res.status == "unreadable":
-            report.unreadable.append(res)
-            s.unreadable_files += 1
-        else:
-            s.files += 1
-            for g in res.games:
-                s.add(g)
-                (report.games.append if sink is None else sink)(g)
+    # closed on an exception too, so that the worker pool ends here, not at exit
+    with closing(_results(items, jobs, checks)) as results:
+        for res in results:
+            if progress is not None:
+                progress(1)
+            _take(report, res, sink)
     return report
+
+
+def _take(report: AuditReport, res: FileReport,
+          sink: Callable[[GameReport], Any] | None) -> None:
+    """Count one file's result into ``report`` (its games to ``sink`` when given)."""
+    s = report.summary
+    if res.status == "skipped":
+        report.skipped.append(res.path)
+        s.skipped_files += 1
+    elif res.status == "unreadable":
+        report.unreadable.append(res)
+        s.unreadable_files += 1
+    else:
+        s.files += 1
+        for g in res.games:
+            s.add(g)
+            (report.games.append if sink is None else sink)(g)
 
 
 class Spool:

@@ -27,13 +27,33 @@ import multiprocessing
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
-from multiprocessing.pool import Pool
+from multiprocessing.pool import IMapIterator, Pool
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def pool(jobs: int) -> Pool:
     """A pool of ``jobs`` fresh ("spawn") worker processes that ignore SIGINT; use it as a
     context manager so that an exception or an interrupt in the parent ends them."""
     return multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_interrupts)
+
+
+def results(pending: IMapIterator[T], poll: float = 0.2) -> Iterator[T]:
+    """The results of ``pool.imap(...)``, waited for ``poll`` seconds at a time.
+
+    A signal sent to the whole process (Ctrl-C) may land on one of the pool's helper
+    threads; Python runs its handler in the main thread only when that thread next runs,
+    and a main thread blocked in ``next()`` with no timeout may never run again (seen: one
+    interrupted run in seven hung). Waking every ``poll`` seconds lets the handler run.
+    """
+    while True:
+        try:
+            yield pending.next(timeout=poll)
+        except multiprocessing.TimeoutError:
+            continue
+        except StopIteration:
+            return
 
 
 @contextmanager

@@ -86,13 +86,22 @@ def test_an_interrupted_audit_keeps_the_previous_report(tmp_path: Path, sig: int
 
 
 def test_an_interrupted_stats_run_keeps_the_previous_table(tmp_path: Path) -> None:
+    """The table, the report and the facts folder of the previous run stay as they were,
+    and no partial facts folder is left beside them."""
     table = tmp_path / "table.csv"
     table.write_text("the previous table")
+    facts = tmp_path / "facts"
+    (facts / "games").mkdir(parents=True)
+    (facts / "games" / "part-00000.parquet").write_text("the previous facts")
     # Statistics run fast (a few seconds for the folder): the folder four times over keeps the
     # run going long enough to be interrupted in the middle.
-    status = _interrupt(["stats", *[str(XML)] * 4, "--jobs", "2", "-o", str(table)], tmp_path)
+    status = _interrupt(["stats", *[str(XML)] * 4, "--jobs", "2", "-o", str(table),
+                         "--facts", str(facts), "--overwrite", "--report",
+                         str(tmp_path / "report.html")], tmp_path)
     assert status == 130
-    assert table.read_text() == "the previous table" and _left(tmp_path) == ["table.csv"]
+    assert table.read_text() == "the previous table"
+    assert _left(tmp_path) == ["facts", "games", "part-00000.parquet", "table.csv"]
+    assert (facts / "games" / "part-00000.parquet").read_text() == "the previous facts"
 
 
 def test_an_interrupted_conversion_leaves_the_folder_as_it_was(tmp_path: Path) -> None:

@@ -73,7 +73,7 @@ def _open(browser: Any, page_file: Path, shot: Path | None = None) -> dict[str, 
 
 
 def _drawn(chart: dict[str, Any]) -> bool:
-    return chart["width"] > 100 and chart["height"] > 60 and chart["marks"] > 5
+    return bool(chart["width"] > 100 and chart["height"] > 60 and chart["marks"] > 5)
 
 
 def test_report_of_the_examples_loads_offline_and_draws(browser: Any, tmp_path: Path) -> None:

@@ -56,15 +56,15 @@ def walk(events: Sequence[Any], observers: Sequence[Observer]) -> None:
     order, without a table: for observers that need only the events (statistics).
     Exceptions go to the caller."""
     before, after = hooks_of(observers)
+    calls: dict[type, list[Hook]] = {}
+    for table in (before, after):  # each event's before hooks, then its after hooks
+        for cls, hooks in table.items():
+            calls.setdefault(cls, []).extend(fn for _, fn in hooks)
+    get = calls.get
     for ev in events:
-        cls = ev.__class__
-        hooks = before.get(cls)
-        if hooks:
-            for _, fn in hooks:
-                fn(ev)
-        hooks = after.get(cls)
-        if hooks:
-            for _, fn in hooks:
+        fns = get(ev.__class__)
+        if fns is not None:
+            for fn in fns:
                 fn(ev)
 
 

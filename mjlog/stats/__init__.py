@@ -16,7 +16,7 @@ This package is the only part of mjlog that imports polars.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -41,8 +41,9 @@ from mjlog.stats.metrics import (
 from mjlog.stats.report import Collector
 from mjlog.stats.store import FactsWriter
 
-__all__ = ["BY_NAME", "GROUP_KEYS", "METRICS", "OPTIONS", "SCHEMAS", "SETS", "Census", "Filters", "Summary",
-           "facts", "iter_batches", "metrics", "pl", "run", "summarize", "with_players"]
+__all__ = ["BY_NAME", "GROUP_KEYS", "METRICS", "OPTIONS", "SCHEMAS", "SETS", "Census", "Filters",
+           "Summary", "facts", "iter_batches", "metrics", "options_in_force", "pl", "run",
+           "summarize", "with_players"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -110,7 +111,7 @@ def _check_by(by: Sequence[str]) -> None:
 
 def _batches(items: list[tuple[str, bool]], jobs: int, batch_games: int,
              progress: Callable[[int], Any] | None
-             ) -> Iterator[tuple[dict[str, pl.DataFrame], list[str]]]:
+             ) -> Generator[tuple[dict[str, pl.DataFrame], list[str]], None, None]:
     """Fact tables of about ``batch_games`` games at a time (and the games skipped)."""
     if jobs <= 1:
         batch = Batch()
@@ -127,7 +128,8 @@ def _batches(items: list[tuple[str, bool]], jobs: int, batch_games: int,
     size = max(1, min(batch_games, len(items) // (jobs * 4) or 1))
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
     with parallel.workers(jobs) as pool:
-        for chunk, result in zip(chunks, pool.imap(files_facts, chunks), strict=True):
+        for chunk, result in zip(chunks, parallel.results(pool.imap(files_facts, chunks)),
+                                 strict=True):
             if progress is not None:
                 progress(len(chunk))
             yield result
@@ -231,8 +233,9 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
     census, unique, left_out = Census(), (_Dedupe() if dedupe else None), []
     collector = Collector(keys) if report else None
     acc: pl.DataFrame | None = None
+    batches = _batches(items, jobs, batch_games, progress)
     try:
-        for raw, skipped in _batches(items, jobs, batch_games, progress):
+        for raw, skipped in batches:
             left_out.extend(skipped)
             census.add(raw)
             kept = keep.apply(unique(raw) if unique is not None else raw)
@@ -247,6 +250,7 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
             writer.commit(items, census, {"by": keys, "options": opts, "filters": keep.describe(),
                                           "dedupe": dedupe})
     finally:
+        batches.close()  # on an exception too: the worker pool ends here, not at exit
         if writer is not None:
             writer.discard()
     if acc is None:

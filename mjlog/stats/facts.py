@@ -248,7 +248,6 @@ def add_game(batch: Batch, rec: GameRecord, index: int = 0) -> None:
     key = game_key(start, events)
     info = _game_info(rec, start, index, key)
     names = [p.name for p in start.players]
-    n = len(names)
     end = next((e for e in reversed(events) if isinstance(e, GameEnd)), None)
     complete = end is not None and end.scores is not None
     g = len(batch.game_rows)

@@ -12,7 +12,6 @@ column names the option in force, e.g. ``deal_in_rate[double-ron=once]``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -218,7 +217,8 @@ METRICS: tuple[Metric, ...] = (
     _r("second_rate", "2位率", "rank_2", "placed_games", "Games finished second / games."),
     _r("third_rate", "3位率", "rank_3", "placed_games", "Games finished third / games."),
     _r("fourth_rate", "ラス率", "rank_4", "placed_games", "Games finished fourth / games."),
-    _r("top_two_rate", "連対率", "rank_12", "placed_games", "Games finished first or second / games."),
+    _r("top_two_rate", "連対率", "rank_12", "placed_games", "Games finished first or second / "
+       "games."),
     _r("bust_rate", "飛び率", "busts", "placed_games", "Games ending below 0 points / games."),
     _mean("average_points", "平均得点", "points_sum", "points_games", "Mean of the game's "
           "final points as the record gives them (score over 1000, less the return, plus uma: "

@@ -248,6 +248,11 @@ def audit_file(item: tuple[str, bool], checks: Checks = Checks()) -> FileReport:
     return report
 
 
+def audit_files(items: list[tuple[str, bool]], checks: Checks = Checks()) -> list[FileReport]:
+    """:func:`audit_file` of several files: one task of a worker pool."""
+    return [audit_file(item, checks) for item in items]
+
+
 def audit_file_lazily(item: tuple[str, bool], checks: Checks = Checks()) -> FileReport:
     """:func:`audit_file`, reading and auditing each game only when the report's games are
     iterated over, so that a file of many games is audited in the memory of one."""
@@ -272,9 +277,11 @@ def _results(items: list[tuple[str, bool]], jobs: int, checks: Checks
         yield from map(partial(audit_file_lazily, checks=checks), items)
         return
     with parallel.workers(jobs) as pool:
-        yield from parallel.results(pool.imap(
-            partial(audit_file, checks=checks), items,
-            chunksize=max(1, min(32, len(items) // (jobs * 8)))))
+        size = max(1, min(32, len(items) // (jobs * 8)))
+        batches = [items[i:i + size] for i in range(0, len(items), size)]
+        for reports in parallel.results(pool.imap(partial(audit_files, checks=checks),
+                                                  batches)):
+            yield from reports
 
 
 def collect(inputs: Iterable[str | Path]) -> list[tuple[str, bool]]:

@@ -22,6 +22,7 @@ This module only describes observers; it replays nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import compress
 from typing import Any
 
 from mjlog.events import EVENT_TYPES
@@ -38,16 +39,28 @@ class Observer:
     the class name when empty)."""
 
 
+_NAMES: dict[type, list[tuple[type, bool, str]]] = {}
+"""Per observer class: (event class, whether before, method name) of each hook it has."""
+
+
+def _hook_names(kind: type) -> list[tuple[type, bool, str]]:
+    names = _NAMES.get(kind)
+    if names is None:
+        names = [(cls, prefix == "before_", prefix + tag) for tag, cls in EVENT_TYPES.items()
+                 for prefix in ("before_", "after_") if hasattr(kind, prefix + tag)]
+        _NAMES[kind] = names
+    return names
+
+
 def hooks_of(observers: Sequence[Observer]) -> tuple[Hooks, Hooks]:
-    """Each event class's ``before`` and ``after`` hooks, in the observers' order."""
+    """Each event class's ``before`` and ``after`` hooks, in the observers' order (hooks
+    are methods of the observer's class; an attribute set on an instance is not one)."""
     before: Hooks = {}
     after: Hooks = {}
     for obs in observers:
-        for tag, cls in EVENT_TYPES.items():
-            for prefix, table in (("before_", before), ("after_", after)):
-                fn = getattr(obs, prefix + tag, None)
-                if fn is not None:
-                    table.setdefault(cls, []).append((obs, fn))
+        for cls, is_before, name in _hook_names(type(obs)):
+            (before if is_before else after).setdefault(cls, []).append(
+                (obs, getattr(obs, name)))
     return before, after
 
 
@@ -60,12 +73,17 @@ def walk(events: Sequence[Any], observers: Sequence[Observer]) -> None:
     for table in (before, after):  # each event's before hooks, then its after hooks
         for cls, hooks in table.items():
             calls.setdefault(cls, []).extend(fn for _, fn in hooks)
-    get = calls.get
-    for ev in events:
-        fns = get(ev.__class__)
-        if fns is not None:
-            for fn in fns:
-                fn(ev)
+    # only the events something looks at, picked in C (most of a game is draws)
+    wanted = compress(events, map(calls.__contains__, map(type, events)))
+    if all(len(fns) == 1 for fns in calls.values()):  # one hook per event type: call it
+        one = {cls: fns[0] for cls, fns in calls.items()}.__getitem__
+        for ev in wanted:
+            one(ev.__class__)(ev)
+        return
+    get = calls.__getitem__
+    for ev in wanted:
+        for fn in get(ev.__class__):
+            fn(ev)
 
 
 class TurnLimit(Observer):

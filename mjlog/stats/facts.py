@@ -99,6 +99,17 @@ SCHEMAS: dict[str, dict[str, pl.DataType]] = {
 
 TABLES = tuple(SCHEMAS)
 
+_RIICHI, _CALLED = pl.col("riichi_own_turn").is_not_null(), pl.col("calls") > 0
+_DEALT_IN, _WON = pl.col("deal_ins") > 0, pl.col("won")
+DERIVED: dict[str, dict[str, pl.Expr]] = {"player_rounds": {
+    "dealt_in": _DEALT_IN, "riichi": _RIICHI, "called": _CALLED,
+    "dama": _WON & ~_CALLED & ~_RIICHI, "riichi_win": _WON & _RIICHI,
+    "riichi_deal_in": _DEALT_IN & _RIICHI, "called_win": _WON & _CALLED,
+    "called_deal_in": _DEALT_IN & _CALLED,
+}}
+"""Columns computed from the others when a batch becomes DataFrames (in polars, not row by
+row): their rows do not carry them."""
+
 _TENHOU_ID = re.compile(r"(\d{4})(\d{2})(\d{2})(\d{2})gm-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}")
 """A Tenhou log id (``2016010100gm-00a9-0000-0123abcd``): its date and hour come first."""
 _MAJSOUL_ID = re.compile(r"(\d{2})(\d{2})(\d{2})-[0-9a-f]{8}-[0-9a-f-]+")
@@ -138,11 +149,14 @@ class Batch:
         out = {}
         for t in TABLES:
             schema = SCHEMAS[t]
-            own = {c: d for c, d in schema.items() if c not in GROUP_SCHEMA}
+            derived = DERIVED.get(t, {})
+            own = {c: d for c, d in schema.items() if c not in GROUP_SCHEMA and c not in derived}
             if t == "wins":
                 own["yaku"] = pl.String()  # joined with ",", split below in one go
             df = _frame(self.rows[t], {"_game": pl.Int32(), "player": pl.String(), **own})
             df = df.join(info, on="_game", how="left")
+            if derived:
+                df = df.with_columns(e.alias(c) for c, e in derived.items())
             if t == "wins":
                 df = df.with_columns(pl.col("yaku").str.split(",").list.eval(
                     pl.element().filter(pl.element() != "")))
@@ -155,7 +169,7 @@ def _frame(rows: list[tuple[Any, ...]], schema: dict[str, pl.DataType]) -> pl.Da
     if not rows:
         return pl.DataFrame(schema=schema)
     columns = zip(*rows, strict=True)
-    return pl.DataFrame([pl.Series(name, list(col), dtype=dtype)
+    return pl.DataFrame([pl.Series(name, col, dtype=dtype)
                          for (name, dtype), col in zip(schema.items(), columns, strict=True)])
 
 
@@ -286,11 +300,21 @@ class _Rounds(Observer):
 
     def __init__(self, batch: Batch, game: int, names: list[str]) -> None:
         self.batch, self.game, self.names, self.n = batch, game, names, len(names)
+        n = self.n
         self.index = -1
-        self.riichi_turn: list[int | None] = [None] * self.n
         self.rs: RoundStart | None = None
-        self.disc = [0] * self.n  # discards before any round start are counted nowhere
         self.last_dealer, self.streak = -1, 0
+        # per-round lists, made once and reset in place (fewer objects for the collector)
+        self.riichi_turn: list[int | None] = [None] * n
+        self.order: list[int | None] = [None] * n
+        self.end_turn: list[int | None] = [None] * n
+        self.tenpai: list[bool | None] = [None] * n
+        self.chased, self.accepted = [False] * n, [False] * n
+        self.won, self.tsumo_hit = [False] * n, [False] * n
+        self.calls, self.change = [0] * n, [0] * n
+        self.deal_ins, self.deal_in_points = [0] * n, [0] * n
+        self.disc = [0] * n  # discards before any round start are counted nowhere
+        self._none, self._false, self._zero = (None,) * n, (False,) * n, (0,) * n
 
     def finish(self) -> None:
         """Write the last round's rows."""
@@ -299,9 +323,10 @@ class _Rounds(Observer):
 
     def before_discard(self, ev: Discard) -> None:
         p = ev.player
-        self.disc[p] += 1
+        disc = self.disc
+        disc[p] += 1
         if ev.riichi and self.riichi_turn[p] is None:
-            self.riichi_turn[p] = self.disc[p]
+            self.riichi_turn[p] = disc[p]
             self.declared += 1
             self.order[p] = self.declared
             for q in range(self.n):
@@ -312,27 +337,18 @@ class _Rounds(Observer):
         """Reset the per-round state (after writing the last round's rows)."""
         if self.rs is not None:
             self.flush()
-        n = self.n
         self.index += 1
         self.streak = self.streak + 1 if rs.dealer == self.last_dealer else 0
         self.last_dealer = rs.dealer
         self.rs = rs
-        self.riichi_turn = [None] * n
-        self.order: list[int | None] = [None] * n
-        self.chased = [False] * n
+        none, false, zero = self._none, self._false, self._zero
+        self.riichi_turn[:] = self.order[:] = self.end_turn[:] = self.tenpai[:] = none
+        self.chased[:] = self.accepted[:] = self.won[:] = self.tsumo_hit[:] = false
+        self.calls[:] = self.change[:] = self.deal_ins[:] = self.deal_in_points[:] = zero
+        self.disc[:] = zero
         self.declared = 0
-        self.accepted = [False] * n
-        self.calls = [0] * n
-        self.change = [0] * n
-        self.deal_ins = [0] * n
-        self.deal_in_points = [0] * n
-        self.won = [False] * n
-        self.tsumo_hit = [False] * n
-        self.end_turn: list[int | None] = [None] * n
-        self.tenpai: list[bool | None] = [None] * n
         self.result, self.nagashi, self.abortive, self.exhaustive = "", False, False, False
         self.wins = 0
-        self.disc = [0] * n
 
     def before_chi(self, ev: Chi | Pon | OpenKan) -> None:
         if self.rs is not None:
@@ -374,7 +390,7 @@ class _Rounds(Observer):
         self.result = "nagashi" if self.nagashi else (
             ev.kind if isinstance(ev, AbortiveDraw) else "exhaustive")
         if self.exhaustive:
-            self.tenpai = [p < len(ev.hands) and ev.hands[p] is not None for p in range(n)]
+            self.tenpai[:] = [p < len(ev.hands) and ev.hands[p] is not None for p in range(n)]
         for p, d in enumerate(ev.deltas[:n]):
             self.change[p] += d
 
@@ -395,19 +411,16 @@ class _Rounds(Observer):
             add((g, self.names[p], r, p, *self.player_columns(p)))
 
     def player_columns(self, p: int) -> tuple[Any, ...]:
-        """One player's ``player_rounds`` columns after ``seat``, in schema order."""
+        """One player's ``player_rounds`` columns after ``seat``, in schema order, less the
+        :data:`DERIVED` ones."""
         rs = self.rs
         assert rs is not None
-        won, dealt_in = self.won[p], self.deal_ins[p] > 0
-        rt, called = self.riichi_turn[p], self.calls[p] > 0
-        return (p == rs.dealer, won, dealt_in, self.deal_ins[p], self.deal_in_points[p],
-                rt is not None, self.accepted[p], rt, self.order[p],
-                self.chased[p] if rt is not None else None, self.calls[p], called,
-                won and not called and rt is None, self.exhaustive, self.nagashi,
-                self.abortive, self.tenpai[p], self.change[p], self.end_turn[p],
-                self.tsumo_hit[p], self.streak if p == rs.dealer else None,
-                won and rt is not None, dealt_in and rt is not None, won and called,
-                dealt_in and called)
+        rt = self.riichi_turn[p]
+        return (p == rs.dealer, self.won[p], self.deal_ins[p], self.deal_in_points[p],
+                self.accepted[p], rt, self.order[p], self.chased[p] if rt is not None else None,
+                self.calls[p], self.exhaustive, self.nagashi, self.abortive, self.tenpai[p],
+                self.change[p], self.end_turn[p], self.tsumo_hit[p],
+                self.streak if p == rs.dealer else None)
 
     def win(self, ev: Win) -> None:
         """The win's ``wins`` row and its ``yaku`` rows."""

@@ -617,6 +617,8 @@ def rules_cmd(preset: str | None) -> None:
 @click.option("--overwrite", is_flag=True, help="Let --facts replace a non-empty folder.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
               help="Also write a page of pictures per group (self-contained HTML).")
+@click.option("--yaku", "yaku_table", is_flag=True,
+              help="Show how often each yaku comes in a group's wins instead of the metrics.")
 @click.option("--report-limit", type=click.IntRange(min=1), default=20, show_default=True,
               help="Groups drawn in the report, from the top of the table.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
@@ -627,7 +629,8 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
               rooms: tuple[str, ...], rulesets: tuple[str, ...], go_types: tuple[int, ...],
               include_incomplete: bool, keep_duplicates: bool, double_ron: str,
               average_win: str, draws: str, facts_dir: str | None, overwrite: bool,
-              report_path: str | None, report_limit: int, jobs: int) -> None:
+              report_path: str | None, yaku_table: bool, report_limit: int, jobs: int
+              ) -> None:
     """Player statistics (win, deal-in, riichi, call rates, placements …) over records.
 
     Every rate comes with its 95% interval; every metric names its convention
@@ -653,7 +656,7 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
                             rulesets=rulesets, go_types=go_types,
                             include_incomplete=include_incomplete)
     summary = _stats_run(inputs, keys, options, filters, facts_dir, overwrite, jobs,
-                         keep_duplicates, report_path is not None)
+                         keep_duplicates, report_path is not None or yaku_table)
     for message in summary.skipped:
         click.echo(f"warning: {message}", err=True)
     if summary.table.height == 0:
@@ -672,7 +675,29 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
         full, _ = table.select(summary.table, table.Selection(
             keys, list(stats.METRICS), sel.options), min_games=min_games, sort=sort)
         _stats_report(Path(report_path), full, summary, options, report_limit)
+    if yaku_table:
+        _yaku_output(shown, summary, sel, fmt, output)
+        return
     _stats_output(shown, hidden, min_games, sel, fmt, output)
+
+
+def _yaku_output(shown: pl.DataFrame, summary: Summary, sel: Selection, fmt: str,
+                 output: str | None) -> None:
+    """Print or write the yaku frequencies of the groups shown."""
+    from mjlog.stats import command, report, table
+
+    freq = report.yaku_frequencies(summary.report).join(
+        shown.select(sel.keys), on=sel.keys, how="semi", nulls_equal=True)
+    if fmt in ("table", "markdown"):
+        text = table.render_yaku(freq, sel.keys, markdown=fmt == "markdown")
+        if output is None or output == "-":
+            click.echo(text)
+        else:
+            _atomically(Path(output), lambda p: p.write_text(text + "\n", "utf-8"))
+    elif output is None or output == "-":
+        command.write_table(freq, fmt, None)
+    else:
+        _atomically(Path(output), lambda p: command.write_table(freq, fmt, p))
 
 
 def _stats_run(inputs: tuple[str, ...], keys: list[str], options: dict[str, str],

@@ -135,3 +135,17 @@ def test_tenhou6_records_know_their_room_and_platform(tmp_path: Path) -> None:
     games = pl.read_parquet(facts / "games").unique("source").sort("source")
     assert games["room"].to_list()[0] == games["room"].to_list()[1] != "tenhou6"
     assert games["platform"].to_list() == ["tenhou", "tenhou"]
+
+
+def test_yaku_frequencies_by_hand(games: Path) -> None:
+    """D won three times: tanyao (game one's E1); riichi, ippatsu, menzen-tsumo, tanyao and
+    an ura dora (E4-1); kokushi (game three). Dora are counts of a win, not yaku."""
+    code, out, _ = run("stats", str(games), "--yaku", "--player", "D", "--format", "csv")
+    assert code == 0
+    df = pl.read_csv(io.StringIO(out))
+    shares = dict(zip(df["yaku"].to_list(), df["share"].to_list(), strict=True))
+    assert shares == pytest.approx({"tanyao": 2 / 3, "riichi": 1 / 3, "ippatsu": 1 / 3,
+                                    "menzen-tsumo": 1 / 3, "kokushi": 1 / 3})
+    assert set(df["wins"]) == {3} and df["yaku"][0] == "tanyao"
+    code, out, _ = run("stats", str(games), "--yaku", "--player", "D")
+    assert "66.7% [" in out and "2 of 3" in out

@@ -355,7 +355,7 @@ def column_name(metric: Metric, options: dict[str, str]) -> str:
     return f"{metric.name}[{metric.option.replace('_', '-')}={options[metric.option]}]"
 
 
-def _wilson(num: pl.Expr, den: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+def wilson(num: pl.Expr, den: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
     """Wilson's 95% score interval of a proportion ``num / den``."""
     n = den.cast(pl.Float64)
     p = num.cast(pl.Float64) / n
@@ -391,7 +391,7 @@ def metric_columns(metric: Metric, opts: dict[str, str]) -> list[pl.Expr]:
     den = _counter_expr(metric.denominator.format(**opts))
     value = pl.when(den > 0).then(num.cast(pl.Float64) / den)
     if metric.kind == "rate":
-        lo, hi = _wilson(num, den)
+        lo, hi = wilson(num, den)
     else:
         square = _counter_expr(metric.square.format(**opts))
         lo, hi = _normal(num, den, square, _counter_expr(metric.observations.format(**opts)))

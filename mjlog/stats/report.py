@@ -287,3 +287,24 @@ def write_report(path: Path, table: pl.DataFrame, collector: Collector,
                     "(--report-limit).</p>")
     path.write_text(_page("mjlog statistics", body), "utf-8")
     return shown
+
+
+def yaku_frequencies(collector: Collector) -> pl.DataFrame:
+    """Per group and yaku: wins with the yaku, the group's wins, and the share with its
+    Wilson 95% interval, most frequent first within each group (dora, red fives and ura
+    dora are counts of a win, not yaku: see the ``wins`` table)."""
+    from mjlog.stats.metrics import wilson
+
+    keys = collector.keys
+    wins = collector.table("win_turns")
+    yaku = collector.table("yaku")
+    if wins.is_empty() or yaku.is_empty():
+        return pl.DataFrame(schema={**{k: pl.String() for k in keys}, "yaku": pl.String(),
+                                    "count": pl.Int64(), "wins": pl.Int64(),
+                                    "share": pl.Float64()})
+    totals = wins.group_by(keys).agg(pl.col("n").sum().alias("wins"))
+    df = yaku.rename({"n": "count"}).join(totals, on=keys, how="left", nulls_equal=True)
+    lo, hi = wilson(pl.col("count"), pl.col("wins"))
+    return df.with_columns((pl.col("count") / pl.col("wins")).alias("share"),
+                           lo.alias("share_lo"), hi.alias("share_hi")).sort(
+        [*keys, "count", "yaku"], descending=[False] * len(keys) + [True, False])

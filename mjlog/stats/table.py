@@ -163,3 +163,16 @@ def conventions(sel: Selection) -> str:
     named = [f"{m.name}: {column_name(m, sel.options).split('[', 1)[1].rstrip(']')}"
              for m in sel.metrics if m.option]
     return ("conventions: " + "; ".join(named)) if named else ""
+
+
+def render_yaku(freq: pl.DataFrame, keys: Sequence[str], *, markdown: bool = False) -> str:
+    """Yaku frequencies as text: one row per group and yaku, the share of the group's wins
+    with its interval, then how many wins of how many."""
+    header = ["group", "yaku", "share of wins", "wins"]
+    rows = [[_label(r, keys), str(r["yaku"]),
+             f"{r['share'] * 100:.1f}% [{r['share_lo'] * 100:.1f}–{r['share_hi'] * 100:.1f}]",
+             f"{r['count']:,} of {r['wins']:,}"] for r in freq.iter_rows(named=True)]
+    if markdown:
+        out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        return "\n".join(out + ["| " + " | ".join(r) + " |" for r in rows])
+    return "\n".join(_grid(header, rows, right_from=2))

@@ -728,7 +728,9 @@ def _stats_report(path: Path, full: pl.DataFrame, summary: Summary, options: dic
     """Write the report page (from the rows of the table as selected and sorted)."""
     from mjlog.stats import report
 
-    about = (f"{summary.census.games:,} games read, grouped by {', '.join(summary.by)}; "
+    counted = int(full["games"].sum()) if "games" in full.columns else 0
+    about = (f"{summary.census.games:,} games read, {counted:,} player-games counted, "
+             f"grouped by {', '.join(summary.by)}; "
              "conventions: " + ", ".join(f"{k.replace('_', '-')}={v}"
                                          for k, v in options.items()))
     _atomically(path, lambda p: report.write_report(

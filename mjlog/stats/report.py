@@ -89,6 +89,13 @@ def _svg(fig: Figure) -> str:
     return text[text.index("<svg"):]
 
 
+def _whole_ticks(ax: Any) -> None:
+    """Ticks on whole numbers only along the x axis (games, turns)."""
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+
+
 def _figure(width: float = 4.6, height: float = 2.6) -> tuple[Figure, Any]:
     import matplotlib
 
@@ -160,6 +167,7 @@ def _points_chart(games: pl.DataFrame) -> str | None:
     fig, ax = _figure()
     ax.plot(range(1, df.height + 1), values.cum_sum().to_list(), color="#3b6ea5")
     ax.axhline(0, color="#999", linewidth=0.8)
+    _whole_ticks(ax)
     ax.set_xlabel("games (in date order)")
     ax.set_ylabel("cumulative points" if use else "cumulative final score")
     return _svg(fig)
@@ -186,6 +194,7 @@ def _turns_chart(riichi: pl.DataFrame, wins: pl.DataFrame) -> str | None:
         total = df["n"].sum() or 1
         ax.plot(df[col].to_list(), [n / total * 100 for n in df["n"].to_list()], marker="o",
                 color=colour, label=f"{label} turn")
+    _whole_ticks(ax)
     ax.set_xlabel("own turn (own discards)")
     ax.set_ylabel("% of riichi / wins")
     ax.legend(frameon=False)

@@ -149,3 +149,18 @@ def test_yaku_frequencies_by_hand(games: Path) -> None:
     assert set(df["wins"]) == {3} and df["yaku"][0] == "tanyao"
     code, out, _ = run("stats", str(games), "--yaku", "--player", "D")
     assert "66.7% [" in out and "2 of 3" in out
+
+
+def test_wide_letters_keep_the_columns_straight() -> None:
+    """Names in Japanese take two terminal columns per letter: the columns still line up."""
+    from mjlog.stats import BY_NAME
+    from mjlog.stats.table import Selection, render_text, width
+
+    df = pl.DataFrame({"player": ["鳳凰卓の人", "Ben"], "players": [4, 4], "games": [12, 3],
+                       "rounds": [100, 30], "win_rate": [0.25, 0.125],
+                       "win_rate_lo": [0.1, 0.05], "win_rate_hi": [0.4, 0.3]})
+    text = render_text(df, Selection(["player", "players"], [BY_NAME["win_rate"]], {}))
+    lines = text.splitlines()
+    assert width("鳳凰") == 4 and len({width(line) for line in lines}) == 1, text
+    end_12 = width(lines[2][:lines[2].index("12") + 2])
+    assert end_12 == width(lines[3][:lines[3].index(" 3 ") + 2])  # games right-aligned

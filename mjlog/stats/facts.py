@@ -224,7 +224,7 @@ def _room(start: GameStart, meta: dict[str, str], go_type: int | None) -> str | 
 def _platform(start: GameStart, meta: dict[str, str], log: tuple[str, str, Any] | None,
               room: str | None) -> str | None:
     """Where the game was played, when the record says: ``tenhou``, ``majsoul``, or None."""
-    if start.source == "tenhou_xml":
+    if start.source == "tenhou_xml" or "go.type" in meta:
         return "tenhou"
     if start.ruleset.name.startswith("majsoul"):
         return "majsoul"

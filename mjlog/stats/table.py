@@ -11,6 +11,7 @@ JSON, Parquet) stay raw: these functions only format what is printed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+import unicodedata
 from dataclasses import dataclass
 
 import polars as pl
@@ -99,8 +100,19 @@ def _number(metric: Metric, v: float, unit: bool = True) -> str:
 
 
 def _label(row: dict[str, object], keys: Sequence[str]) -> str:
-    shown = [f"{row[k]}p" if k == "players" else str(row[k]) for k in keys]
+    shown = [f"{row[k]}p" if k == "players" else "–" if row[k] is None else str(row[k])
+             for k in keys]
     return " · ".join(shown) or "all"
+
+
+def width(text: str) -> int:
+    """How many terminal columns ``text`` takes (East Asian wide letters take two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _pad(text: str, size: int, right: bool) -> str:
+    fill = " " * (size - width(text))
+    return fill + text if right else text + fill
 
 
 def _cells(df: pl.DataFrame, sel: Selection) -> tuple[list[str], list[list[str]]]:
@@ -117,31 +129,31 @@ def _cells(df: pl.DataFrame, sel: Selection) -> tuple[list[str], list[list[str]]
 
 
 def _grid(header: list[str], rows: list[list[str]], right_from: int = 1) -> list[str]:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    widths = [max(width(r[i]) for r in [header, *rows]) for i in range(len(header))]
 
     def line(r: list[str]) -> str:
-        return "  ".join(v.rjust(w) if i >= right_from else v.ljust(w)
+        return "  ".join(_pad(v, w, i >= right_from)
                          for i, (v, w) in enumerate(zip(r, widths, strict=True))).rstrip()
 
     return [line(header), "  ".join("-" * w for w in widths), *map(line, rows)]
 
 
-def render_text(df: pl.DataFrame, sel: Selection, width: int = 100) -> str:
-    """The table fitted to ``width`` columns of text."""
+def render_text(df: pl.DataFrame, sel: Selection, columns: int = 100) -> str:
+    """The table fitted to ``columns`` columns of text."""
     header, rows = _cells(df, sel)
     lines = _grid(header, rows)
-    if max(map(len, lines)) <= width:
+    if max(map(width, lines)) <= columns:
         return "\n".join(lines)
     # metrics as rows, groups side by side, in blocks that fit
     names = ["metric", *(r[0] for r in rows)]
     body = [[h, *(r[i] for r in rows)] for i, h in enumerate(header) if i > 0]
-    label_w = max(len(b[0]) for b in [names, *body])
+    label_w = max(width(b[0]) for b in [names, *body])
     blocks, start = [], 1
     while start < len(names):
         end, used = start, label_w
         while end < len(names):
-            w = max(len(b[end]) for b in [names, *body]) + 2
-            if end > start and used + w > width:
+            w = max(width(b[end]) for b in [names, *body]) + 2
+            if end > start and used + w > columns:
                 break
             used, end = used + w, end + 1
         part = [[r[0], *r[start:end]] for r in [names, *body]]

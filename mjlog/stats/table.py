@@ -10,8 +10,8 @@ JSON, Parquet) stay raw: these functions only format what is printed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import polars as pl

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -176,9 +177,12 @@ def _frame(rows: list[tuple[Any, ...]], schema: dict[str, pl.DataType]) -> pl.Da
 def game_key(start: GameStart, events: list[Event]) -> int:
     """A content key of a game (players and first deal): equal for copies of one game."""
     first = next((e for e in events if isinstance(e, RoundStart)), None)
-    text = repr(([p.name for p in start.players], first.hands if first else None,
-                 dict(start.meta).get("shuffle.seed")))
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
+    digest = hashlib.blake2b(digest_size=8)
+    digest.update("\x1f".join(p.name for p in start.players).encode())
+    digest.update(f"\x1e{dict(start.meta).get('shuffle.seed')}\x1e".encode())
+    for hand in first.hands if first else ():
+        digest.update(b"\xff" if hand is None else array("h", hand).tobytes() + b"\xfe\xff")
+    return int.from_bytes(digest.digest(), "little")
 
 
 def _json_meta(meta: dict[str, str], key: str) -> Any:

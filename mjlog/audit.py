@@ -475,7 +475,7 @@ class Spool:
     def parts(self, report: AuditReport) -> Iterator[str]:
         """The whole report, the games' parts read back from the temporary file."""
         self.file.seek(0)
-        games = iter(lambda: self.file.read(2**20), "")
+        games = iter(lambda: self.file.read(2**16), "")  # small pieces: flat memory
         if self.lines:
             yield from games
             yield from _tail_lines(report)

@@ -280,6 +280,7 @@ def decode_meld(who: int, m: int) -> Event:
 
 
 _MELD_CACHE: dict[tuple[str | None, str | None], Event] = {}
+_MELD_CACHE_SIZE: Final = 2048
 """Decoded melds by their (who, m) attributes: events are immutable, so they are shared."""
 
 
@@ -332,8 +333,9 @@ def _yaku_claims(yaku_text: str | None, yakuman_text: str | None) -> tuple[
     claims = [_yaku_claim(i, h) for i, h in zip(vals[::2], vals[1::2], strict=True)]
     claims += [_yaku_claim(i, 13) for i in _ints(yakuman_text, "yakuman")]
     found = (tuple(claims), sum(y.han for y in claims))
-    if len(_YAKU_OF) < 100_000:
-        _YAKU_OF[key] = found
+    if len(_YAKU_OF) >= _MELD_CACHE_SIZE:  # flat memory over any archive
+        _YAKU_OF.clear()
+    _YAKU_OF[key] = found
     return found
 
 
@@ -682,8 +684,9 @@ class _Reader:
                 ev = decode_meld(who, _int(key[1], "m"))
             except ValueError as exc:
                 raise _BadElement(str(exc)) from None
-            if len(_MELD_CACHE) < 200_000:
-                _MELD_CACHE[key] = ev
+            if len(_MELD_CACHE) >= _MELD_CACHE_SIZE:  # flat memory over any archive
+                _MELD_CACHE.clear()
+            _MELD_CACHE[key] = ev
         elif ev.player >= self.players:  # type: ignore[union-attr]
             raise _BadElement(f"who={ev.player} is not a seat of this game")  # type: ignore[union-attr]
         who = ev.player  # type: ignore[union-attr]

@@ -25,7 +25,7 @@ tiles (a red five is just a five).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Final
 
 NUM_KINDS: Final = 34
@@ -52,7 +52,12 @@ def _unpack(key: int, size: int) -> list[int]:
 # ---------------------------------------------------------------- complete shapes
 
 
-@cache
+_MEMO_SIZE: Final = 1 << 13
+"""How many suits each memo below keeps (the least recently used go first): about what a
+few hundred games need, so that memory stays flat over an archive of any size."""
+
+
+@lru_cache(maxsize=_MEMO_SIZE)
 def _sets_only(key: int, honours: bool) -> bool:
     """Whether a suit (packed counts) splits into triplets and runs only."""
     if key == 0:
@@ -66,7 +71,7 @@ def _sets_only(key: int, honours: bool) -> bool:
     return False
 
 
-@cache
+@lru_cache(maxsize=_MEMO_SIZE)
 def _sets_and_pair(key: int, honours: bool) -> bool:
     """Whether a suit splits into sets and exactly one pair."""
     c = _unpack(key, 7 if honours else 9)
@@ -82,6 +87,9 @@ four suits' bits gives a 4-bit mask.
 
 _SUIT_TABLES: Final[tuple[dict[bytes, Facts], ...]] = ({}, {}, {}, {})
 """Memoised :data:`Facts` of each suit (characters, circles, bamboo, honours) by its counts."""
+
+_SUIT_TABLE_SIZE: Final = 1 << 11
+"""Entries each suit's table holds before it starts again."""
 
 _SLICES: Final = ((0, 9), (9, 18), (18, 27), (27, 34))
 
@@ -107,7 +115,10 @@ def _suit_facts(suit: int, counts: bytes) -> Facts:
     bit = 1 << suit
     facts = (n, waits, bit if _sets_only(key, honours) else 0,
              bit if _sets_and_pair(key, honours) else 0)
-    _SUIT_TABLES[suit][counts] = facts
+    table = _SUIT_TABLES[suit]
+    if len(table) >= _SUIT_TABLE_SIZE:  # a new start rather than growing without end
+        table.clear()
+    table[counts] = facts
     return facts
 
 

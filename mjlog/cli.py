@@ -684,20 +684,30 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
 def _yaku_output(shown: pl.DataFrame, summary: Summary, sel: Selection, fmt: str,
                  output: str | None) -> None:
     """Print or write the yaku frequencies of the groups shown."""
-    from mjlog.stats import command, report, table
+    from mjlog.stats import report, table
 
     freq = report.yaku_frequencies(summary.report).join(
         shown.select(sel.keys), on=sel.keys, how="semi", nulls_equal=True)
-    if fmt in ("table", "markdown"):
-        text = table.render_yaku(freq, sel.keys, markdown=fmt == "markdown")
-        if output is None or output == "-":
-            click.echo(text)
-        else:
-            _atomically(Path(output), lambda p: p.write_text(text + "\n", "utf-8"))
-    elif output is None or output == "-":
-        command.write_table(freq, fmt, None)
+    text = (table.render_yaku(freq, sel.keys, markdown=fmt == "markdown")
+            if fmt in ("table", "markdown") else None)
+    _deliver(freq, text, fmt, output)
+
+
+def _deliver(df: pl.DataFrame, text: str | None, fmt: str, output: str | None) -> None:
+    """Print or write ``text`` when given, else ``df`` in ``fmt`` (to standard output for
+    no output or '-'); a file is written whole or not at all."""
+    from mjlog.stats import command
+
+    to_stdout = output is None or output == "-"
+    if text is not None and to_stdout:
+        click.echo(text)
+    elif text is not None:
+        _atomically(Path(output or ""), lambda p: p.write_text(text + "\n", "utf-8"))
+    elif to_stdout:
+        command.write_table(df, fmt, None)
     else:
-        _atomically(Path(output), lambda p: command.write_table(freq, fmt, p))
+        _atomically(Path(output or ""), lambda p: command.write_table(df, fmt, p))
+        click.echo(f"wrote {df.height} rows to {output}", err=True)
 
 
 def _stats_run(inputs: tuple[str, ...], keys: list[str], options: dict[str, str],
@@ -741,24 +751,17 @@ def _stats_report(path: Path, full: pl.DataFrame, summary: Summary, options: dic
 def _stats_output(shown: pl.DataFrame, hidden: int, min_games: int, sel: Selection, fmt: str,
                   output: str | None) -> None:
     """Print or write the selected table, saying what was left out."""
-    from mjlog.stats import command, table
+    from mjlog.stats import table
 
     note = (f"{hidden} groups with fewer than {min_games} games left out (--min-games)"
             if hidden else "")
+    text = None
     if fmt in ("table", "markdown"):
         text = (table.render_text(shown, sel, shutil.get_terminal_size((120, 24)).columns)
                 if fmt == "table" else table.render_markdown(shown, sel))
         conv = table.conventions(sel)
         text += "".join(f"\n{line}" for line in (conv, note) if line and fmt == "table")
-        if output is None or output == "-":
-            click.echo(text)
-        else:
-            _atomically(Path(output), lambda p: p.write_text(text + "\n", "utf-8"))
-    elif output is None or output == "-":
-        command.write_table(shown, fmt, None)
-    else:
-        _atomically(Path(output), lambda p: command.write_table(shown, fmt, p))
-        click.echo(f"wrote {shown.height} rows to {output}", err=True)
+    _deliver(shown, text, fmt, output)
     if note and fmt != "table":
         click.echo(note, err=True)
 

@@ -3,7 +3,7 @@
 Python use::
 
     from mjlog.stats import facts, metrics
-    tables = facts(["logs/"])                 # four polars DataFrames
+    tables = facts(["logs/"])                 # five polars DataFrames
     df = metrics(tables, by=["player"])       # one row per player
     df = metrics(tables, by=["player", "year"], options={"double_ron": "twice"})
 

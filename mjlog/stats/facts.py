@@ -1,23 +1,26 @@
 """Fact tables for statistics: one pass over each game's events, rows in batches.
 
-Four tables, as polars DataFrames with the explicit schemas below
-(:data:`SCHEMAS`); every row carries the grouping columns (``player``,
-``year``, ``month``, ``ruleset``, ``room``, ``players``, ``complete``) so
-any table can be grouped on its own:
+Five tables, as polars DataFrames with the explicit schemas below
+(:data:`SCHEMAS`, version :data:`FACTS_VERSION`); every row carries the
+per-game columns (``game_id``, ``source``, ``year``, ``month``, ``platform``,
+``ruleset``, ``room``, ``length``, ``players``, ``complete`` …) and the
+player, so any table can be grouped on its own:
 
-* ``games``: one row per player per game: seat, final score, placement,
-  points.
-* ``rounds``: one row per round: dealer, honba, how it ended.
+* ``games``: one row per player per complete game: seat, final score,
+  placement, points, ratings.
+* ``rounds``: one row per round (its player is the dealer): honba, how it ended.
 * ``player_rounds``: one row per player per round: dealer, won, dealt in
-  (and how many times, for a double ron), riichi declared/accepted and its
-  turn, calls, tenpai at an exhaustive draw, score change, turn of the win
-  or deal-in.
+  (and how many times, for a double ron), riichi declared/accepted, its own
+  turn and order, calls, tenpai at an exhaustive draw, score change, others'
+  tsumo, the dealer's streak.
 * ``wins``: one row per win: winner, from whom, tsumo, han, fu, the record's
-  points, score change, riichi, dama, ippatsu, ura count, yaku, turn.
+  points, score change, riichi, dama, ippatsu, dora, red and ura counts, yaku.
+* ``yaku``: one row per yaku of a win (dora are counts in ``wins``).
 
-A *turn* here is the player's own discard count at that moment (Mortal's and
-kobalab's convention). The facts come from the record as it is: nothing is
-replayed or recomputed, so use ``mjlog audit`` to check records first.
+An *own turn* is the player's own discard count at that moment (a riichi's
+counts its declaration tile). The facts come from the record as it is:
+nothing is replayed or recomputed, so use ``mjlog audit`` to check records
+first.
 """
 
 from __future__ import annotations
@@ -127,7 +130,7 @@ _GAME_COLUMNS = tuple(c for c in GROUP_SCHEMA if c != "player")
 
 @dataclass
 class Batch:
-    """Rows of the four tables for a batch of games.
+    """Rows of the fact tables for a batch of games.
 
     Each row is a tuple: the game's number in the batch, the player, then the
     table's own columns in schema order. The per-game group columns are kept
@@ -496,7 +499,7 @@ def files_facts(items: list[tuple[str, bool]]) -> tuple[dict[str, pl.DataFrame],
 
 
 def facts(inputs: Iterable[str | Path]) -> dict[str, pl.DataFrame]:
-    """All four fact tables for the records in ``inputs`` (files or folders).
+    """Every fact table for the records in ``inputs`` (files or folders).
 
     Holds every row in memory; for large archives use :func:`iter_batches`
     or ``mjlog stats --facts DIR``.

@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import re
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -125,6 +125,9 @@ _TENHOU_TABLE = re.compile(r"三?[般上特鳳技若銀琥孔][東南]喰?赤?�
 
 
 _GAME_COLUMNS = tuple(c for c in GROUP_SCHEMA if c != "player")
+_PR_COLUMNS = ("_game", "player", *(c for c in SCHEMAS["player_rounds"]
+                                    if c not in GROUP_SCHEMA
+                                    and c not in DERIVED["player_rounds"]))
 """Group columns that are the same for a whole game: kept once per game, joined on."""
 
 
@@ -140,6 +143,9 @@ class Batch:
     rows: dict[str, list[tuple[Any, ...]]] = field(
         default_factory=lambda: {t: [] for t in TABLES})
     game_rows: list[tuple[Any, ...]] = field(default_factory=list)
+    columns: list[list[Any]] = field(default_factory=lambda: [[] for _ in _PR_COLUMNS])
+    """``player_rounds`` kept by column (four rows a round: a column takes a round's seats
+    in one ``extend``), in the order of :data:`_PR_COLUMNS`."""
     games: int = 0
     skipped: list[str] = field(default_factory=list)
     """Games left out because their events do not fit a table (path, game and why)."""
@@ -157,7 +163,9 @@ class Batch:
             own = {c: d for c, d in schema.items() if c not in GROUP_SCHEMA and c not in derived}
             if t == "wins":
                 own["yaku"] = pl.String()  # joined with ",", split below in one go
-            df = _frame(self.rows[t], {"_game": pl.Int32(), "player": pl.String(), **own})
+            schema_own = {"_game": pl.Int32(), "player": pl.String(), **own}
+            df = (_columns_frame(self.columns, schema_own) if t == "player_rounds"
+                  else _frame(self.rows[t], schema_own))
             df = df.join(info, on="_game", how="left")
             if derived:
                 df = df.with_columns(e.alias(c) for c, e in derived.items())
@@ -166,6 +174,12 @@ class Batch:
                     pl.element().filter(pl.element() != "")))
             out[t] = df.select(list(schema)).cast(schema)  # type: ignore[arg-type]
         return out
+
+
+def _columns_frame(columns: list[list[Any]], schema: dict[str, pl.DataType]) -> pl.DataFrame:
+    """A DataFrame from columns in schema order."""
+    return pl.DataFrame([pl.Series(name, col, dtype=dtype)
+                         for (name, dtype), col in zip(schema.items(), columns, strict=True)])
 
 
 def _frame(rows: list[tuple[Any, ...]], schema: dict[str, pl.DataType]) -> pl.DataFrame:
@@ -413,21 +427,23 @@ class _Rounds(Observer):
         rows["rounds"].append((g, self.names[rs.dealer] if rs.dealer < self.n else None, r,
                                label, rs.dealer, rs.honba, rs.kyotaku, self.result or None,
                                self.wins))
-        add = rows["player_rounds"].append
-        for p in range(self.n):
-            add((g, self.names[p], r, p, *self.player_columns(p)))
+        for column, values in zip(self.batch.columns, self.player_columns(), strict=True):
+            column.extend(values)
 
-    def player_columns(self, p: int) -> tuple[Any, ...]:
-        """One player's ``player_rounds`` columns after ``seat``, in schema order, less the
-        :data:`DERIVED` ones."""
+    def player_columns(self) -> tuple[Sequence[Any], ...]:
+        """The round's ``player_rounds`` columns, a value per seat each, in the order of
+        :data:`_PR_COLUMNS`."""
         rs = self.rs
         assert rs is not None
-        rt = self.riichi_turn[p]
-        return (p == rs.dealer, self.won[p], self.deal_ins[p], self.deal_in_points[p],
-                self.accepted[p], rt, self.order[p], self.chased[p] if rt is not None else None,
-                self.calls[p], self.exhaustive, self.nagashi, self.abortive, self.tenpai[p],
-                self.change[p], self.end_turn[p], self.tsumo_hit[p],
-                self.streak if p == rs.dealer else None)
+        n, dealer, seats = self.n, rs.dealer, range(self.n)
+        return ((self.game,) * n, self.names, (self.index,) * n, seats,
+                [p == dealer for p in seats], self.won, self.deal_ins, self.deal_in_points,
+                self.accepted, self.riichi_turn, self.order,
+                [c if t is not None else None for c, t in zip(self.chased, self.riichi_turn,
+                                                               strict=True)],
+                self.calls, (self.exhaustive,) * n, (self.nagashi,) * n, (self.abortive,) * n,
+                self.tenpai, self.change, self.end_turn, self.tsumo_hit,
+                [self.streak if p == dealer else None for p in seats])
 
     def win(self, ev: Win) -> None:
         """The win's ``wins`` row and its ``yaku`` rows."""
@@ -479,11 +495,14 @@ def add_file(batch: Batch, item: tuple[str, bool]) -> None:
         return
     for i, rec in enumerate(records):
         rows = {t: len(r) for t, r in batch.rows.items()}
+        kept = len(batch.columns[0])
         try:
             add_game(batch, rec, i)
         except (IndexError, KeyError, TypeError, ValueError) as exc:
             for t, k in rows.items():  # drop the game's partial rows
                 del batch.rows[t][k:]
+            for column in batch.columns:
+                del column[kept:]
             batch.skipped.append(f"{path} game {i + 1}: cannot be summarised: {exc!r}")
 
 

@@ -75,11 +75,6 @@ def walk(events: Sequence[Any], observers: Sequence[Observer]) -> None:
             calls.setdefault(cls, []).extend(fn for _, fn in hooks)
     # only the events something looks at, picked in C (most of a game is draws)
     wanted = compress(events, map(calls.__contains__, map(type, events)))
-    if all(len(fns) == 1 for fns in calls.values()):  # one hook per event type: call it
-        one = {cls: fns[0] for cls, fns in calls.items()}.__getitem__
-        for ev in wanted:
-            one(ev.__class__)(ev)
-        return
     get = calls.__getitem__
     for ev in wanted:
         for fn in get(ev.__class__):

@@ -17,10 +17,10 @@ This package is the only part of mjlog that imports polars.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import polars as pl
 
@@ -39,7 +39,7 @@ from mjlog.stats.metrics import (
     options_in_force,
 )
 from mjlog.stats.report import Collector
-from mjlog.stats.store import FactsWriter
+from mjlog.stats.store import Census, FactsWriter
 
 __all__ = ["BY_NAME", "GROUP_KEYS", "METRICS", "OPTIONS", "SCHEMAS", "SETS", "Census", "Filters",
            "Summary", "facts", "iter_batches", "metrics", "options_in_force", "pl", "run",
@@ -155,29 +155,6 @@ class _Dedupe:
             return batch
         self.dropped += len(drop)
         return {t: df.filter(~pl.col("source").is_in(drop)) for t, df in batch.items()}
-
-
-@dataclass
-class Census:
-    """What a run read, before any filter: for the message when nothing matched."""
-
-    games: int = 0
-    complete: int = 0
-    duplicates: int = 0
-    rooms: set[str] = field(default_factory=set)
-    rulesets: set[str] = field(default_factory=set)
-    players: set[str] = field(default_factory=set)
-    _CAP: ClassVar[int] = 200_000
-
-    def add(self, batch: dict[str, pl.DataFrame]) -> None:
-        """Count one batch's games (before filtering) and remember their names."""
-        games = batch["rounds"].select("source", "complete", "room", "ruleset").unique()
-        self.games += games.height
-        self.complete += int(games["complete"].sum())
-        self.rooms.update(r for r in games["room"].unique().to_list() if r is not None)
-        self.rulesets.update(games["ruleset"].unique().to_list())
-        if len(self.players) < self._CAP:
-            self.players.update(batch["player_rounds"]["player"].unique().to_list())
 
 
 @dataclass

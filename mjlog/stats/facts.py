@@ -26,6 +26,7 @@ first.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
@@ -136,12 +137,13 @@ class Batch:
     """Rows of the fact tables for a batch of games.
 
     Each row is a tuple: the game's number in the batch, the player, then the
-    table's own columns in schema order. The per-game group columns are kept
+    table's own columns in schema order (``player_rounds`` is kept by column, in
+    ``columns``). The per-game group columns are kept
     once in ``game_rows`` and joined on when the frames are built.
     """
 
     rows: dict[str, list[tuple[Any, ...]]] = field(
-        default_factory=lambda: {t: [] for t in TABLES})
+        default_factory=lambda: {t: [] for t in TABLES if t != "player_rounds"})
     game_rows: list[tuple[Any, ...]] = field(default_factory=list)
     columns: list[list[Any]] = field(default_factory=lambda: [[] for _ in _PR_COLUMNS])
     """``player_rounds`` kept by column (four rows a round: a column takes a round's seats
@@ -204,8 +206,6 @@ def game_key(start: GameStart, events: list[Event]) -> int:
 
 def _json_meta(meta: dict[str, str], key: str) -> Any:
     """A tenhou.net/6 or mjai field kept verbatim (JSON) in a game start's metadata."""
-    import json
-
     try:
         return json.loads(meta[key]) if key in meta else None
     except ValueError:
@@ -226,15 +226,19 @@ def _log_id(rec: GameRecord, meta: dict[str, str]) -> tuple[str, str, datetime |
     return None
 
 
-def _room(start: GameStart, meta: dict[str, str], go_type: int | None) -> str | None:
+def _disp(meta: dict[str, str]) -> str:
+    """A tenhou.net/6 record's ``rule.disp`` (``鳳南喰赤``, a room's or a title's name), or ""."""
+    rule = _json_meta(meta, "tenhou6.rule")
+    return str(rule.get("disp", "")) if isinstance(rule, dict) else ""
+
+
+def _room(start: GameStart, meta: dict[str, str], go_type: int | None, disp: str) -> str | None:
     """Tenhou's room (``ippan`` … ``houou``, ``lobby-N``), a Mahjong Soul room's name, or None."""
     if go_type is not None:
         lobby = meta.get("go.lobby", "0")
         if lobby not in ("", "0"):
             return f"lobby-{lobby}"
         return _ROOM_BY_LEVEL.get(go_type & 0xA0, "ippan")
-    rule = _json_meta(meta, "tenhou6.rule")
-    disp = str(rule.get("disp", "")) if isinstance(rule, dict) else ""
     if _TENHOU_TABLE.fullmatch(disp):
         return _ROOM_BY_TABLE.get(disp.lstrip("三")[:1])
     if start.ruleset.name.startswith("majsoul") and disp:
@@ -243,7 +247,7 @@ def _room(start: GameStart, meta: dict[str, str], go_type: int | None) -> str | 
 
 
 def _platform(start: GameStart, meta: dict[str, str], log: tuple[str, str, Any] | None,
-              room: str | None) -> str | None:
+              disp: str) -> str | None:
     """Where the game was played, when the record says: ``tenhou``, ``majsoul``, or None."""
     if start.source == "tenhou_xml" or "go.type" in meta:
         return "tenhou"
@@ -251,9 +255,7 @@ def _platform(start: GameStart, meta: dict[str, str], log: tuple[str, str, Any] 
         return "majsoul"
     if log is not None:
         return log[0]
-    rule = _json_meta(meta, "tenhou6.rule")
-    disp = str(rule.get("disp", "")) if isinstance(rule, dict) else ""
-    return "tenhou" if _TENHOU_TABLE.fullmatch(disp) or room in _ROOM_BY_TABLE.values() else None
+    return "tenhou" if _TENHOU_TABLE.fullmatch(disp) else None
 
 
 def _game_info(rec: GameRecord, start: GameStart, index: int, key: int) -> dict[str, Any]:
@@ -263,11 +265,12 @@ def _game_info(rec: GameRecord, start: GameStart, index: int, key: int) -> dict[
     date = log[2] if log else None
     go = meta.get("go.type", "")
     go_type = int(go) if go.isascii() and go.isdigit() else None
-    room = _room(start, meta, go_type)
+    disp = _disp(meta)
+    room = _room(start, meta, go_type, disp)
     return {
         "game_id": f"{log[0]}:{log[1]}" if log else f"hash:{key:016x}",
         "year": date.year if date else None, "month": date.month if date else None,
-        "date": date, "platform": _platform(start, meta, log, room),
+        "date": date, "platform": _platform(start, meta, log, disp),
         "ruleset": start.ruleset.name, "room": room, "length": start.ruleset.length,
         "players": len(start.players), "go_type": go_type,
         "source": rec.path if index == 0 else f"{rec.path}#{index + 1}",

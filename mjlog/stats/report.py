@@ -15,6 +15,7 @@ import html
 import io
 import warnings
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -58,14 +59,17 @@ class Collector:
         self.parts["yaku"].append(tables["yaku"].group_by([*k, "yaku"]).agg(pl.len().alias("n")))
 
     def table(self, name: str) -> pl.DataFrame:
-        """One gathered table, its parts combined."""
+        """One gathered table, its parts combined (once: the parts are replaced by it)."""
         parts = self.parts[name]
         if not parts:
             return pl.DataFrame()
+        if len(parts) == 1:
+            return parts[0]
         df = pl.concat(parts, how="vertical_relaxed")
-        if name == "games":
-            return df
-        return df.group_by([c for c in df.columns if c != "n"]).agg(pl.col("n").sum())
+        if name != "games":
+            df = df.group_by([c for c in df.columns if c != "n"]).agg(pl.col("n").sum())
+        self.parts[name] = [df]
+        return df
 
 
 def _group_filter(keys: Sequence[str], row: dict[str, Any]) -> pl.Expr:
@@ -76,10 +80,22 @@ def _group_filter(keys: Sequence[str], row: dict[str, Any]) -> pl.Expr:
     return cond
 
 
-def _svg(fig: Figure) -> str:
-    """A figure as inline SVG markup (its XML prologue dropped), then closed."""
+@cache
+def _pyplot() -> Any:
+    """matplotlib's pyplot, set up once for SVG with text kept as text."""
+    import matplotlib
+
+    matplotlib.use("svg")
+    matplotlib.rcParams.update({"svg.fonttype": "none", "font.size": 9,
+                                "axes.spines.top": False, "axes.spines.right": False})
     import matplotlib.pyplot as plt
 
+    return plt
+
+
+def _svg(fig: Figure) -> str:
+    """A figure as inline SVG markup (its XML prologue dropped), then closed."""
+    plt = _pyplot()
     buf = io.StringIO()
     with warnings.catch_warnings():  # names in CJK: the browser draws the text, not matplotlib
         warnings.filterwarnings("ignore", message="Glyph .* missing from font")
@@ -97,14 +113,8 @@ def _whole_ticks(ax: Any) -> None:
 
 
 def _figure(width: float = 4.6, height: float = 2.6) -> tuple[Figure, Any]:
-    import matplotlib
-
-    matplotlib.use("svg")
-    matplotlib.rcParams.update({"svg.fonttype": "none", "font.size": 9,
-                                "axes.spines.top": False, "axes.spines.right": False})
-    import matplotlib.pyplot as plt
-
-    return plt.subplots(figsize=(width, height))
+    fig, ax = _pyplot().subplots(figsize=(width, height))
+    return fig, ax
 
 
 def _placement_chart(row: dict[str, Any], pool: dict[str, Any], players: int) -> str:
@@ -247,7 +257,7 @@ def _rates_table(row: dict[str, Any], pool: dict[str, Any], options: dict[str, s
 def _profile(collector: Collector, row: dict[str, Any], pool: dict[str, Any],
              options: dict[str, str]) -> list[str]:
     """One group's section: its headline table and its six pictures."""
-    from mjlog.stats.table import _label
+    from mjlog.stats.table import label
 
     keys = collector.keys
     cols = {n: column_name(BY_NAME[n], options) for n in HEADLINE}
@@ -270,7 +280,7 @@ def _profile(collector: Collector, row: dict[str, Any], pool: dict[str, Any],
         _figure_html("turns", "riichi and win turn distributions", _turns_chart(
             collector.table("riichi_turns").filter(cond), win_turns)),
     ]
-    title = html.escape(_label(row, keys))
+    title = html.escape(label(row, keys))
     return [f"<section><h2>{title}</h2><p>{row['games']:,} games, {row['rounds']:,} rounds"
             "</p>", _rates_table(row, pool, options), '<div class="charts">', *charts,
             "</div></section>"]

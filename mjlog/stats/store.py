@@ -6,6 +6,8 @@ goes into a hidden folder beside ``DIR``; when the run ends well, a
 schemas) is added and the folder takes ``DIR``'s place in one rename. An
 error or an interrupt leaves ``DIR`` as it was. A non-empty ``DIR`` is
 refused unless ``overwrite`` is given: facts of two runs never mix.
+:class:`Census` counts what a run read, for the manifest and for the message
+when nothing matched.
 """
 
 from __future__ import annotations
@@ -14,15 +16,39 @@ import json
 import os
 import shutil
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import polars as pl
 
 from mjlog.stats.facts import FACTS_VERSION, SCHEMAS, TABLES
 
 MANIFEST = "_manifest.json"
+
+
+@dataclass
+class Census:
+    """What a run read, before any filter: for the message when nothing matched."""
+
+    games: int = 0
+    complete: int = 0
+    duplicates: int = 0
+    rooms: set[str] = field(default_factory=set)
+    rulesets: set[str] = field(default_factory=set)
+    players: set[str] = field(default_factory=set)
+    _CAP: ClassVar[int] = 200_000
+
+    def add(self, batch: dict[str, pl.DataFrame]) -> None:
+        """Count one batch's games (before filtering) and remember their names."""
+        games = batch["rounds"].select("source", "complete", "room", "ruleset").unique()
+        self.games += games.height
+        self.complete += int(games["complete"].sum())
+        self.rooms.update(r for r in games["room"].unique().to_list() if r is not None)
+        self.rulesets.update(games["ruleset"].unique().to_list())
+        if len(self.players) < self._CAP:
+            self.players.update(batch["player_rounds"]["player"].unique().to_list())
 
 
 class FactsWriter:
@@ -50,7 +76,7 @@ class FactsWriter:
             self.rows[t] += df.height
         self.parts += 1
 
-    def commit(self, items: Sequence[tuple[str, bool]], census: Any,
+    def commit(self, items: Sequence[tuple[str, bool]], census: Census,
                options: dict[str, Any]) -> None:
         """Write the manifest and put the folder in ``target``'s place (replacing it)."""
         from mjlog import __version__

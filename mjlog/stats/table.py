@@ -99,7 +99,8 @@ def _number(metric: Metric, v: float, unit: bool = True) -> str:
     return f"{v:.2f}"
 
 
-def _label(row: dict[str, object], keys: Sequence[str]) -> str:
+def label(row: dict[str, object], keys: Sequence[str]) -> str:
+    """A group's name as shown: its key values joined, ``4p`` for the player count."""
     shown = [f"{row[k]}p" if k == "players" else "–" if row[k] is None else str(row[k])
              for k in keys]
     return " · ".join(shown) or "all"
@@ -120,7 +121,7 @@ def _cells(df: pl.DataFrame, sel: Selection) -> tuple[list[str], list[list[str]]
     header = ["group", "games", *[m.name for m in sel.metrics]]
     rows = []
     for row in df.iter_rows(named=True):
-        out = [_label(row, sel.keys), f"{row['games']:,}"]
+        out = [label(row, sel.keys), f"{row['games']:,}"]
         for m in sel.metrics:
             c = column_name(m, sel.options)
             out.append(cell(m, row[c], row.get(f"{c}_lo"), row.get(f"{c}_hi")))
@@ -181,7 +182,7 @@ def render_yaku(freq: pl.DataFrame, keys: Sequence[str], *, markdown: bool = Fal
     """Yaku frequencies as text: one row per group and yaku, the share of the group's wins
     with its interval, then how many wins of how many."""
     header = ["group", "yaku", "share of wins", "wins"]
-    rows = [[_label(r, keys), str(r["yaku"]),
+    rows = [[label(r, keys), str(r["yaku"]),
              f"{r['share'] * 100:.1f}% [{r['share_lo'] * 100:.1f}–{r['share_hi'] * 100:.1f}]",
              f"{r['count']:,} of {r['wins']:,}"] for r in freq.iter_rows(named=True)]
     if markdown:

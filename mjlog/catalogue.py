@@ -78,6 +78,10 @@ DIAGNOSTICS: Final = (
            ("unknown-result", WARN, "a result word mjlog does not know"),
            ("unknown-yaku", WARN, "a yaku name mjlog does not know, kept as written (in "
             "notation, with the closest known names)")),
+    *_rows("diagnostic", "Mahjong Soul",
+           ("not-a-game", ERR, "JSON that is not a game record of its platform (no head and "
+            "messages, or a list of round events without its game)"),
+           ("unknown-message", INFO, "a message mjlog does not read, passed over")),
     *_rows("diagnostic", "notation",
            ("not-notation", ERR, "the first line is not 'mjlog-notation 1'"),
            ("bad-header", ERR, "a header line that cannot be read"),
@@ -126,7 +130,13 @@ FINDINGS: Final = (
            ("wall-draw-mismatch", ERR, "a draw from the live wall is not the wall's tile"),
            ("wall-rinshan-mismatch", ERR, "a replacement draw is not the wall's tile"),
            ("wall-ura-mismatch", ERR, "an ura indicator shown at a win differs"),
-           ("wall-undealable", ERR, "a stated wall and dice that cannot be dealt"),
+           ("wall-undealable", ERR, "a stated wall and dice that cannot be dealt, or a "
+            "published wall that cannot be read"),
+           ("wall-commitment-mismatch", ERR, "a published wall that is not the one the round "
+            "committed to before it was played (its md5 or salted sha256 differs)"),
+           ("wall-uncommitted", INFO, "a published wall without a commitment that can be "
+            "checked (none given, or a salt not revealed): its tiles are still compared (one "
+            "per record)"),
            ("wall-unverifiable", INFO, "no seed whose shuffle is known and no stated wall (one "
             "per round)"),
            ("wall-excerpt", INFO, "the record starts at a later deal of its seed")),

@@ -13,7 +13,7 @@ from mjlog.families import violation_codes
 
 from .conftest import ROOT
 
-_REPORTERS = {"find", "note", "mismatch", "diag", "NotationError"}
+_REPORTERS = {"find", "note", "mismatch", "diag", "NotationError", "problem"}
 """Functions whose first argument is the code they report."""
 
 

@@ -5,7 +5,7 @@ its own signature (``looks_like``, on the decompressed start of a file), its
 reader, its writer (when mjlog writes it), the extension of the files it
 writes, the kind of source position its events carry and its dialects.
 Detection walks the registry in its order (notation, Tenhou XML, JSON Lines,
-tenhou.net/6, mjai) and takes the first format whose signature matches; the
+Mahjong Soul, tenhou.net/6, mjai) and takes the first format whose signature matches; the
 file name does not matter. Compression (gzip) is undone before (by
 :mod:`mjlog.compression`), for every format alike.
 
@@ -26,7 +26,7 @@ from mjlog import jsontext, serialize
 from mjlog.compression import GZIP_MAGIC, gunzip, record_limit
 from mjlog.diagnostics import Diagnostic, InputError, Src
 from mjlog.events import EVENT_TYPES, Event, GameStart
-from mjlog.formats import mjai, notation, tenhou6, tenhou_xml
+from mjlog.formats import majsoul, mjai, notation, tenhou6, tenhou_xml
 from mjlog.formats.head import Head
 from mjlog.record import GameRecord, PositionKind
 from mjlog.replay.state import misfit
@@ -92,6 +92,10 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            read=lambda d, p, s: serialize.read(d, p, strict=s),
            write=lambda ev, o: "".join(serialize.write_lines(ev)),
            extension=".jsonl", positions="jsonl", verbatim=True),
+    Format(name="majsoul", title="Mahjong Soul's own record (GameDetailRecords as JSON)",
+           looks_like=lambda h: majsoul.looks_like(h.start),
+           read=lambda d, p, s: majsoul.read(d, p, strict=s), write=None,
+           extension=".json", positions="json", families=("riichi",), one_game=True),
     Format(name="tenhou6", title="tenhou.net/6 JSON, incl. Mahjong Soul games converted to it",
            looks_like=lambda h: isinstance(h.first_object().get("log"), list)
            or (h.first_object_fails() and tenhou6.looks_like(h.start)),

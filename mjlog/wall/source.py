@@ -13,6 +13,9 @@ class WallSource(Protocol):
     @property
     def dice(self) -> tuple[int, ...]: ...
     @property
+    def by_kind(self) -> bool:
+        """Whether its tiles name kinds only (a published wall): compared by kind and red."""
+    @property
     def counts(self) -> tuple[int, int, int]:
         """How many replacement tiles, dora and ura indicators the dead wall holds."""
     @property

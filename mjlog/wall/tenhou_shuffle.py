@@ -167,6 +167,7 @@ class TenhouWall:
     yama: tuple[Tile, ...]
     dice: tuple[int, int]
     layout: Layout
+    by_kind = False
 
     @property
     def counts(self) -> tuple[int, int, int]:

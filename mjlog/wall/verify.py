@@ -21,6 +21,7 @@ from mjlog.diagnostics import Finding, Severity, Src
 from mjlog.events import (
     DoraReveal,
     Draw,
+    Event,
     GameStart,
     RoundStart,
     Win,
@@ -31,6 +32,7 @@ from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
 from mjlog.tiles import Tile, tile_str
 from mjlog.wall.dealing import GEOMETRIES, RIICHI, Deal, DealError, deal
+from mjlog.wall.published import Problem, key, majsoul_wall, problem
 from mjlog.wall.source import WallSource
 from mjlog.wall.tenhou_shuffle import SeedError, TenhouSeed, TenhouShuffler, parse_seed
 
@@ -49,6 +51,7 @@ class DealtWall:
 
     deal: Deal
     dice: tuple[int, ...]
+    by_kind = False
 
     @property
     def counts(self) -> tuple[int, int, int]:
@@ -117,39 +120,65 @@ def walls_for(record: GameRecord) -> tuple[list[WallSource | None], list[Finding
                              round=round_label(rs.round_wind, rs.round_number, rs.honba),
                              src=record.src(i)))
 
-    walls: list[WallSource | None] = [None] * len(rounds)
-    why = "the record has no shuffle seed"
-    text = seed_text(start)
-    seeded = False  # a known seed form: its failure to match was reported already
-    if text is not None:
-        try:
-            seed = parse_seed(text)
-        except SeedError as exc:
-            why = str(exc)
-        else:
-            seeded = True
-            walls = _seeded(seed, rounds, len(start.players), note)
+    walls, why, seeded = _from_seed(start, rounds, note)
+    told: set[str] = set()  # the published-wall notes made once a record
     for r, (i, rs) in enumerate(rounds):
         if walls[r] is not None:
             continue
-        if rs.wall is not None:
+        if any(k == "majsoul.paishan" for k, _ in rs.extra):
+            walls[r], problems = _published(events, i, rs, start)
+            for code, msg in problems:
+                if code not in told:
+                    note(code, msg, i, rs, Severity.INFO if code == "wall-uncommitted"
+                         else Severity.ERROR)
+                told.add(code if code == "wall-uncommitted" else "")
+        elif rs.wall is not None:
             try:
                 walls[r] = _stated_wall(rs, start)
             except DealError as exc:
                 note("wall-undealable", f"the stated wall cannot be dealt: {exc}", i, rs,
                      Severity.ERROR)
-            continue
-        if seeded:
-            continue
-        per_round = dict(rs.extra).get("shuffle")
-        if per_round is not None:  # early 2009: each round carries its own seed
-            try:
-                walls[r] = TenhouShuffler(parse_seed(per_round)).next_wall(len(rs.hands))
-                continue
-            except SeedError as exc:
-                why = f"this round's shuffle: {exc}"
-        note("wall-unverifiable", f"the wall cannot be verified: {why}", i, rs)
+        elif not seeded:
+            walls[r], why = _round_seed(rs, why)
+            if walls[r] is None:
+                note("wall-unverifiable", f"the wall cannot be verified: {why}", i, rs)
     return walls, notes
+
+
+def _from_seed(start: GameStart, rounds: list[tuple[int, RoundStart]],
+               note: Callable[..., None]) -> tuple[list[WallSource | None], str, bool]:
+    """Every round's wall from the game's shuffle seed (``None`` each without one), why
+    there is none, and whether the seed was of a known form (its failure to match the
+    record is then noted already)."""
+    text = seed_text(start)
+    if text is None:
+        return [None] * len(rounds), "the record has no shuffle seed", False
+    try:
+        seed = parse_seed(text)
+    except SeedError as exc:
+        return [None] * len(rounds), str(exc), False
+    return _seeded(seed, rounds, len(start.players), note), "", True
+
+
+def _round_seed(rs: RoundStart, why: str) -> tuple[WallSource | None, str]:
+    """The wall of a round that carries its own seed (early 2009), or why there is none."""
+    per_round = dict(rs.extra).get("shuffle")
+    if per_round is None:
+        return None, why
+    try:
+        return TenhouShuffler(parse_seed(per_round)).next_wall(len(rs.hands)), why
+    except SeedError as exc:
+        return None, f"this round's shuffle: {exc}"
+
+
+def _published(events: list[Event], i: int, rs: RoundStart, start: GameStart
+               ) -> tuple[WallSource | None, list[Problem]]:
+    """A round's published wall (:mod:`mjlog.wall.published`) and its problems."""
+    first = events[i + 1] if i + 1 < len(events) else None
+    if not isinstance(first, Draw) or first.player != rs.dealer:
+        return None, [problem("wall-undealable", "the round does not start with the dealer's "
+                              "fourteenth tile")]
+    return majsoul_wall(rs, first.tile, start.ruleset)
 
 
 def _seeded(
@@ -222,8 +251,25 @@ class WallCheck(Observer):
                                      src=self.src_of(engine.index)))
 
     def t(self, tile: int) -> str:
-        """A tile as a finding names it: mpsz and physical id."""
+        """A tile as a finding names it: mpsz and physical id (mpsz only for a wall that
+        names kinds)."""
+        if self.wall is not None and self.wall.by_kind:
+            return tile_str(tile, self.red)
         return f"{tile_str(tile, self.red)} (id {tile})"
+
+    @property
+    def giver(self) -> str:
+        """What gave the wall, as findings name it."""
+        return "the wall" if self.wall is not None and self.wall.by_kind else "the shuffle"
+
+    def differ(self, got: int, want: int | None) -> bool:
+        """Whether a recorded tile is not the wall's (by kind and red for a wall that names
+        kinds only)."""
+        if want is None or want < 0:
+            return True
+        if self.wall is not None and self.wall.by_kind:
+            return key(got, self.red) != key(want, self.red)
+        return got != want
 
     def after_round_start(self, rs: RoundStart) -> None:
         r = self.rounds
@@ -246,9 +292,9 @@ class WallCheck(Observer):
     def _dora(self, tile: int) -> None:
         assert self.wall is not None
         want = self.wall.dora(self.doras)
-        if tile != want:
+        if self.differ(tile, want):
             self.find("wall-dora-mismatch", f"dora indicator {self.doras + 1} is "
-                      f"{self.t(tile)}, the shuffle shows {self.t(want)}")
+                      f"{self.t(tile)}, {self.giver} shows {self.t(want)}")
         self.doras += 1
 
     def after_draw(self, ev: Draw) -> None:
@@ -258,16 +304,16 @@ class WallCheck(Observer):
         if ev.rinshan:
             want = wall.rinshan(self.rinshan) if self.rinshan < wall.counts[0] else None
             self.rinshan += 1
-            if ev.tile != want:
+            if self.differ(ev.tile, want):
                 self.find("wall-rinshan-mismatch", f"replacement draw {self.rinshan} is "
-                          f"{self.t(ev.tile)}, the shuffle gives "
+                          f"{self.t(ev.tile)}, {self.giver} gives "
                           f"{self.t(want) if want is not None else 'none'}", ev.player)
         else:
             want = wall.draw(self.draws)
             self.draws += 1
-            if ev.tile != want:
+            if self.differ(ev.tile, want):
                 self.find("wall-draw-mismatch", f"live-wall draw {self.draws} is "
-                          f"{self.t(ev.tile)}, the shuffle gives {self.t(want)}", ev.player)
+                          f"{self.t(ev.tile)}, {self.giver} gives {self.t(want)}", ev.player)
 
     def after_dora_reveal(self, ev: DoraReveal) -> None:
         if self.wall is not None and self.doras < self.wall.counts[1]:
@@ -278,6 +324,6 @@ class WallCheck(Observer):
         if wall is None:
             return
         for k, tile in enumerate(ev.ura_indicators[: wall.counts[2]]):
-            if tile != wall.ura(k):
+            if self.differ(tile, wall.ura(k)):
                 self.find("wall-ura-mismatch", f"ura indicator {k + 1} is {self.t(tile)}, "
-                          f"the shuffle shows {self.t(wall.ura(k))}", ev.winner)
+                          f"{self.giver} shows {self.t(wall.ura(k))}", ev.winner)

@@ -1,0 +1,182 @@
+"""Walls a platform publishes with each round, and the commitment it made to them.
+
+Mahjong Soul's ``RecordNewRound`` gives the round's wall after the deal
+(``paishan``, mpsz, 83 tiles at a four-player table) and a commitment
+published before the round: ``md5`` = md5(paishan) in records of about
+2021, ``sha256`` = sha256(paishan + salt) in later ones, with the ``salt``
+revealed after the game (and ``saltSha256`` = sha256(salt)). Its reader keeps
+them verbatim in the round start's ``extra`` (``majsoul.paishan`` ...).
+
+The layout, as the corpus supports it (one record, 9 rounds): draws come from
+the front, the dealer's fourteenth dealt tile before them; the last 14 tiles
+(18 with three players) are the dead wall, read from the end: replacement
+draws at the last 4 (8) places, last first, the dora indicators at the 5th,
+7th, ... from the end (9th, 11th, ... with three players) and each ura under
+its dora, one place nearer the front. Every dora of the corpus's 9 rounds and
+every ura of its 5 riichi wins is where this layout puts it; no kan was made
+in them, so the replacement draws' order is the community's account, not
+yet checked on a record.
+
+These walls name kinds, not physical copies: :class:`PublishedWall` compares
+tiles by kind and red (``by_kind``). The dealt hands are proven by the rest of
+the set: the hands, the dealer's first draw and the wall together are the
+whole set of tiles, each exactly once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass
+
+from mjlog.events import RoundStart
+from mjlog.ruleset import Ruleset
+from mjlog.tiles import (
+    KIND_OF,
+    RED_FIVE_IDS,
+    Kind,
+    Tile,
+    TileError,
+    assign_ids,
+    kind_str,
+    parse_kinds,
+)
+
+KindTile = tuple[Kind, bool]
+Problem = tuple[str, str]
+"""A problem found with a published wall: its code and message."""
+
+
+def problem(code: str, message: str) -> Problem:
+    """A problem with its code (listed in :mod:`mjlog.catalogue`)."""
+    return code, message
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedWall:
+    """A round's wall in drawing order, read with the platform's dead-wall layout."""
+
+    live: tuple[Tile, ...]
+    """The live wall in drawing order, the dealer's first draw first."""
+    dead: tuple[Tile, ...]
+    """The dead wall as the record lists it (front to end)."""
+    replacements: int
+    dealt: tuple[tuple[Tile, ...], ...]
+    dice: tuple[int, ...] = ()
+    by_kind: bool = True
+
+    @property
+    def counts(self) -> tuple[int, int, int]:
+        return self.replacements, 5, 5
+
+    @property
+    def live_count(self) -> int:
+        return len(self.live)
+
+    def hands(self, dealer: int) -> tuple[tuple[Tile, ...], ...]:
+        """The recorded hands: a published wall is what was left after the deal, and
+        :func:`majsoul_wall` proves the deal against it as a whole."""
+        return self.dealt
+
+    def draw(self, k: int) -> Tile:
+        return self.live[k] if k < len(self.live) else Tile(-1)
+
+    def rinshan(self, k: int) -> Tile:
+        return self.dead[-1 - k]
+
+    def dora(self, k: int) -> Tile:
+        return self.dead[-1 - self.replacements - 2 * k]
+
+    def ura(self, k: int) -> Tile:
+        return self.dead[-2 - self.replacements - 2 * k]
+
+
+def full_set(rules: Ruleset) -> Counter[KindTile]:
+    """Every tile of the ruleset's table by kind and red."""
+    table = rules.table
+    kinds = [k for k in range(34) if table.tiles != 108 or not 1 <= k <= 7]
+    out: Counter[KindTile] = Counter()
+    for k in kinds:
+        red = rules.red_fives and k in (4, 13, 22)
+        out[(k, False)] += 3 if red else 4
+        if red:
+            out[(k, True)] += 1
+    return out
+
+
+def key(tile: int, red_fives: bool = True) -> KindTile:
+    """A physical tile by kind and red, as a published wall names it."""
+    return KIND_OF[tile], red_fives and tile in RED_FIVE_IDS
+
+
+def commitment(extra: dict[str, str], prefix: str) -> Problem | None:
+    """(code, message) of a round's commitment that does not match its wall, or of one
+    that cannot be checked; ``None`` when it matches. ``prefix`` names the platform's
+    keys (``majsoul``)."""
+    wall = extra.get(f"{prefix}.paishan", "")
+    md5 = extra.get(f"{prefix}.md5")
+    sha = extra.get(f"{prefix}.sha256")
+    salt = extra.get(f"{prefix}.salt")
+    if md5 is not None:
+        got = hashlib.md5(wall.encode(), usedforsecurity=False).hexdigest()
+        if got != md5.lower():
+            return problem("wall-commitment-mismatch", f"md5 of the wall is {got}, the "
+                           f"round committed to {md5}")
+        return None
+    if sha is None:
+        return problem("wall-uncommitted", "the record gives the wall but no commitment to it")
+    if salt is None:
+        return problem("wall-uncommitted", "the round commits to its wall by sha256 with a "
+                       "salt the record does not reveal: the commitment is not checked")
+    salted = extra.get(f"{prefix}.saltSha256")
+    if salted is not None and hashlib.sha256(salt.encode()).hexdigest() != salted.lower():
+        return problem("wall-commitment-mismatch", "the revealed salt is not the one committed "
+                       "to")
+    got = hashlib.sha256((wall + salt).encode()).hexdigest()
+    if got != sha.lower():
+        return problem("wall-commitment-mismatch", f"sha256 of the wall and salt is {got}, "
+                       f"the round committed to {sha}")
+    return None
+
+
+def majsoul_wall(rs: RoundStart, first_draw: Tile, rules: Ruleset
+                 ) -> tuple[PublishedWall | None, list[Problem]]:
+    """The wall a Mahjong Soul round start publishes and the problems found with it:
+    its commitment (:func:`commitment`) and whether hands, first draw and wall make up
+    the whole set of tiles (``wall-dealt-mismatch``). ``None`` when the round publishes
+    no wall or it cannot be read (``wall-undealable``)."""
+    extra = dict(rs.extra)
+    text = extra.get("majsoul.paishan")
+    if text is None:
+        return None, []
+    problems: list[Problem] = []
+    found = commitment(extra, "majsoul")
+    if found is not None:
+        problems.append(found)
+    try:
+        kinds = parse_kinds(text)
+        tiles = assign_ids([(k, r and rules.red_fives) for k, r in kinds])
+    except TileError as exc:
+        return None, [*problems, problem("wall-undealable", f"the wall cannot be read: {exc}")]
+    dead_size = 18 if rules.players == 3 else 14
+    if len(tiles) <= dead_size:
+        return None, [*problems, problem("wall-undealable", f"the wall has {len(tiles)} tiles")]
+    held = [t for hand in rs.hands for t in hand] + [first_draw]
+    have = Counter(key(t, rules.red_fives) for t in held) + Counter(
+        key(t, rules.red_fives) for t in tiles)
+    want = full_set(rules)
+    if have != want:
+        extra_tiles = sorted((have - want).elements())
+        missing = sorted((want - have).elements())
+        problems.append(problem("wall-dealt-mismatch", "the dealt hands and the wall are not "
+                                f"the whole set of tiles: {_names(extra_tiles)} too many, "
+                                f"{_names(missing)} missing"))
+    live = (first_draw, *tiles[:len(tiles) - dead_size])
+    wall = PublishedWall(live=live, dead=tuple(tiles[len(tiles) - dead_size:]),
+                         replacements=dead_size - 10, dealt=rs.hands)
+    return wall, problems
+
+
+def _names(tiles: list[KindTile]) -> str:
+    return " ".join(("0" + kind_str(k)[1:]) if red else kind_str(k) for k, red in tiles) \
+        or "none"

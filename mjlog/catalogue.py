@@ -82,6 +82,11 @@ DIAGNOSTICS: Final = (
            ("not-a-game", ERR, "JSON that is not a game record of its platform (no head and "
             "messages, or a list of round events without its game)"),
            ("unknown-message", INFO, "a message mjlog does not read, passed over")),
+    *_rows("diagnostic", "kobalab",
+           ("draw-deduced", WARN, "a tsumo win whose draw the record leaves out: the winning "
+            "hand's last tile is drawn there"),
+           ("misnamed-key", INFO, "a key spelled otherwise than the format's (\"playerr\"), "
+            "read where it is")),
     *_rows("diagnostic", "notation",
            ("not-notation", ERR, "the first line is not 'mjlog-notation 1'"),
            ("bad-header", ERR, "a header line that cannot be read"),

@@ -171,7 +171,8 @@ class RandomGame:
                                                      dealer_keeps=keeps, honba_up=honba_up)
             if min(scores) < 0 or wind > _LAST_WIND[rs.length] or rs.length == "one-round":
                 break
-        self.emit(GameEnd(scores=tuple(final_scores(scores, sticks, 0))))
+        left = 0 if rs.leftover_sticks == "lost" else sticks
+        self.emit(GameEnd(scores=tuple(final_scores(scores, left, 0))))
         return GameRecord(path=f"{SOURCE}:{rs.name}:{self.seed}", format="generated",
                           events=self.events)
 

@@ -31,6 +31,7 @@ Dealing = Literal["one-roll", "two-rolls", "pakkoro", "automatic", "digital"]
 Kazoe = Literal["yakuman", "sanbaiman", "none"]
 Rounding = Literal["none", "thousands"]
 Tobi = Literal["below-zero", "at-zero", "none"]
+LeftoverSticks = Literal["first-place", "lost"]
 Chombo = Literal["mangan", "fixed", "none"]
 KanAfterRiichi = Literal["wait", "shape", "forbidden"]
 FourKans = Literal["abort", "fifth-ends", "no-abort"]
@@ -159,6 +160,7 @@ class Ruleset:
     uma: str = "10-20"
     return_score: int = 30000
     rounding: Rounding = "thousands"
+    leftover_sticks: LeftoverSticks = "first-place"
     tobi: Tobi = "below-zero"
     chombo: Chombo = "mangan"
     chombo_points: int = 20000
@@ -338,7 +340,9 @@ OPTIONS: Final[dict[str, Option]] = _options(
      "and a passed win forbids one until the player's next discard (a kansaki extension)."),
     ("uma", "", "uma", "Placement bonus at the end, in thousands of points, written "
      "'SMALL-BIG': '10-20' gives +20, +10, -10, -20 to first..fourth; three players get +BIG, "
-     "0, -BIG ('0-20')."),
+     "0, -BIG ('0-20'). 'float' (浮きウマ, four players): by how many end at or above the "
+     "return score, one: +12, -1, -3, -8; two: +8, +4, -4, -8; three or four: +8, +3, +1, "
+     "-12."),
     ("return_score", "", "return_score", "The score each player is counted from at the "
      "end (返し); the difference to the starting score, times the players, is the oka the "
      "first place takes."),
@@ -346,6 +350,9 @@ OPTIONS: Final[dict[str, Option]] = _options(
      "Tenhou since 2022, Mahjong Soul) or 'thousands' (each score to the nearest thousand, a "
      "half away from zero, before the return is taken off: 24,500 counts 25, -4,500 counts -5; "
      "Tenhou until 2022)."),
+    ("leftover_sticks", "", "leftover_sticks", "Riichi sticks still on the table when the "
+     "game ends: 'first-place' (the first place takes them; Tenhou) or 'lost' (nobody does: "
+     "the final scores add up to less)."),
     ("tobi", "", "tobi", "When a player is bust (飛び) and the game ends: 'below-zero' "
      "(Tenhou), 'at-zero' (at zero or below), 'none' (play on)."),
     ("chombo", "", "chombo", "What a chombo costs: 'mangan' (満貫払い: a dealer pays 4000 to "
@@ -494,7 +501,8 @@ PRESETS: dict[str, Ruleset] = {
     "majsoul-sanma": Ruleset(name="majsoul-sanma", players=3, starting_score=35000,
                              return_score=35000, uma="0-15", rounding="none",
                              family_options=RiichiOptions(double_yakuman=True)),
-    "jpml": Ruleset(name="jpml", red_fives=False, starting_score=30000, uma="5-15",
+    "jpml": Ruleset(name="jpml", red_fives=False, starting_score=30000, uma="float",
+                    leftover_sticks="lost",
                     rounding="none", tobi="none", chombo="fixed",
                     family_options=RiichiOptions(ippatsu=False, ura_dora=False,
                                                  kan_dora="none",

@@ -27,9 +27,10 @@ includes the oka. Ties go to the seat nearer the first dealer.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from mjlog.diagnostics import ScoreMismatch, Violation
 from mjlog.events import (
@@ -221,8 +222,20 @@ def _penalty(p: int, dealer: int, out: Settlement, ruleset: Ruleset, n: int) -> 
     return ""
 
 
-def uma_of(ruleset: Ruleset, players: int) -> list[float]:
-    """The uma of each place, first first (``10-20`` gives 20, 10, -10, -20)."""
+FLOATING_UMA: Final[dict[int, tuple[int, int, int, int]]] = {
+    1: (12, -1, -3, -8), 2: (8, 4, -4, -8), 3: (8, 3, 1, -12), 4: (8, 3, 1, -12)}
+"""``uma=float`` (浮きウマ): the uma of each place by how many players end at or above
+the return score."""
+
+
+def uma_of(ruleset: Ruleset, players: int, scores: Sequence[int] = ()) -> list[float]:
+    """The uma of each place, first first (``10-20`` gives 20, 10, -10, -20; ``float``
+    by how many of the final ``scores`` float, :data:`FLOATING_UMA`)."""
+    if ruleset.uma == "float":
+        if players != 4:
+            return [0.0] * players
+        floating = sum(s >= ruleset.return_score for s in scores) or 1
+        return [float(x) for x in FLOATING_UMA[floating]]
     small_text, _, big_text = ruleset.uma.partition("-")
     small, big = float(small_text or 0), float(big_text or small_text or 0)
     if players == 3:
@@ -248,7 +261,7 @@ def _points(out: Settlement, ruleset: Ruleset, left_over: int, end: GameEnd | No
         out.corrected[order[0]] += left_over
         out.corrections.append(f"{left_over} points of riichi sticks left on the table go to "
                                f"the first place, player {order[0]}")
-    uma = uma_of(ruleset, n)
+    uma = uma_of(ruleset, n, out.corrected)
     points = [0.0] * n
     for place, p in enumerate(order[1:], start=1):
         points[p] = _counted(out.corrected[p], ruleset) + uma[place]

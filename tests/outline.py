@@ -30,46 +30,52 @@ from mjlog.events import (
 from mjlog.tiles import KIND_OF, RED_FIVE_IDS
 
 
-def _k(tile: int) -> tuple[int, bool]:
-    return KIND_OF[tile], tile in RED_FIVE_IDS
+class _Outliner:
+    """Outlines the events of one game; a five is red only in a game with red fives."""
 
+    def __init__(self) -> None:
+        self.red = True
 
-def _ks(tiles: Iterable[int] | None) -> tuple[tuple[int, bool], ...] | None:
-    return None if tiles is None else tuple(sorted(_k(t) for t in tiles))
+    def k(self, tile: int) -> tuple[int, bool]:
+        return KIND_OF[tile], self.red and tile in RED_FIVE_IDS
 
+    def ks(self, tiles: Iterable[int] | None) -> tuple[tuple[int, bool], ...] | None:
+        return None if tiles is None else tuple(sorted(self.k(t) for t in tiles))
 
-def _one(ev: Event) -> tuple[Any, ...] | None:
-    if isinstance(ev, GameStart):
-        return ("start", tuple(p.name for p in ev.players), ev.ruleset.players)
-    if isinstance(ev, RoundStart):
-        return ("round", ev.round_wind, ev.round_number, ev.honba, ev.kyotaku, ev.dealer,
-                ev.scores, tuple(_ks(h) for h in ev.hands), _k(ev.dora_indicator))
-    if isinstance(ev, Draw):
-        return ("draw", ev.player, _k(ev.tile), ev.rinshan)
-    if isinstance(ev, Discard):
-        return ("discard", ev.player, _k(ev.tile), ev.riichi)
-    if isinstance(ev, RiichiAccepted):
-        return ("riichi", ev.player)
-    if isinstance(ev, DoraReveal):
-        return ("dora", _k(ev.indicator))
-    if isinstance(ev, Win):
-        return ("win", ev.winner, ev.from_player, _ks(ev.hand), _k(ev.win_tile),
-                tuple(sorted(_ks(m) or () for m in ev.melds)),
-                tuple(sorted((y.name, y.han) for y in ev.yaku if y.han)),
-                ev.fu if not ev.limit else None, ev.han, ev.points,
-                ev.deltas, _ks(ev.ura_indicators))
-    if isinstance(ev, ExhaustiveDraw):
-        return ("draw-end", tuple(_ks(h) for h in ev.hands), ev.deltas, ev.nagashi)
-    if isinstance(ev, AbortiveDraw):
-        return ("abort", ev.kind, ev.deltas)
-    if isinstance(ev, RoundEnd):
-        return ("round-end", ev.scores)
-    if isinstance(ev, GameEnd):
-        return ("end", ev.scores)
-    name = type(ev).__name__.lower()
-    player = getattr(ev, "player", None)
-    tiles = getattr(ev, "tiles", None) or (getattr(ev, "tile", None),)
-    return (name, player, _ks(t for t in tiles if t is not None))
+    def one(self, ev: Event) -> tuple[Any, ...] | None:
+        _k, _ks = self.k, self.ks
+        if isinstance(ev, GameStart):
+            self.red = ev.ruleset.red_fives
+            return ("start", tuple(p.name for p in ev.players), ev.ruleset.players)
+        if isinstance(ev, RoundStart):
+            return ("round", ev.round_wind, ev.round_number, ev.honba, ev.kyotaku, ev.dealer,
+                    ev.scores, tuple(_ks(h) for h in ev.hands), _k(ev.dora_indicator))
+        if isinstance(ev, Draw):
+            return ("draw", ev.player, _k(ev.tile), ev.rinshan)
+        if isinstance(ev, Discard):
+            return ("discard", ev.player, _k(ev.tile), ev.riichi)
+        if isinstance(ev, RiichiAccepted):
+            return ("riichi", ev.player)
+        if isinstance(ev, DoraReveal):
+            return ("dora", _k(ev.indicator))
+        if isinstance(ev, Win):
+            return ("win", ev.winner, ev.from_player, _ks(ev.hand), _k(ev.win_tile),
+                    tuple(sorted(_ks(m) or () for m in ev.melds)),
+                    tuple(sorted((y.name, y.han) for y in ev.yaku if y.han)),
+                    ev.fu if not ev.limit else None, ev.han, ev.points,
+                    ev.deltas, _ks(ev.ura_indicators))
+        if isinstance(ev, ExhaustiveDraw):
+            return ("draw-end", tuple(_ks(h) for h in ev.hands), ev.deltas, ev.nagashi)
+        if isinstance(ev, AbortiveDraw):
+            return ("abort", ev.kind, ev.deltas)
+        if isinstance(ev, RoundEnd):
+            return ("round-end", ev.scores)
+        if isinstance(ev, GameEnd):
+            return ("end", ev.scores)
+        name = type(ev).__name__.lower()
+        player = getattr(ev, "player", None)
+        tiles = getattr(ev, "tiles", None) or (getattr(ev, "tile", None),)
+        return (name, player, _ks(t for t in tiles if t is not None))
 
 
 _UNVALUED = {"win": slice(0, 6), "end": slice(0, 1)}
@@ -79,7 +85,7 @@ def outline(events: Sequence[Event], *, values: bool = True) -> list[tuple[Any, 
     """The game as every format carries it (see the module's docstring). Without
     ``values``, as mjai carries it: a win's yaku, fu, han and points and the final scores
     are left out (its payments stay)."""
-    out = [x for x in map(_one, events) if x is not None]
+    out = [x for x in map(_Outliner().one, events) if x is not None]
     if values:
         return out
     return [(*x[_UNVALUED[x[0]]], *(x[10:11] if x[0] == "win" else ()))

@@ -178,12 +178,17 @@ def test_final_points_with_uma_and_oka() -> None:
     # -6400, -43600.
     st = settle(_game((40500, 39500, 23600, -3600)), [0] * 4, [], [], PRESETS["majsoul"])
     assert st.points == [30.5, 19.5, -6.4, -43.6]
-    # JPML: counted from 30,000, uma 5-15, exact to 0.1. Seat 3 (30,000) is second: 0 + 5;
+    # JPML: counted from 30,000, exact to 0.1, uma by how many float (浮きウマ; two here,
+    # seats 0 and 3 at 30,000 or more: +8, +4, -4, -8). Seat 3 (30,000) is second: 0 + 4;
     # seats 1 and 2 tie at 25,000 and the seat nearer the first dealer places higher:
-    # seat 1 third, -5 - 5; seat 2 fourth, -5 - 15; seat 0 takes the rest, 25.
+    # seat 1 third, -5 - 4; seat 2 fourth, -5 - 8; seat 0 takes the rest, 18.
     jpml = PRESETS["jpml"]
     st = settle(_game((40000, 25000, 25000, 30000)), [0] * 4, [], [], jpml)
-    assert st.points == [25.0, -10.0, -20.0, 5.0]
+    assert st.points == [18.0, -9.0, -13.0, 4.0]
+    # Three floating: +8, +3, +1, -12, as the JPML's own 十段戦 records of the corpus show.
+    st = settle(_game((41500, 35300, 34100, 9100)), [0] * 4, [], [], jpml)
+    assert st.points == [19.5, 8.3, 5.1, -32.9]
+    assert uma_of(jpml, 4, [50000, 25000, 25000, 20000]) == [12.0, -1.0, -3.0, -8.0]
     assert uma_of(PRESETS["tenhou-sanma"], 3) == [20.0, 0.0, -20.0]
 
 

@@ -5,7 +5,7 @@ its own signature (``looks_like``, on the decompressed start of a file), its
 reader, its writer (when mjlog writes it), the extension of the files it
 writes, the kind of source position its events carry and its dialects.
 Detection walks the registry in its order (notation, Tenhou XML, JSON Lines,
-Mahjong Soul, tenhou.net/6, mjai) and takes the first format whose signature matches; the
+Mahjong Soul, kobalab, tenhou.net/6, mjai) and takes the first format whose signature matches; the
 file name does not matter. Compression (gzip) is undone before (by
 :mod:`mjlog.compression`), for every format alike.
 
@@ -26,7 +26,7 @@ from mjlog import jsontext, serialize
 from mjlog.compression import GZIP_MAGIC, gunzip, record_limit
 from mjlog.diagnostics import Diagnostic, InputError, Src
 from mjlog.events import EVENT_TYPES, Event, GameStart
-from mjlog.formats import majsoul, mjai, notation, tenhou6, tenhou_xml
+from mjlog.formats import kobalab, majsoul, mjai, notation, tenhou6, tenhou_xml
 from mjlog.formats.head import Head
 from mjlog.record import GameRecord, PositionKind
 from mjlog.replay.state import misfit
@@ -69,6 +69,8 @@ class Format:
     dialects: tuple[str, ...] = ()
     families: tuple[str, ...] = ("riichi", "taiwan16")
     """The rule families (``Ruleset.family``) whose games it can hold when writing."""
+    players: tuple[int, ...] = (3, 4)
+    """The numbers of players whose games it can hold when writing."""
     one_game: bool = False
     """Whether a file holds one game (read whole, at most :data:`ONE_GAME_LIMIT`), not
     many (read game by game, of any length)."""
@@ -96,9 +98,16 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            looks_like=lambda h: majsoul.looks_like(h.start),
            read=lambda d, p, s: majsoul.read(d, p, strict=s), write=None,
            extension=".json", positions="json", families=("riichi",), one_game=True),
+    Format(name="kobalab", title="kobalab's 牌譜 JSON (電脳麻将, majiang-core)",
+           looks_like=lambda h: kobalab.looks_like(h.start),
+           read=lambda d, p, s: kobalab.read(d, p, strict=s),
+           write=lambda ev, o: kobalab.write(ev),
+           extension=".json", positions="json", families=("riichi",), players=(4,),
+           one_game=True),
     Format(name="tenhou6", title="tenhou.net/6 JSON, incl. Mahjong Soul games converted to it",
-           looks_like=lambda h: isinstance(h.first_object().get("log"), list)
-           or (h.first_object_fails() and tenhou6.looks_like(h.start)),
+           looks_like=lambda h: not kobalab.looks_like(h.start) and (
+               isinstance(h.first_object().get("log"), list)
+               or (h.first_object_fails() and tenhou6.looks_like(h.start))),
            read=lambda d, p, s: tenhou6.read(d, p, strict=s),
            write=lambda ev, o: tenhou6.write(ev, per_round=o.per_round),
            extension=".json", positions="json", families=("riichi",), one_game=True),
@@ -236,9 +245,10 @@ def write(fmt: str, events: Sequence[Event], options: WriteOptions = WriteOption
 
     Raises ``ValueError`` for a format mjlog does not write, and
     :class:`InputError` (``cannot-write``) for a game the format cannot hold
-    (a Taiwanese game in tenhou.net/6 or mjai), a game whose events do not fit its
-    table (:func:`mjlog.replay.state.misfit`: a seat or tile outside it, a move
-    outside a round, events before the game's start) in any format but JSON Lines,
+    (a Taiwanese game in tenhou.net/6 or mjai, a three-player game in kobalab's), a game
+    whose events do not fit its table (:func:`mjlog.replay.state.misfit`: a seat or tile
+    outside it, a move outside a round, events before the game's start) in any format but
+    JSON Lines,
     which writes events as they are, or one its writer fails on
     (a bug in mjlog, reported with the exception, never a traceback). Writes nothing
     partial: the text is returned whole or not at all.
@@ -251,6 +261,11 @@ def write(fmt: str, events: Sequence[Event], options: WriteOptions = WriteOption
         raise InputError(Diagnostic(code="cannot-write", message=(
             f"{fmt} holds {' and '.join(FORMATS[fmt].families)} games only; this one is "
             f"{family}")))
+    players = next((e.ruleset.players for e in events if isinstance(e, GameStart)), 4)
+    if players not in FORMATS[fmt].players:
+        raise InputError(Diagnostic(code="cannot-write", message=(
+            f"{fmt} holds games of {' or '.join(map(str, FORMATS[fmt].players))} players "
+            f"only; this one has {players}")))
     where = None if FORMATS[fmt].verbatim else misfit(events)
     if where is not None:
         index, why = where

@@ -258,6 +258,17 @@ def yaku_from_text(text: str, round_wind: int = 0, seat_wind: int = 0) -> str | 
     return None
 
 
+def limit_of(han: int, fu: int, yakuman: bool) -> str:
+    """The limit a hand of ``han`` and ``fu`` reaches, for records that state han and fu
+    but not the limit (a 4-han 30-fu hand is not rounded up to a mangan)."""
+    if yakuman or han >= 13:
+        return "yakuman"
+    for least, name in ((11, "sanbaiman"), (8, "baiman"), (6, "haneman"), (5, "mangan")):
+        if han >= least:
+            return name
+    return "mangan" if (han == 4 and fu >= 40) or (han == 3 and fu >= 70) else ""
+
+
 def limit_from_text(text: str) -> str:
     """mjlog's limit name found in a result string, ``""`` when it names none."""
     n = _norm(text)

@@ -60,7 +60,7 @@ from mjlog.events import (
     Win,
     YakuClaim,
 )
-from mjlog.formats.kinds import Hands, Meld, meld_tiles, winning_hand
+from mjlog.formats.kinds import Hands, Meld, limit_of, meld_tiles, winning_hand
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset
 from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile, TileError, parse_kinds
@@ -610,7 +610,7 @@ class _Round:
             winner=w, from_player=frm, hand=hand, win_tile=win_tile,
             melds=tuple(meld_tiles(m) for m in self.melds[w]), yaku=yaku, fu=fu,
             han=13 * han if h.get("yiman") else han, points=self.points(h, w, tsumo),
-            limit=_limit(han, fu, bool(h.get("yiman"))), deltas=deltas, scores_before=before,
+            limit=limit_of(han, fu, bool(h.get("yiman"))), deltas=deltas, scores_before=before,
             honba=self.honba, kyotaku=self.sticks if first else 0,
             dora_indicators=tuple(self.indicators), ura_indicators=ura,
             extra=(("majsoul.title_id", str(h.get("title_id", 0))),)), path)
@@ -681,15 +681,3 @@ class _Round:
                                  kyotaku=self.sticks), path)
         self.r.emit(RoundEnd(scores=tuple(self.scores)), path)
 
-
-def _limit(han: int, fu: int, yakuman: bool) -> str:
-    """The limit a hand of ``han`` and ``fu`` reaches (Mahjong Soul rounds no 4-han 30-fu
-    hand up to a mangan)."""
-    if yakuman or han >= 13:
-        return "yakuman"
-    for least, name in ((11, "sanbaiman"), (8, "baiman"), (6, "haneman"), (5, "mangan")):
-        if han >= least:
-            return name
-    if (han == 4 and fu >= 40) or (han == 3 and fu >= 70):
-        return "mangan"
-    return ""

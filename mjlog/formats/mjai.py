@@ -37,6 +37,7 @@ This module does no file I/O.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 
@@ -197,6 +198,9 @@ class _Reader:
         self.line = 0
         self.n = 4
         self.red = True
+        self.red_in_file = True
+        """Whether the file names a red five anywhere: mjai states no rules, so a file
+        that never does is read as a game without them."""
         self.hands = Hands(4, True)
         self.annotated = 0
         self.round_open = False
@@ -280,15 +284,15 @@ class _Reader:
         names = o.get("names") if isinstance(o.get("names"), list) else []
         assert isinstance(names, list)
         self.n = 3 if len(names) == 3 else 4
-        self.red = True
+        self.red = self.red_in_file
         meta = tuple((f"mjai.{k}", json.dumps(v, ensure_ascii=False, separators=(",", ":")))
                      for k, v in o.items() if k not in ("type", "names", "logs", "meta"))
         base = PRESETS.get("tenhou-sanma" if self.n == 3 else "tenhou", Ruleset())
-        self.ruleset = base.with_options(players=self.n)
+        self.ruleset = base.with_options(players=self.n, red_fives=self.red)
         self.rec.events.append(GameStart(
             source=FORMAT, players=tuple(PlayerInfo(name=str(names[i]) if i < len(names) else "")
                                          for i in range(self.n)),
-            ruleset=base.with_options(players=self.n), meta=meta))
+            ruleset=self.ruleset, meta=meta))
         self.rec.positions.append(self.line)
         self.scores = []
         self.round_open = False
@@ -655,14 +659,19 @@ def looks_like(first: dict[str, Any]) -> bool:
     return first.get("type") in ("start_game", "start_kyoku")
 
 
+_RED_NAME = re.compile(rb'"5[mps]r"')
+
+
 def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecord]:
     """Read mjai JSON Lines: one or more games, each from ``start_game`` to ``end_game``.
 
     A line that is not JSON or not a readable event gives a diagnostic with its
     line (and JSON path) and is skipped; with ``strict`` it raises
-    :class:`InputError`.
+    :class:`InputError`. mjai states no rules: a file that never names a red five
+    (``5mr``) is read as games played without them.
     """
     r = _Reader(path, strict)
+    r.red_in_file = _RED_NAME.search(data) is not None
     for lineno, line, bad in jsontext.text_lines(data):
         r.line = lineno
         if bad is not None:

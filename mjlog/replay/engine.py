@@ -482,8 +482,10 @@ class Engine:
         s = self.state
         if ev.scores is None:
             return
-        expected = final_scores(s.scores, s.kyotaku if self.game is not None else 0,
-                                self.game.first_dealer if self.game is not None else 0)
+        game = self.game
+        lost = game is not None and game.ruleset.leftover_sticks == "lost"
+        expected = final_scores(s.scores, s.kyotaku if game is not None and not lost else 0,
+                                game.first_dealer if game is not None else 0)
         if list(ev.scores) != expected:
             self.find("final-scores-mismatch",
                       f"final scores are recorded as {list(ev.scores)}, the replay has {expected}")

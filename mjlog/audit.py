@@ -230,7 +230,8 @@ FileStatus = Literal["read", "skipped", "unreadable"]
 @dataclass(slots=True, kw_only=True)
 class FileReport:
     """One file's audit: ``read`` (its games), ``skipped`` (not a record, found in a
-    folder) or ``unreadable`` (with the diagnostic that says why)."""
+    folder, or a file of a platform's that holds no whole game, with the diagnostic that
+    says why) or ``unreadable`` (with the diagnostic that says why)."""
 
     path: str
     status: FileStatus
@@ -264,6 +265,8 @@ def audit_file_lazily(item: tuple[str, bool], checks: Checks = Checks()) -> File
         d = exc.diagnostic
         if d.code == "unknown-format" and not explicit:
             return FileReport(path=path, status="skipped")
+        if d.code == "not-a-game":  # a platform's file that holds no whole game
+            return FileReport(path=path, status="skipped", error=d)
         return FileReport(path=path, status="unreadable", error=d)
     games = (audit_record(rec, i, wall=checks.wall, scores=checks.scores, rules=checks.rules,
                           preset=checks.preset, options=checks.options, force=checks.force)
@@ -380,6 +383,8 @@ class AuditReport:
     summary: Summary = field(default_factory=Summary)
     games: list[GameReport] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    skip_reasons: dict[str, str] = field(default_factory=dict)
+    """Why a skipped file is no record, where it is not simply of no format mjlog reads."""
     unreadable: list[FileReport] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -389,6 +394,7 @@ class AuditReport:
             "summary": self.summary.to_dict(),
             "games": [g.to_dict() for g in self.games],
             "skipped": self.skipped,
+            **({"skip_reasons": self.skip_reasons} if self.skip_reasons else {}),
             "unreadable": [{"path": u.path, **(u.error.to_dict() if u.error else {})}
                            for u in self.unreadable],
         }
@@ -420,6 +426,8 @@ def _take(report: AuditReport, res: FileReport,
     s = report.summary
     if res.status == "skipped":
         report.skipped.append(res.path)
+        if res.error is not None:
+            report.skip_reasons[res.path] = res.error.message
         s.skipped_files += 1
     elif res.status == "unreadable":
         report.unreadable.append(res)
@@ -507,7 +515,9 @@ def _tail_lines(report: AuditReport) -> Iterator[str]:
     """The JSON Lines report after its games: skipped and unreadable files, the summary."""
     whole = report.to_dict()
     for path in whole["skipped"]:
-        yield printable(json.dumps({"skipped": path}, ensure_ascii=False) + "\n")
+        reason = report.skip_reasons.get(path)
+        yield printable(json.dumps({"skipped": path, **({"reason": reason} if reason else {})},
+                                   ensure_ascii=False) + "\n")
     for entry in whole["unreadable"]:
         yield printable(json.dumps({"unreadable": entry}, ensure_ascii=False) + "\n")
     yield printable(json.dumps({"mjlog_version": whole["mjlog_version"],
@@ -522,7 +532,8 @@ def printable(text: str) -> str:
 
 def _file_lines(report: AuditReport) -> list[str]:
     """A line for each file skipped and each file unreadable, with the reason."""
-    return [f"{path}: skipped: not a record mjlog reads" for path in report.skipped] + \
+    return [f"{path}: skipped: {report.skip_reasons.get(path, 'not a record mjlog reads')}"
+            for path in report.skipped] + \
         [_unreadable_line(u) for u in report.unreadable]
 
 

@@ -82,6 +82,11 @@ DIAGNOSTICS: Final = (
            ("not-a-game", ERR, "JSON that is not a game record of its platform (no head and "
             "messages, or a list of round events without its game)"),
            ("unknown-message", INFO, "a message mjlog does not read, passed over")),
+    *_rows("diagnostic", "Riichi City",
+           ("vote-termination", INFO, "the players voted to end the game in this round: it has "
+            "no result"),
+           ("unsupported-rules", INFO, "a friend room's rules mjlog does not know (open "
+            "riichi, luck points, yakitori): wins and payments under them are not verified")),
     *_rows("diagnostic", "kobalab",
            ("draw-deduced", WARN, "a tsumo win whose draw the record leaves out: the winning "
             "hand's last tile is drawn there"),

@@ -2,7 +2,10 @@
 
 Formats that name tiles by kind renumber the physical copies and drop what
 they have no place for (a platform's meta, a round's wall, final points in
-mjai, the fu of a limit hand and a yaku worth no han in tenhou.net/6).
+mjai, the fu of a limit hand and a yaku worth no han in tenhou.net/6), and
+tenhou.net/6 seats its first dealer first: games are compared with their seats
+turned so (:func:`mjlog.seats.from_first_dealer`), and with a round's kan dora
+indicators at its result (when they are turned is not carried everywhere).
 :func:`outline` keeps what every format mjlog writes carries: who
 played, every move with its tiles by kind and red, every result with its
 value and payments, the scores.
@@ -27,6 +30,7 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
+from mjlog.seats import from_first_dealer
 from mjlog.tiles import KIND_OF, RED_FIVE_IDS
 
 
@@ -85,7 +89,18 @@ def outline(events: Sequence[Event], *, values: bool = True) -> list[tuple[Any, 
     """The game as every format carries it (see the module's docstring). Without
     ``values``, as mjai carries it: a win's yaku, fu, han and points and the final scores
     are left out (its payments stay)."""
-    out = [x for x in map(_Outliner().one, events) if x is not None]
+    out: list[tuple[Any, ...]] = []
+    doras: list[tuple[Any, ...]] = []
+    for x in map(_Outliner().one, from_first_dealer(events)):
+        if x is None:
+            continue
+        if x[0] == "dora":  # when a kan dora is turned is not carried everywhere
+            doras.append(x)
+            continue
+        if x[0] in ("win", "draw-end", "abort", "round-end"):
+            out.extend(doras)
+            doras.clear()
+        out.append(x)
     if values:
         return out
     return [(*x[_UNVALUED[x[0]]], *(x[10:11] if x[0] == "win" else ()))

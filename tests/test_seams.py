@@ -106,7 +106,8 @@ def test_no_corpus_file_is_claimed_by_two_formats() -> None:
         names = [name for name, f in FORMATS.items() if f.looks_like(head)]
         assert names == [fmt], (path, names)
         claimed[fmt] = claimed.get(fmt, 0) + 1
-    assert set(claimed) == {"tenhou-xml", "tenhou6", "mjai", "majsoul", "kobalab"}, claimed
+    assert set(claimed) == {"tenhou-xml", "tenhou6", "mjai", "majsoul", "kobalab",
+                            "riichicity"}, claimed
     assert claimed["tenhou-xml"] > 2400
 
 

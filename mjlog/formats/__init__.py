@@ -5,8 +5,8 @@ its own signature (``looks_like``, on the decompressed start of a file), its
 reader, its writer (when mjlog writes it), the extension of the files it
 writes, the kind of source position its events carry and its dialects.
 Detection walks the registry in its order (notation, Tenhou XML, JSON Lines,
-Mahjong Soul, kobalab, tenhou.net/6, mjai) and takes the first format whose signature matches; the
-file name does not matter. Compression (gzip) is undone before (by
+Mahjong Soul, Riichi City, kobalab, tenhou.net/6, mjai) and takes the first format
+whose signature matches; the file name does not matter. Compression (gzip) is undone before (by
 :mod:`mjlog.compression`), for every format alike.
 
 This module is the only place that opens record files; the format modules
@@ -26,7 +26,7 @@ from mjlog import jsontext, serialize
 from mjlog.compression import GZIP_MAGIC, gunzip, record_limit
 from mjlog.diagnostics import Diagnostic, InputError, Src
 from mjlog.events import EVENT_TYPES, Event, GameStart
-from mjlog.formats import kobalab, majsoul, mjai, notation, tenhou6, tenhou_xml
+from mjlog.formats import kobalab, majsoul, mjai, notation, riichicity, tenhou6, tenhou_xml
 from mjlog.formats.head import Head
 from mjlog.record import GameRecord, PositionKind
 from mjlog.replay.state import misfit
@@ -97,6 +97,10 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format(name="majsoul", title="Mahjong Soul's own record (GameDetailRecords as JSON)",
            looks_like=lambda h: majsoul.looks_like(h.start),
            read=lambda d, p, s: majsoul.read(d, p, strict=s), write=None,
+           extension=".json", positions="json", families=("riichi",), one_game=True),
+    Format(name="riichicity", title="Riichi City's own record (the game record of its API)",
+           looks_like=lambda h: riichicity.looks_like(h.start),
+           read=lambda d, p, s: riichicity.read(d, p, strict=s), write=None,
            extension=".json", positions="json", families=("riichi",), one_game=True),
     Format(name="kobalab", title="kobalab's 牌譜 JSON (電脳麻将, majiang-core)",
            looks_like=lambda h: kobalab.looks_like(h.start),

@@ -83,6 +83,7 @@ from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset, option_value, with_rounding_of
 from mjlog.scoring.fast import hand_value, up100
 from mjlog.scoring.yaku import BY_NAME
+from mjlog.seats import from_first_dealer
 from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile, TileError
 
 FORMAT = "tenhou6"
@@ -1244,13 +1245,15 @@ def _number(x: float) -> int | float:
 def to_documents(events: Iterable[Event]) -> Iterator[dict[str, Any]]:
     """The tenhou.net/6 object of each game in ``events`` (each starting with a game start).
 
-    What the format cannot hold is left out (see ``docs/formats.md``):
+    A game whose first dealer is not seat 0 is written with its seats turned
+    (:func:`mjlog.seats.from_first_dealer`). What the format cannot hold is left out
+    (see ``docs/formats.md``):
     physical tile ids, dice and walls, disconnections, the timing of riichi
     and dora events, the tenpai hands of a draw, and moves of a round with
     no result.
     """
     w: _Writer | None = None
-    for ev in events:
+    for ev in from_first_dealer(events):  # the format's first dealer is seat 0
         if isinstance(ev, GameStart):
             if w is not None:
                 w.close()

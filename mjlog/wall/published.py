@@ -7,15 +7,15 @@ published before the round: ``md5`` = md5(paishan) in records of about
 revealed after the game (and ``saltSha256`` = sha256(salt)). Its reader keeps
 them verbatim in the round start's ``extra`` (``majsoul.paishan`` ...).
 
-The layout, as the corpus supports it (one record, 9 rounds): draws come from
-the front, the dealer's fourteenth dealt tile before them; the last 14 tiles
-(18 with three players) are the dead wall, read from the end: replacement
-draws at the last 4 (8) places, last first, the dora indicators at the 5th,
-7th, ... from the end (9th, 11th, ... with three players) and each ura under
-its dora, one place nearer the front. Every dora of the corpus's 9 rounds and
-every ura of its 5 riichi wins is where this layout puts it; no kan was made
-in them, so the replacement draws' order is the community's account, not
-yet checked on a record.
+The layout, as the corpus supports it: draws come from the front, the
+dealer's fourteenth dealt tile before them; the last 14 tiles are the dead
+wall, read from the end: replacement draws at the last 4 places (8 with
+three players, whose kita draw there too), last first, the dora indicators at
+the 5th, 7th, ... from the end (9th, 11th, ... with three players) and each
+ura under its dora, one place nearer the front. Mahjong Soul's one record
+(9 rounds, four players, no kan) has every dora and ura where this layout
+puts them; Riichi City's 41 rounds of 11 records (three and four players)
+have every dora, kan dora, ura and replacement draw there.
 
 These walls name kinds, not physical copies: :class:`PublishedWall` compares
 tiles by kind and red (``by_kind``). The dealt hands are proven by the rest of
@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from dataclasses import dataclass
+from typing import Final
 
 from mjlog.events import RoundStart
 from mjlog.ruleset import Ruleset
@@ -43,8 +44,13 @@ from mjlog.tiles import (
 )
 
 KindTile = tuple[Kind, bool]
+PUBLISHED: Final = frozenset({"majsoul.paishan", "riichicity.handCardEncode"})
+"""The round start keys under which a platform's published wall is kept."""
 Problem = tuple[str, str]
 """A problem found with a published wall: its code and message."""
+_REPLACEMENTS: Final = {3: 8, 4: 4}
+"""Replacement tiles at the dead wall's end, by players (three-player: kita draw too);
+the rest of the dead wall's 14 are dora and ura indicators in pairs."""
 
 
 def problem(code: str, message: str) -> Problem:
@@ -63,19 +69,22 @@ class PublishedWall:
     replacements: int
     dealt: tuple[tuple[Tile, ...], ...]
     dice: tuple[int, ...] = ()
+    """The recorded dice: no published wall says how the dice fell."""
     by_kind: bool = True
 
     @property
     def counts(self) -> tuple[int, int, int]:
-        return self.replacements, 5, 5
+        pairs = (len(self.dead) - self.replacements) // 2
+        return self.replacements, pairs, pairs
 
     @property
     def live_count(self) -> int:
         return len(self.live)
 
     def hands(self, dealer: int) -> tuple[tuple[Tile, ...], ...]:
-        """The recorded hands: a published wall is what was left after the deal, and
-        :func:`majsoul_wall` proves the deal against it as a whole."""
+        """Each seat's dealt tiles as the wall deals them (Riichi City), or the recorded
+        hands where the wall is what was left after the deal (Mahjong Soul:
+        :func:`majsoul_wall` proves that deal against it as a whole)."""
         return self.dealt
 
     def draw(self, k: int) -> Tile:
@@ -158,7 +167,7 @@ def majsoul_wall(rs: RoundStart, first_draw: Tile, rules: Ruleset
         tiles = assign_ids([(k, r and rules.red_fives) for k, r in kinds])
     except TileError as exc:
         return None, [*problems, problem("wall-undealable", f"the wall cannot be read: {exc}")]
-    dead_size = 18 if rules.players == 3 else 14
+    dead_size = 14
     if len(tiles) <= dead_size:
         return None, [*problems, problem("wall-undealable", f"the wall has {len(tiles)} tiles")]
     held = [t for hand in rs.hands for t in hand] + [first_draw]
@@ -173,10 +182,54 @@ def majsoul_wall(rs: RoundStart, first_draw: Tile, rules: Ruleset
                                 f"{_names(missing)} missing"))
     live = (first_draw, *tiles[:len(tiles) - dead_size])
     wall = PublishedWall(live=live, dead=tuple(tiles[len(tiles) - dead_size:]),
-                         replacements=dead_size - 10, dealt=rs.hands)
+                         replacements=_REPLACEMENTS[rules.players], dealt=rs.hands,
+                         dice=tuple(rs.dice))
     return wall, problems
 
 
 def _names(tiles: list[KindTile]) -> str:
     return " ".join(("0" + kind_str(k)[1:]) if red else kind_str(k) for k, red in tiles) \
         or "none"
+
+
+def riichicity_wall(rs: RoundStart, rules: Ruleset
+                    ) -> tuple[PublishedWall | None, list[Problem]]:
+    """The whole wall a Riichi City round publishes (``handCardEncode``) and the problems
+    found with it: whether it is the one its sha256 (``handCardsSHA256``) committed to.
+
+    The deal, as all 46 corpus rounds show it: four tiles at a time to each seat from
+    the dealer on, three times, then one each, the dealer's fourteenth after them; the
+    draws follow from the front, the dead wall is at the end as in :func:`majsoul_wall`.
+    """
+    extra = dict(rs.extra)
+    text = extra.get("riichicity.handCardEncode", "")
+    problems: list[Problem] = []
+    committed = extra.get("riichicity.handCardsSHA256")
+    got = hashlib.sha256(text.encode()).hexdigest()
+    if committed is None:
+        problems.append(problem("wall-uncommitted", "the record gives the wall but no "
+                                "commitment to it"))
+    elif got != committed.lower():
+        problems.append(problem("wall-commitment-mismatch", f"sha256 of the wall is {got}, "
+                                f"the round committed to {committed}"))
+    try:
+        tiles = assign_ids([(k, r and rules.red_fives) for k, r in parse_kinds(text)])
+    except TileError as exc:
+        return None, [*problems, problem("wall-undealable", f"the wall cannot be read: {exc}")]
+    n = len(rs.hands)
+    dead_size = 14
+    if len(tiles) != rules.table.tiles:
+        return None, [*problems, problem("wall-undealable", f"the wall has {len(tiles)} "
+                                         f"tiles, not {rules.table.tiles}")]
+    dealt: list[list[Tile]] = [[] for _ in range(n)]
+    for k in range(n):
+        seat = (rs.dealer + k) % n
+        for r in range(3):
+            start = 4 * k + 4 * n * r
+            dealt[seat].extend(tiles[start:start + 4])
+        dealt[seat].append(tiles[12 * n + k])
+    wall = PublishedWall(live=tuple(tiles[13 * n:len(tiles) - dead_size]),
+                         dead=tuple(tiles[len(tiles) - dead_size:]),
+                         replacements=_REPLACEMENTS[rules.players],
+                         dealt=tuple(tuple(h) for h in dealt), dice=tuple(rs.dice))
+    return wall, problems

@@ -14,6 +14,7 @@ the ruleset's ``dealing`` method. The check is an observer of the replay
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -32,7 +33,14 @@ from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
 from mjlog.tiles import Tile, tile_str
 from mjlog.wall.dealing import GEOMETRIES, RIICHI, Deal, DealError, deal
-from mjlog.wall.published import Problem, key, majsoul_wall, problem
+from mjlog.wall.published import (
+    PUBLISHED,
+    Problem,
+    key,
+    majsoul_wall,
+    problem,
+    riichicity_wall,
+)
 from mjlog.wall.source import WallSource
 from mjlog.wall.tenhou_shuffle import SeedError, TenhouSeed, TenhouShuffler, parse_seed
 
@@ -125,7 +133,7 @@ def walls_for(record: GameRecord) -> tuple[list[WallSource | None], list[Finding
     for r, (i, rs) in enumerate(rounds):
         if walls[r] is not None:
             continue
-        if any(k == "majsoul.paishan" for k, _ in rs.extra):
+        if any(k in PUBLISHED for k, _ in rs.extra):
             walls[r], problems = _published(events, i, rs, start)
             for code, msg in problems:
                 if code not in told:
@@ -178,6 +186,8 @@ def _published(events: list[Event], i: int, rs: RoundStart, start: GameStart
     if not isinstance(first, Draw) or first.player != rs.dealer:
         return None, [problem("wall-undealable", "the round does not start with the dealer's "
                               "fourteenth tile")]
+    if any(k == "riichicity.handCardEncode" for k, _ in rs.extra):
+        return riichicity_wall(rs, start.ruleset)
     return majsoul_wall(rs, first.tile, start.ruleset)
 
 
@@ -253,9 +263,25 @@ class WallCheck(Observer):
     def t(self, tile: int) -> str:
         """A tile as a finding names it: mpsz and physical id (mpsz only for a wall that
         names kinds)."""
+        if tile < 0:
+            return "no tile (the live wall is used up)"
         if self.wall is not None and self.wall.by_kind:
             return tile_str(tile, self.red)
         return f"{tile_str(tile, self.red)} (id {tile})"
+
+    def not_dealt(self, want: tuple[Tile, ...], got: tuple[Tile, ...]) -> list[Tile]:
+        """The tiles of a recorded hand that the wall does not deal to it (compared by kind
+        and red for a wall that names kinds only)."""
+        if self.wall is not None and self.wall.by_kind:
+            left = Counter(key(t, self.red) for t in want)
+            out = []
+            for t in sorted(got):
+                if left[key(t, self.red)] > 0:
+                    left[key(t, self.red)] -= 1
+                else:
+                    out.append(t)
+            return out
+        return sorted(set(got) - set(want)) if sorted(want) != sorted(got) else []
 
     @property
     def giver(self) -> str:
@@ -279,11 +305,11 @@ class WallCheck(Observer):
         if wall is None:
             return
         for seat, (want, got) in enumerate(zip(wall.hands(rs.dealer), rs.hands, strict=False)):
-            if sorted(want) != sorted(got):
-                extra = sorted(set(got) - set(want))
+            extra = self.not_dealt(want, got)
+            if extra:
                 self.find("wall-dealt-mismatch",
                           f"seat {seat} is dealt {', '.join(self.t(x) for x in extra)}, which "
-                          "the shuffle does not deal to it", seat)
+                          f"{self.giver} does not deal to it", seat)
         if rs.dice and tuple(rs.dice) != wall.dice:
             self.find("wall-dice-mismatch", f"dice {list(rs.dice)} recorded, the shuffle "
                       f"rolls {list(wall.dice)}")

@@ -77,7 +77,9 @@ DIAGNOSTICS: Final = (
            ("no-result", WARN, "a round without a result"),
            ("unknown-result", WARN, "a result word mjlog does not know"),
            ("unknown-yaku", WARN, "a yaku name mjlog does not know, kept as written (in "
-            "notation, with the closest known names)")),
+            "notation, with the closest known names)"),
+           ("read-from-link", INFO, "the game was read from a tenhou.net viewer link in a "
+            "text (a converter's report)")),
     *_rows("diagnostic", "Mahjong Soul",
            ("not-a-game", ERR, "JSON that is not a game record of its platform (no head and "
             "messages, or a list of round events without its game)"),

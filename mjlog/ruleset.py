@@ -504,6 +504,7 @@ PRESETS: dict[str, Ruleset] = {
     "riichicity": Ruleset(name="riichicity", uma="10-30", rounding="none"),
     "riichicity-sanma": Ruleset(name="riichicity-sanma", players=3, starting_score=35000,
                                 return_score=40000, uma="0-20", rounding="none"),
+    "mleague": Ruleset(name="mleague", uma="10-30", rounding="none"),
     "jpml": Ruleset(name="jpml", red_fives=False, starting_score=30000, uma="float",
                     leftover_sticks="lost",
                     rounding="none", tobi="none", chombo="fixed",

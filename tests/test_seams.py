@@ -107,7 +107,7 @@ def test_no_corpus_file_is_claimed_by_two_formats() -> None:
         assert names == [fmt], (path, names)
         claimed[fmt] = claimed.get(fmt, 0) + 1
     assert set(claimed) == {"tenhou-xml", "tenhou6", "mjai", "majsoul", "kobalab",
-                            "riichicity"}, claimed
+                            "riichicity", "mleague", "tenhou-link"}, claimed
     assert claimed["tenhou-xml"] > 2400
 
 

@@ -5,9 +5,10 @@ its own signature (``looks_like``, on the decompressed start of a file), its
 reader, its writer (when mjlog writes it), the extension of the files it
 writes, the kind of source position its events carry and its dialects.
 Detection walks the registry in its order (notation, Tenhou XML, JSON Lines,
-Mahjong Soul, Riichi City, kobalab, tenhou.net/6, mjai) and takes the first format
-whose signature matches; the file name does not matter. Compression (gzip) is undone before (by
-:mod:`mjlog.compression`), for every format alike.
+Mahjong Soul, Riichi City, M-League, kobalab, tenhou.net/6, tenhou.net links, mjai)
+and takes the first format whose signature matches; the file name does not matter.
+Compression (gzip) is undone before (by :mod:`mjlog.compression`), for every format
+alike.
 
 This module is the only place that opens record files; the format modules
 work on bytes. A reader that fails with an exception gives a record with an
@@ -26,7 +27,16 @@ from mjlog import jsontext, serialize
 from mjlog.compression import GZIP_MAGIC, gunzip, record_limit
 from mjlog.diagnostics import Diagnostic, InputError, Src
 from mjlog.events import EVENT_TYPES, Event, GameStart
-from mjlog.formats import kobalab, majsoul, mjai, notation, riichicity, tenhou6, tenhou_xml
+from mjlog.formats import (
+    kobalab,
+    majsoul,
+    mjai,
+    mleague,
+    notation,
+    riichicity,
+    tenhou6,
+    tenhou_xml,
+)
 from mjlog.formats.head import Head
 from mjlog.record import GameRecord, PositionKind
 from mjlog.replay.state import misfit
@@ -102,6 +112,10 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            looks_like=lambda h: riichicity.looks_like(h.start),
            read=lambda d, p, s: riichicity.read(d, p, strict=s), write=None,
            extension=".json", positions="json", families=("riichi",), one_game=True),
+    Format(name="mleague", title="M-League's game log (the viewer's command list)",
+           looks_like=lambda h: mleague.looks_like(h.start),
+           read=lambda d, p, s: mleague.read(d, p, strict=s), write=None,
+           extension=".json", positions="json", families=("riichi",), one_game=True),
     Format(name="kobalab", title="kobalab's 牌譜 JSON (電脳麻将, majiang-core)",
            looks_like=lambda h: kobalab.looks_like(h.start),
            read=lambda d, p, s: kobalab.read(d, p, strict=s),
@@ -115,6 +129,11 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            read=lambda d, p, s: tenhou6.read(d, p, strict=s),
            write=lambda ev, o: tenhou6.write(ev, per_round=o.per_round),
            extension=".json", positions="json", families=("riichi",), one_game=True),
+    Format(name="tenhou-link", title="a text with tenhou.net viewer links that carry their "
+           "game (#json=...), as converters' reports write them",
+           looks_like=lambda h: tenhou6.looks_like_link(h.start),
+           read=lambda d, p, s: tenhou6.read_links(d, p, strict=s), write=None,
+           extension=".txt", positions="json", families=("riichi",), one_game=True),
     Format(name="mjai", title="mjai JSON Lines, any dialect",
            looks_like=lambda h: mjai.looks_like(h.first_object()),
            read=lambda d, p, s: mjai.read(d, p, strict=s),

@@ -91,9 +91,9 @@ DIAGNOSTIC_CODES: Final = frozenset({
     "bad-encoding", "json-syntax", "bad-value", "unplaceable-move", "ambiguous-call",
     "call-order-deduced", "no-result",
     "unknown-result",
-    "unknown-yaku",
+    "unknown-yaku", "read-from-link",
 })
-"""Codes of the diagnostics :func:`read` gives."""
+"""Codes of the diagnostics :func:`read` and :func:`read_links` give."""
 
 TSUMOGIRI: Final = 60
 _PLAYER_KEYS: Final = ("name", "dan", "rate", "sx")
@@ -1299,3 +1299,35 @@ def write(events: Iterable[Event], *, per_round: bool = False) -> str:
     return "".join(line + "\n" for line in out)
 
 
+
+
+# ---------------------------------------------------------------- links
+
+_LINK = re.compile(rb"tenhou\.net/[56]/?#json=([^\r\n]+)")
+
+
+def looks_like_link(head: bytes) -> bool:
+    """Whether a text (not itself JSON or XML) carries a tenhou.net viewer link with its
+    game (``https://tenhou.net/6/#json={...}``), as converters' reports do."""
+    start = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    return start not in (b"{", b"[", b"<") and _LINK.search(head) is not None
+
+
+def read_links(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecord]:
+    """Every game a text carries in tenhou.net viewer links, each read as tenhou.net/6 JSON
+    (percent-encoded or not), its events placed at the link's line, with a note that says
+    where it was found."""
+    from urllib.parse import unquote_to_bytes
+
+    out: list[GameRecord] = []
+    for m in _LINK.finditer(data):
+        raw = m.group(1).strip()
+        text = unquote_to_bytes(raw) if raw.startswith(b"%7B") else raw
+        line = data.count(b"\n", 0, m.start()) + 1
+        for rec in read(text, path, strict=strict):
+            rec.positions = array("i", [line] * len(rec.positions))
+            rec.diagnostics.insert(0, Diagnostic(
+                code="read-from-link", severity=Severity.INFO, src=Src(line=line),
+                message="the game is read from a tenhou.net viewer link in the text"))
+            out.append(rec)
+    return out

@@ -1,15 +1,20 @@
-"""Benchmark: tenhou.net/6 JSON and mjai against Tenhou XML: writing and reading speed.
+"""Benchmark: every format's reader (and writer) against Tenhou XML's import.
 
 Usage::
 
-    python benchmarks/bench_formats.py [FOLDER] [--limit N]
+    python benchmarks/bench_formats.py [FOLDER] [--limit N] [--repeat N]
 
 FOLDER defaults to ``../shared/corpus/tenhou-xml``. In one run it imports the
-records from XML, writes each as tenhou.net/6 and as mjai (the ``mjai``
-dialect), reads both back, and prints games/s for each step with its ratio
-to the XML import. Reading the two kind-only formats costs more than XML:
-they give every tile a physical id, and tenhou.net/6 must search for the
+records from XML, writes each as tenhou.net/6, mjai (the ``mjai`` dialect)
+and kobalab's JSON, reads them back, and prints games/s for each step with
+its ratio to the XML import. Reading the kind-only formats costs more than
+XML: they give every tile a physical id, and tenhou.net/6 must search for the
 order of the moves.
+
+Then it reads the platforms' own records of the corpus (Mahjong Soul, Riichi
+City, M-League, kobalab), each file ``--repeat`` times, and prints games/s and
+rounds/s beside the XML import's rounds/s (their games are of other lengths,
+so rounds are the fair unit).
 """
 
 from __future__ import annotations
@@ -18,13 +23,30 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mjlog.formats import detect, mjai, tenhou6, tenhou_xml  # noqa: E402
+from mjlog.diagnostics import InputError  # noqa: E402
+from mjlog.events import RoundStart  # noqa: E402
+from mjlog.formats import (  # noqa: E402
+    FORMATS,
+    Reader,
+    detect,
+    kobalab,
+    mjai,
+    tenhou6,
+    tenhou_xml,
+)
+from mjlog.record import GameRecord  # noqa: E402
+
+PLATFORMS = {"majsoul": "majsoul-raw", "riichicity": "other/0num4-paifu-playground-riichicity",
+             "mleague": "other/Preserver6166-MleaguePaifuParser",
+             "kobalab": "other/zhengye1-paipuconverter"}
+"""Each platform's own format and where the corpus keeps its records."""
 
 T = TypeVar("T")
 
@@ -40,6 +62,8 @@ def main() -> None:
     parser.add_argument("folder", nargs="?", default=str(ROOT.parent / "shared" / "corpus"
                                                           / "tenhou-xml"))
     parser.add_argument("--limit", type=int, default=0, help="at most N files")
+    parser.add_argument("--repeat", type=int, default=20,
+                        help="read each platform record N times (default 20)")
     args = parser.parse_args()
     datas = [p.read_bytes() for p in sorted(Path(args.folder).rglob("*")) if p.is_file()]
     datas = [d for d in datas if detect(d) == "tenhou-xml"]
@@ -51,14 +75,51 @@ def main() -> None:
     _, t_t6r = timed(lambda: [tenhou6.read(x) for x in t6])
     mj, t_mjw = timed(lambda: [mjai.write(r.events, dialect="mjai").encode() for r in records])
     _, t_mjr = timed(lambda: [mjai.read(x) for x in mj])
+    kb, t_kbw = timed(lambda: [kobalab.write(r.events).encode() for r in records
+                               if r.events and r.events[0].ruleset.players == 4])  # type: ignore[union-attr]
+    _, t_kbr = timed(lambda: [kobalab.read(x) for x in kb])
     print(f"{n} games; XML import {n / t_xml:.0f} games/s")
     for name, t in (("tenhou6 write", t_t6w), ("tenhou6 read", t_t6r),
-                    ("mjai write", t_mjw), ("mjai read", t_mjr)):
+                    ("mjai write", t_mjw), ("mjai read", t_mjr),
+                    ("kobalab write", t_kbw * n / max(1, len(kb))),
+                    ("kobalab read", t_kbr * n / max(1, len(kb)))):
         print(f"  {name:14} {n / t:7.0f} games/s  ({t / t_xml:.2f}x the XML import)")
     size_xml = sum(len(d) for d in datas if d[:2] != b"\x1f\x8b")
     plain = [i for i, d in enumerate(datas) if d[:2] != b"\x1f\x8b"]
     print(f"size against plain XML: tenhou6 {100 * sum(len(t6[i]) for i in plain) / size_xml:.1f}%"
           f", mjai {100 * sum(len(mj[i]) for i in plain) / size_xml:.1f}%")
+    rounds = sum(isinstance(e, RoundStart) for r in records for e in r.events)
+    platforms(Path(args.folder).parent, rounds / t_xml, args.repeat)
+
+
+def _read_all(reader: Reader, datas: list[bytes], repeat: int) -> list[GameRecord]:
+    return [rec for _ in range(repeat) for d in datas for rec in reader(d, "", False)]
+
+
+def _game(data: bytes, fmt: str) -> bool:
+    """Whether the file holds a game (not, say, a platform's round events alone)."""
+    try:
+        FORMATS[fmt].read(data, "", False)
+    except InputError:
+        return False
+    return True
+
+
+def platforms(corpus: Path, xml_rounds: float, repeat: int) -> None:
+    """Each platform's reader on its corpus records: games/s and rounds/s."""
+    print(f"platforms' own records (each read {repeat} times); XML import "
+          f"{xml_rounds:.0f} rounds/s")
+    for fmt, sub in PLATFORMS.items():
+        datas = [p.read_bytes() for p in sorted((corpus / sub).rglob("*.json"))]
+        datas = [d for d in datas if detect(d) == fmt and _game(d, fmt)]
+        if not datas:
+            print(f"  {fmt:11} no record in {corpus / sub}")
+            continue
+        recs, t = timed(partial(_read_all, FORMATS[fmt].read, datas, repeat))
+        n_rounds = sum(isinstance(e, RoundStart) for r in recs for e in r.events)
+        print(f"  {fmt:11} {len(datas):3} files  {len(recs) / t:7.0f} games/s  "
+              f"{n_rounds / t:8.0f} rounds/s  ({xml_rounds * t / n_rounds:.2f}x the XML "
+              "import's time a round)")
 
 
 if __name__ == "__main__":

@@ -43,7 +43,10 @@ DIAGNOSTICS: Final = (
             "or --max-record-mb; one game's text past 16 MB; a JSON line past 16 MB): not "
             "read"),
            ("internal-error", ERR, "a reader failed on this input: a bug in mjlog, reported "
-            "with the exception")),
+            "with the exception"),
+           ("unknown-variant", ERR, "a file of a known format's shape that is none of the "
+            "variants mjlog reads (tenhou.net/6 with tiles as strings, Mahjong Soul's messages "
+            "left as binary): one diagnostic, not one per value")),
     *_rows("diagnostic", "every writer",
            ("cannot-write", ERR, "the target format cannot hold this game (a Taiwanese game "
             "in tenhou.net/6 or mjai), or its writer failed (a bug in mjlog, reported with "

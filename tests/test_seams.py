@@ -15,7 +15,7 @@ from mjlog.audit import audit_record
 from mjlog.cli import main
 from mjlog.diagnostics import InputError
 from mjlog.events import Discard, Draw, Event, RoundStart
-from mjlog.formats import FORMATS, detect, read_path, write
+from mjlog.formats import FORMATS, detect, read_bytes, read_path, write
 from mjlog.formats.head import Head
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
@@ -137,3 +137,20 @@ def test_observers_see_the_table_before_and_after_each_event_they_name() -> None
     engine.run(events, [_Log(engine, log), _Log(engine, log)], stop=first + 3)
     assert log == ["before draw 0", "before draw 0", "after draw 1", "after draw 1",
                    "after discard 2", "after discard 2"]
+
+
+@pytest.mark.parametrize("doc, fmt", [
+    ({"title": ["", ""], "name": ["a", "b", "c", "d"], "rule": {"disp": "", "aka": 1},
+      "log": [[[0, 0, 0], [25000] * 4, ["1m"], [], *([["2m"] * 13, [], []] * 4),
+               ["和了", [0, 0, 0, 0]]]]}, "tenhou6"),
+    ({"head": {"uuid": "x"}, "data": {"data": {"version": 0,
+                                               "records": ["CgxSZWNvcmROZXdSb3VuZA=="]}}},
+     "majsoul"),
+])
+def test_a_variant_mjlog_does_not_read_gets_one_diagnostic(doc: dict[str, object],
+                                                           fmt: str) -> None:
+    """A file of a known format's shape that is none of its variants mjlog reads: one
+    clear diagnostic, not a cascade of errors."""
+    (rec,) = read_bytes(json.dumps(doc).encode(), "variant.json")
+    assert rec.format == fmt
+    assert [d.code for d in rec.diagnostics] == ["unknown-variant"]

@@ -67,7 +67,7 @@ from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile, TileError, parse_kind
 
 FORMAT = "majsoul"
 DIAGNOSTIC_CODES: Final = frozenset({
-    "bad-encoding", "json-syntax", "bad-value", "not-a-game", "unknown-message",
+    "bad-encoding", "json-syntax", "bad-value", "not-a-game", "unknown-message", "unknown-variant",
     "unknown-yaku", "no-result",
 })
 """Codes of the diagnostics :func:`read` gives."""
@@ -271,6 +271,11 @@ class _Reader:
                     skipped += 1
             return out, skipped
         if isinstance(inner.get("records"), list):
+            if any(isinstance(r, str) for r in inner["records"]):
+                self.diag("unknown-variant", "a Mahjong Soul record whose messages are left "
+                          "as binary protobuf (base64 strings): not a variant mjlog reads; "
+                          "decode them to JSON first", f"{at}.records")
+                return out, 0
             for i, record in enumerate(inner["records"]):
                 if not isinstance(record, dict) or "name" not in record:
                     self.diag("bad-value", "a record that is not a decoded message (the "

@@ -91,7 +91,7 @@ DIAGNOSTIC_CODES: Final = frozenset({
     "bad-encoding", "json-syntax", "bad-value", "unplaceable-move", "ambiguous-call",
     "call-order-deduced", "no-result",
     "unknown-result",
-    "unknown-yaku", "read-from-link",
+    "unknown-yaku", "read-from-link", "unknown-variant",
 })
 """Codes of the diagnostics :func:`read` and :func:`read_links` give."""
 
@@ -246,6 +246,11 @@ class _Reader:
         log = doc.get("log")
         if not isinstance(log, list):
             self.diag("bad-value", "no \"log\" list", "$.log")
+            return
+        variant = _variant(log)
+        if variant:
+            self.diag("unknown-variant", f"a tenhou.net/6-like file with {variant}: not a "
+                      "variant mjlog reads", "$.log")
             return
         if not self.started:
             self.start(doc)
@@ -1004,9 +1009,22 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
                 reader.diag("json-syntax", f"{exc.msg} (column {exc.colno})")
     for doc, lineno in docs:
         reader.document(doc, lineno if len(docs) > 1 else 0)
-    if not reader.started:
+    if not reader.started and not any(d.code == "unknown-variant"
+                                      for d in reader.rec.diagnostics):
         reader.diag("bad-value", "no game: no object with a \"log\" list")
     return [reader.rec]
+
+
+def _variant(log: list[Any]) -> str:
+    """What makes a log of tenhou.net/6's shape one mjlog does not read (tiles written as
+    strings, rounds as objects), or ``""``."""
+    first = log[0] if log else None
+    if isinstance(first, dict):
+        return "rounds as objects"
+    if isinstance(first, list) and len(first) > 4 and isinstance(first[4], list) and any(
+            isinstance(t, str) for t in first[4]):
+        return "tiles as strings"
+    return ""
 
 
 def _salvaged(reader: _Reader, text: str, damage: json.JSONDecodeError) -> list[GameRecord]:

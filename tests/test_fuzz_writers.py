@@ -195,3 +195,9 @@ def test_every_seed_reads_clean_and_writes_everywhere() -> None:
         assert [d for d in rec.diagnostics if d.severity == "error"] == [], fmt
         for target, options in WRITE_OPTIONS:
             assert write(target, rec.events, options)
+
+
+@FUZZ
+@given(st.one_of(damaged("kobalab"), damaged_json("kobalab")))
+def test_damaged_kobalab_into_every_writer(data: bytes) -> None:
+    _round_trip(data)

@@ -29,6 +29,11 @@ from mjlog.tiles import (
     kind_str,
 )
 
+MALFORMED: Final = (TypeError, ValueError, KeyError, AttributeError, IndexError)
+"""What a reader of a platform's JSON meets on a value of the wrong kind or shape (a
+number where a list was, a list too short): caught at the place being read and reported
+there as ``bad-value``, never a traceback."""
+
 # ---------------------------------------------------------------- hands
 
 Meld = Chi | Pon | OpenKan | AddedKan | ClosedKan | Kita

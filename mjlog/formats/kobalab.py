@@ -61,6 +61,7 @@ from mjlog.events import (
     YakuClaim,
 )
 from mjlog.formats.kinds import (
+    MALFORMED,
     TENHOU_JAPANESE,
     Hands,
     Meld,
@@ -174,8 +175,16 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
     if not isinstance(doc, dict) or not isinstance(doc.get("log"), list):
         reader.diag("bad-value", "not a kobalab game: no \"log\" list", "$.log")
         return [reader.rec]
-    reader.game(doc)
+    try:
+        reader.game(doc)
+    except (_Bad, *MALFORMED) as exc:
+        reader.diag("bad-value", _what(exc), getattr(exc, "path", "$"))
     return [reader.rec]
+
+
+def _what(exc: Exception) -> str:
+    """A problem's message: a reader's own, or what a value of the wrong kind caused."""
+    return str(exc) if isinstance(exc, _Bad) else f"a value of the wrong kind: {exc}"
 
 
 def ruleset_of(doc: dict[str, Any]) -> Ruleset:
@@ -288,8 +297,8 @@ class _Reader:
             at = f"$.log[{r}]"
             try:
                 _Round(self, rnd, at).play()
-            except _Bad as exc:
-                self.diag("bad-value", str(exc), exc.path)
+            except (_Bad, *MALFORMED) as exc:
+                self.diag("bad-value", _what(exc), getattr(exc, "path", at))
         self.end(doc)
 
     def end(self, doc: dict[str, Any]) -> None:

@@ -60,7 +60,7 @@ from mjlog.events import (
     Win,
     YakuClaim,
 )
-from mjlog.formats.kinds import Hands, Meld, limit_of, meld_tiles, winning_hand
+from mjlog.formats.kinds import MALFORMED, Hands, Meld, limit_of, meld_tiles, winning_hand
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset
 from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile, TileError, parse_kinds
@@ -145,8 +145,16 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
         reader.diag("json-syntax", f"not JSON: {exc.msg} (line {exc.lineno}, column "
                     f"{exc.colno})")
         return [reader.rec]
-    reader.game(doc)
+    try:
+        reader.game(doc)
+    except (_Bad, *MALFORMED) as exc:
+        reader.diag("bad-value", _what(exc), getattr(exc, "path", "$"))
     return [reader.rec]
+
+
+def _what(exc: Exception) -> str:
+    """A problem's message: a reader's own, or what a value of the wrong kind caused."""
+    return str(exc) if isinstance(exc, _Bad) else f"a value of the wrong kind: {exc}"
 
 
 def _tile(value: Any, path: str) -> tuple[Kind, bool]:
@@ -242,8 +250,8 @@ class _Reader:
         for msg_path, name, data in messages[0]:
             try:
                 self.message(name, data, msg_path)
-            except _Bad as exc:
-                self.diag("bad-value", str(exc), exc.path)
+            except (_Bad, *MALFORMED) as exc:
+                self.diag("bad-value", _what(exc), getattr(exc, "path", msg_path))
                 self.round = None
         if self.round is not None:
             self.diag("no-result", "the record stops in the middle of a round",

@@ -47,6 +47,7 @@ from mjlog.events import (
 )
 from mjlog.formats.kinds import (
     LIMIT_ALIASES,
+    MALFORMED,
     Hands,
     Meld,
     limit_of,
@@ -138,8 +139,9 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
     for i, command in enumerate(doc):
         try:
             reader.command(command, f"$[{i}]")
-        except _Bad as exc:
-            reader.diag("bad-value", str(exc), exc.path)
+        except (_Bad, *MALFORMED) as exc:
+            reader.diag("bad-value", str(exc) if isinstance(exc, _Bad) else
+                        f"a value of the wrong kind: {exc}", getattr(exc, "path", f"$[{i}]"))
             reader.round = None
     reader.finish()
     return [reader.rec]

@@ -57,7 +57,7 @@ from mjlog.events import (
     Win,
     YakuClaim,
 )
-from mjlog.formats.kinds import Hands, Meld, limit_of, meld_tiles, winning_hand
+from mjlog.formats.kinds import MALFORMED, Hands, Meld, limit_of, meld_tiles, winning_hand
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset
 from mjlog.tiles import KIND_OF, Kind, Tile, TileError
@@ -173,8 +173,16 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
     if not isinstance(game, dict) or not isinstance(game.get("handRecord"), list):
         reader.diag("not-a-game", "not a Riichi City game: no data.handRecord list", "$.data")
         return [reader.rec]
-    reader.game(game)
+    try:
+        reader.game(game)
+    except (_Bad, *MALFORMED) as exc:
+        reader.diag("bad-value", _what(exc), getattr(exc, "path", "$.data"))
     return [reader.rec]
+
+
+def _what(exc: Exception) -> str:
+    """A problem's message: a reader's own, or what a value of the wrong kind caused."""
+    return str(exc) if isinstance(exc, _Bad) else f"a value of the wrong kind: {exc}"
 
 
 class _Reader:
@@ -234,8 +242,8 @@ class _Reader:
             at = f"$.data.handRecord[{r}]"
             try:
                 _Round(self, hand, at).play()
-            except _Bad as exc:
-                self.diag("bad-value", str(exc), exc.path)
+            except (_Bad, *MALFORMED) as exc:
+                self.diag("bad-value", _what(exc), getattr(exc, "path", at))
         if self.end is not None:
             self.emit(self.end, "$.data.handRecord")
 

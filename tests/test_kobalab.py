@@ -90,7 +90,7 @@ def test_written_back_and_read_again_it_is_the_same_events() -> None:
         assert back.events == rec.events, path.name
 
 
-@pytest.mark.parametrize("fmt", ["tenhou6", "mjai", "notation"])
+@pytest.mark.parametrize("fmt", ["tenhou6", "mjai", "notation", "jsonl"])
 def test_converted_and_read_back_it_is_the_same_game(fmt: str) -> None:
     values = fmt != "mjai"  # mjai carries a win's payments, not its value
     for path in _paths():

@@ -79,7 +79,7 @@ def test_a_converters_report_is_read_from_its_link() -> None:
     assert theirs[1:] == ours[1:-1]
 
 
-@pytest.mark.parametrize("fmt", ["tenhou6", "mjai", "notation", "kobalab"])
+@pytest.mark.parametrize("fmt", ["tenhou6", "mjai", "notation", "jsonl", "kobalab"])
 def test_converted_and_read_back_it_is_the_same_game(fmt: str) -> None:
     (rec,) = read_path(_log())
     values = fmt != "mjai"

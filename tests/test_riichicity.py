@@ -153,14 +153,17 @@ def test_faults_in_a_real_game_are_found() -> None:
     assert "win-deltas" in _errors(_read(bad))
 
 
-@pytest.mark.parametrize("fmt", ["tenhou6", "mjai", "notation"])
+@pytest.mark.parametrize("fmt", ["tenhou6", "mjai", "notation", "jsonl", "kobalab"])
 def test_converted_and_read_back_it_is_the_same_game(fmt: str) -> None:
     values = fmt != "mjai"  # mjai carries a win's payments, not its value
     for path in _games():
         (rec,) = read_path(path)
         voted = any(d.code == "vote-termination" for d in rec.diagnostics)
-        if path.name == PARTY or (voted and fmt == "tenhou6"):
-            continue  # tenhou.net/6 has no place for a round without a result
+        players = rec.events[0].ruleset.players  # type: ignore[union-attr]
+        if path.name == PARTY or (voted and fmt == "tenhou6") or (
+                fmt == "kobalab" and players == 3):
+            continue  # tenhou.net/6 has no place for a round without a result, kobalab's
+            # format for three players
         (back,) = read_bytes(write(fmt, rec.events).encode(), "back", fmt=fmt)
         assert outline(back.events, values=values) == outline(rec.events, values=values), path
 

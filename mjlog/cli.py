@@ -142,8 +142,11 @@ def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool, dial
     failed = converted = 0
     with _staged(outs, output, many) as staged:
         for path, explicit in items:
-            lines = _converted(path, explicit, target,
-                               dataclasses.replace(options, log_name=Path(path).stem))
+            try:
+                lines = _converted(path, explicit, target,
+                                   dataclasses.replace(options, log_name=Path(path).stem))
+            except _Skipped:
+                continue
             if lines is None:
                 failed += explicit or path in outs
             elif output == "-":
@@ -157,12 +160,19 @@ def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool, dial
         sys.exit(2)
 
 
+class _Skipped(Exception):
+    """A file that holds no game (said on standard error): neither converted nor failed."""
+
+
 def _converted(path: Path, explicit: bool, target: str, options: WriteOptions) -> str | None:
     """One file's records in ``target``, or ``None`` (said on standard error) when it is
     unreadable, no record (silently, for a file a folder holds) or not writable there."""
     try:
         records = read_path(path)
     except InputError as exc:
+        if exc.diagnostic.code == "not-a-game":  # a platform's file that holds no game
+            click.echo(f"{path}: skipped: {exc.diagnostic.message}", err=True)
+            raise _Skipped from None
         if explicit or exc.diagnostic.code != "unknown-format":
             click.echo(f"{path}: {exc.diagnostic.message}", err=True)
         return None

@@ -159,6 +159,7 @@ class _Reader:
         self.round: _Round | None = None
         self.scores = [0] * 4
         self.first_dealer = -1
+        self.game_id = ""
 
     def emit(self, ev: Event, path: str) -> None:
         rec = self.rec
@@ -186,6 +187,8 @@ class _Reader:
         at = f"{path}.args"
         if cmd == "player":
             self.names[self.seat(args[0], f"{at}[0]")] = str(args[1]) if len(args) > 1 else ""
+        elif cmd == "gamestart":
+            self.game_id = next((str(a)[3:] for a in args if str(a).startswith("id=")), "")
         elif cmd == "kyokustart":
             if self.round is not None:
                 self.diag("no-result", "a round without a result", self.round.at,
@@ -204,8 +207,9 @@ class _Reader:
             return
         self.started = True
         self.first_dealer = dealer
+        meta = (("mleague.id", self.game_id),) if self.game_id else ()
         self.emit(GameStart(source=FORMAT, players=tuple(PlayerInfo(name=n) for n in self.names),
-                            first_dealer=dealer, ruleset=PRESETS["mleague"]), "$")
+                            first_dealer=dealer, ruleset=PRESETS["mleague"], meta=meta), "$")
 
     def game_end(self, args: list[Any], path: str) -> None:
         points = [0.0] * 4

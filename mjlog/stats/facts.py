@@ -31,9 +31,9 @@ import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import polars as pl
 
@@ -213,7 +213,11 @@ def _json_meta(meta: dict[str, str], key: str) -> Any:
 
 
 def _log_id(rec: GameRecord, meta: dict[str, str]) -> tuple[str, str, datetime | None] | None:
-    """The platform's own id of a game (platform, id, date), from its file name or ``ref``."""
+    """The platform's own id of a game (platform, id, date): a platform's own record's,
+    else from a tenhou.net/6 ``ref`` or the file name."""
+    own = _own_id(meta)
+    if own is not None:
+        return own
     ref = _json_meta(meta, "tenhou6.ref")
     for text in (ref if isinstance(ref, str) else "", Path(rec.path).name):
         m = _TENHOU_ID.search(text)
@@ -223,6 +227,24 @@ def _log_id(rec: GameRecord, meta: dict[str, str]) -> tuple[str, str, datetime |
         m = _MAJSOUL_ID.match(text)
         if m:
             return "majsoul", m[0], datetime(2000 + int(m[1]), int(m[2]), int(m[3]))
+    return None
+
+
+def _own_id(meta: dict[str, str]) -> tuple[str, str, datetime | None] | None:
+    """The id a platform's own record gives its game: Mahjong Soul's uuid (with the game's
+    start time), Riichi City's key, M-League's game id."""
+    if "majsoul.uuid" in meta:
+        start = meta.get("majsoul.start_time", "")
+        when = datetime.fromtimestamp(int(start), UTC).replace(tzinfo=None) \
+            if start.isdigit() else None
+        return "majsoul", meta["majsoul.uuid"], when
+    if "riichicity.keyValue" in meta:
+        now = meta.get("riichicity.nowTime", "")
+        when = datetime.fromtimestamp(int(now), UTC).replace(tzinfo=None) \
+            if now.isdigit() else None
+        return "riichicity", meta["riichicity.keyValue"], when
+    if "mleague.id" in meta:
+        return "mleague", meta["mleague.id"], None
     return None
 
 
@@ -243,7 +265,11 @@ def _room(start: GameStart, meta: dict[str, str], go_type: int | None, disp: str
         return _ROOM_BY_TABLE.get(disp.lstrip("三")[:1])
     if start.ruleset.name.startswith("majsoul") and disp:
         return disp
-    return None
+    return meta.get("majsoul.room") or _RIICHI_CITY_ROOMS.get(meta.get("riichicity.gamePlay", ""))
+
+
+_RIICHI_CITY_ROOMS: Final = {"1001": "段位戦", "1002": "大会戦", "1003": "友人戦"}
+"""Riichi City's kinds of game (``gamePlay``): ranked, tournament, friends'."""
 
 
 def _platform(start: GameStart, meta: dict[str, str], log: tuple[str, str, Any] | None,
@@ -253,6 +279,8 @@ def _platform(start: GameStart, meta: dict[str, str], log: tuple[str, str, Any] 
         return "tenhou"
     if start.ruleset.name.startswith("majsoul"):
         return "majsoul"
+    if start.source in ("riichicity", "mleague"):
+        return start.source
     if log is not None:
         return log[0]
     return "tenhou" if _TENHOU_TABLE.fullmatch(disp) else None
@@ -488,11 +516,15 @@ def iter_batches(inputs: Iterable[str | Path], *, batch_games: int = 500
 
 
 def add_file(batch: Batch, item: tuple[str, bool]) -> None:
-    """Add every game of one file; a non-record found in a folder (not named) is skipped."""
+    """Add every game of one file; a non-record found in a folder (not named) is skipped,
+    and so, with its reason, is a platform's file that holds no game."""
     path, explicit = item
     try:
         records = read_path(path)
     except InputError as exc:
+        if exc.diagnostic.code == "not-a-game":  # a platform's file that holds no game
+            batch.skipped.append(f"{path}: {exc.diagnostic.message}")
+            return
         if explicit or exc.diagnostic.code != "unknown-format":
             raise
         return

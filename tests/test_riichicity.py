@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from mjlog.audit import audit, audit_record
@@ -22,7 +23,7 @@ from mjlog.events import GameEnd, RoundStart
 from mjlog.formats import detect, read_bytes, read_path, write
 from mjlog.record import GameRecord
 from mjlog.wall.verify import walls_for
-from tests.conftest import CORPUS, CORPUS_MISSING
+from tests.conftest import CORPUS, CORPUS_MISSING, ROOT
 from tests.outline import outline
 
 FOLDER = CORPUS / "other/0num4-paifu-playground-riichicity"
@@ -96,6 +97,8 @@ def test_round_events_alone_are_skipped_as_no_game(tmp_path: Path) -> None:
     report = audit([events_only])
     assert report.skipped == [str(events_only)] and report.unreadable == []
     assert "not a complete game record" in report.skip_reasons[str(events_only)]
+    schema = json.loads((ROOT / "schemas" / "audit-report.schema.json").read_text("utf-8"))
+    jsonschema.validate(json.loads(json.dumps(report.to_dict())), schema)
 
 
 def _doc(name: str) -> dict[str, Any]:

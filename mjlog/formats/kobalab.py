@@ -36,8 +36,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from mjlog import jsontext
-from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
+from mjlog.diagnostics import Severity
 from mjlog.events import (
     AbortiveDraw,
     AddedKan,
@@ -61,19 +60,18 @@ from mjlog.events import (
     YakuClaim,
 )
 from mjlog.formats.kinds import (
-    MALFORMED,
     TENHOU_JAPANESE,
-    Hands,
     Meld,
     limit_of,
     meld_tiles,
     winning_hand,
     yaku_from_text,
 )
+from mjlog.formats.platform import MALFORMED, BadValue, JsonReader, Tiles, load
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset, option_value, with_rounding_of
 from mjlog.settlement import FLOATING_UMA
-from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile, TileError
+from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile
 
 FORMAT = "kobalab"
 DIAGNOSTIC_CODES: Final = frozenset({
@@ -108,14 +106,6 @@ _WINDS: Final = ("east", "south", "west", "north")
 LEAGUE_PRESETS: Final = ("tenhou", "jpml")
 """The presets a kobalab record is matched with (the records are of online and league
 games; a club's set such as ``kansaki`` is never guessed)."""
-
-
-class _Bad(Exception):
-    """A value that cannot be read; ``path`` is where."""
-
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(message)
-        self.path = path
 
 
 def looks_like(start: bytes) -> bool:
@@ -163,28 +153,17 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
     """Read one game. Problems give diagnostics with a JSON path; what was read before
     them is kept. With ``strict`` the first error raises :class:`InputError`."""
     reader = _Reader(path, strict)
-    try:
-        doc = jsontext.loads(data.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        reader.diag("bad-encoding", f"not UTF-8: {exc.reason} at byte {exc.start}")
-        return [reader.rec]
-    except json.JSONDecodeError as exc:
-        reader.diag("json-syntax", f"not JSON: {exc.msg} (line {exc.lineno}, column "
-                    f"{exc.colno})")
+    ok, doc = load(data, reader)
+    if not ok:
         return [reader.rec]
     if not isinstance(doc, dict) or not isinstance(doc.get("log"), list):
         reader.diag("bad-value", "not a kobalab game: no \"log\" list", "$.log")
         return [reader.rec]
     try:
         reader.game(doc)
-    except (_Bad, *MALFORMED) as exc:
-        reader.diag("bad-value", _what(exc), getattr(exc, "path", "$"))
+    except (BadValue, *MALFORMED) as exc:
+        reader.bad(exc, "$")
     return [reader.rec]
-
-
-def _what(exc: Exception) -> str:
-    """A problem's message: a reader's own, or what a value of the wrong kind caused."""
-    return str(exc) if isinstance(exc, _Bad) else f"a value of the wrong kind: {exc}"
 
 
 def ruleset_of(doc: dict[str, Any]) -> Ruleset:
@@ -249,30 +228,14 @@ def _uma(doc: dict[str, Any], start: int) -> str | None:
     return None
 
 
-class _Reader:
+class _Reader(JsonReader):
     """Builds one game from a kobalab object."""
 
     def __init__(self, path: str, strict: bool) -> None:
-        self.rec = GameRecord(path=path, format=FORMAT, position_kind="json")
-        self.rec.paths = []
-        self.strict = strict
+        super().__init__(path, strict, FORMAT)
         self.n = 4
         self.qijia = 0
         self.red = True
-
-    def emit(self, ev: Event, path: str) -> None:
-        rec = self.rec
-        rec.events.append(ev)
-        rec.positions.append(0)
-        assert rec.paths is not None
-        rec.paths.append(path)
-
-    def diag(self, code: str, message: str, path: str = "",
-             severity: Severity = Severity.ERROR) -> None:
-        d = Diagnostic(code=code, message=message, severity=severity, src=Src(path=path))
-        if self.strict and severity is Severity.ERROR:
-            raise InputError(d)
-        self.rec.diagnostics.append(d)
 
     def game(self, doc: dict[str, Any]) -> None:
         qijia = doc.get("qijia", 0)
@@ -297,8 +260,8 @@ class _Reader:
             at = f"$.log[{r}]"
             try:
                 _Round(self, rnd, at).play()
-            except (_Bad, *MALFORMED) as exc:
-                self.diag("bad-value", _what(exc), getattr(exc, "path", at))
+            except (BadValue, *MALFORMED) as exc:
+                self.bad(exc, at)
         self.end(doc)
 
     def end(self, doc: dict[str, Any]) -> None:
@@ -324,9 +287,9 @@ class _Round:
         self.n = reader.n
         if not isinstance(rnd, list) or not rnd or not isinstance(rnd[0], dict) \
                 or not isinstance(rnd[0].get("qipai"), dict):
-            raise _Bad(f"{at}[0]", "a round starts with its qipai")
+            raise BadValue(f"{at}[0]", "a round starts with its qipai")
         self.moves = rnd
-        self.hands = Hands(self.n, reader.red)
+        self.tiles = Tiles(self.n, reader.red)
         self.melds: list[list[Meld]] = [[] for _ in range(self.n)]
         self.drawn = [-1] * self.n
         self.last: Event | None = None
@@ -343,32 +306,20 @@ class _Round:
     def seat(self, value: Any, path: str) -> int:
         """The player of a seat counted from the dealer."""
         if not isinstance(value, int) or not 0 <= value < self.n:
-            raise _Bad(path, f"seat {value!r} is not at this table")
+            raise BadValue(path, f"seat {value!r} is not at this table")
         return (self.dealer + value) % self.n
 
     def kind(self, text: Any, path: str) -> tuple[Kind, bool]:
         try:
             return tile_kind(str(text)[:2])
         except ValueError as exc:
-            raise _Bad(path, str(exc)) from None
-
-    def fresh(self, p: int, code: tuple[Kind, bool], path: str) -> Tile:
-        try:
-            return self.hands.add(p, *code) if p >= 0 else self.hands.new(*code)
-        except TileError as exc:
-            raise _Bad(path, str(exc)) from None
-
-    def take(self, p: int, code: tuple[Kind, bool], path: str, prefer: int = -1) -> Tile:
-        try:
-            return self.hands.take(p, code[0], code[1], prefer)
-        except TileError as exc:
-            raise _Bad(path, str(exc)) from None
+            raise BadValue(path, str(exc)) from None
 
     def by_seat(self, values: Any, path: str) -> tuple[int, ...]:
         """A list counted from the dealer, in seat order."""
         if not isinstance(values, list) or len(values) != self.n \
                 or not all(isinstance(v, int) for v in values):
-            raise _Bad(path, f"expected {self.n} integers")
+            raise BadValue(path, f"expected {self.n} integers")
         return tuple(values[(p - self.dealer) % self.n] for p in range(self.n))
 
     # -- the round
@@ -377,12 +328,12 @@ class _Round:
         self.deal(self.moves[0]["qipai"], f"{self.at}[0].qipai")
         for i, move in enumerate(self.moves[1:], 1):
             if not isinstance(move, dict) or len(move) != 1:
-                raise _Bad(f"{self.at}[{i}]", "a move is an object with one key")
+                raise BadValue(f"{self.at}[{i}]", "a move is an object with one key")
             ((key, data),) = move.items()
             handler = getattr(self, f"on_{key}", None)
             path = f"{self.at}[{i}].{key}"
             if handler is None or not isinstance(data, dict):
-                raise _Bad(path, f"{key!r} is not a move mjlog reads")
+                raise BadValue(path, f"{key!r} is not a move mjlog reads")
             handler(data, path)
         if self.done:
             self.r.emit(RoundEnd(scores=tuple(self.scores_after)),
@@ -396,24 +347,24 @@ class _Round:
         honba, sticks = q.get("changbang", 0), q.get("lizhibang", 0)
         if not all(isinstance(x, int) for x in (wind, jushu, honba, sticks)) \
                 or not 0 <= jushu < self.n:
-            raise _Bad(at, "zhuangfeng, jushu, changbang and lizhibang must be small integers")
+            raise BadValue(at, "zhuangfeng, jushu, changbang and lizhibang must be small integers")
         self.dealer = (self.r.qijia + jushu) % self.n
         self.honba, self.sticks = honba, sticks
         self.scores = list(self.by_seat(q.get("defen"), f"{at}.defen"))
         hands = q.get("shoupai")
         if not isinstance(hands, list) or len(hands) != self.n:
-            raise _Bad(f"{at}.shoupai", f"expected {self.n} hands")
+            raise BadValue(f"{at}.shoupai", f"expected {self.n} hands")
         dealt: list[tuple[Tile, ...]] = [()] * self.n
         for rel, text in enumerate(hands):
             p = self.seat(rel, at)
             try:
                 kinds = tiles_of(str(text))
             except ValueError as exc:
-                raise _Bad(f"{at}.shoupai[{rel}]", str(exc)) from None
+                raise BadValue(f"{at}.shoupai[{rel}]", str(exc)) from None
             if len(kinds) != 13:
-                raise _Bad(f"{at}.shoupai[{rel}]", f"a hand of {len(kinds)} tiles, not 13")
-            dealt[p] = tuple(sorted(self.fresh(p, k, f"{at}.shoupai[{rel}]") for k in kinds))
-        self.indicators = [self.fresh(-1, self.kind(q.get("baopai"), f"{at}.baopai"),
+                raise BadValue(f"{at}.shoupai[{rel}]", f"a hand of {len(kinds)} tiles, not 13")
+            dealt[p] = tuple(sorted(self.tiles.fresh(p, k, f"{at}.shoupai[{rel}]") for k in kinds))
+        self.indicators = [self.tiles.fresh(-1, self.kind(q.get("baopai"), f"{at}.baopai"),
                                       f"{at}.baopai")]
         self.r.emit(RoundStart(round_wind=wind, round_number=jushu + 1, honba=honba,
                                kyotaku=sticks, dealer=self.dealer, scores=tuple(self.scores),
@@ -431,7 +382,7 @@ class _Round:
     def on_zimo(self, data: dict[str, Any], path: str) -> None:
         self.stand(path)
         p = self.seat(data.get("l"), f"{path}.l")
-        tile = self.fresh(p, self.kind(data.get("p"), f"{path}.p"), f"{path}.p")
+        tile = self.tiles.fresh(p, self.kind(data.get("p"), f"{path}.p"), f"{path}.p")
         self.r.emit(Draw(player=p, tile=tile, rinshan=self.rinshan), path)
         self.rinshan = False
         self.drawn[p] = tile
@@ -444,7 +395,7 @@ class _Round:
         p = self.seat(data.get("l"), f"{path}.l")
         text = str(data.get("p", ""))
         moqie = "_" in text[2:]
-        tile = self.take(p, self.kind(text, f"{path}.p"), f"{path}.p",
+        tile = self.tiles.take(p, self.kind(text, f"{path}.p"), f"{path}.p",
                          self.drawn[p] if moqie else -1)
         self.drawn[p] = -1
         ev = Discard(player=p, tile=tile, tsumogiri=moqie, riichi="*" in text[2:])
@@ -461,13 +412,13 @@ class _Round:
         marker = next((c for c in text if c in _FROM), "")
         if not isinstance(last, Discard) or not marker \
                 or (p + _FROM[marker]) % self.n != last.player:
-            raise _Bad(f"{path}.m", f"{text!r} does not take the last discard")
+            raise BadValue(f"{path}.m", f"{text!r} does not take the last discard")
         try:
             kinds = tiles_of(text)
             called_at = len(tiles_of(text[:text.index(marker)])) - 1
         except ValueError as exc:
-            raise _Bad(f"{path}.m", str(exc)) from None
-        own = [self.take(p, k, f"{path}.m") for i, k in enumerate(kinds) if i != called_at]
+            raise BadValue(f"{path}.m", str(exc)) from None
+        own = [self.tiles.take(p, k, f"{path}.m") for i, k in enumerate(kinds) if i != called_at]
         tiles = tuple(sorted([*own, last.tile]))
         cls: type[Chi | Pon | OpenKan] = OpenKan if len(kinds) == 4 else (
             Pon if len({k for k, _ in kinds}) == 1 else Chi)
@@ -482,20 +433,20 @@ class _Round:
         try:
             kinds = tiles_of(text)
         except ValueError as exc:
-            raise _Bad(f"{path}.m", str(exc)) from None
+            raise BadValue(f"{path}.m", str(exc)) from None
         if len(kinds) != 4 or len({k for k, _ in kinds}) != 1:
-            raise _Bad(f"{path}.m", f"{text!r} is not a kan")
+            raise BadValue(f"{path}.m", f"{text!r} is not a kan")
         ev: Meld
         if not any(c in _FROM for c in text):
-            tiles = tuple(sorted(self.take(p, k, f"{path}.m", self.drawn[p]) for k in kinds))
+            tiles = tuple(sorted(self.tiles.take(p, k, f"{path}.m", self.drawn[p]) for k in kinds))
             ev = ClosedKan(player=p, tiles=tiles)
             self.melds[p].append(ev)
         else:
             pon = next((m for m in self.melds[p] if isinstance(m, Pon)
                         and KIND_OF[m.called] == kinds[0][0]), None)
             if pon is None:
-                raise _Bad(f"{path}.m", f"seat {p} adds to a pon they do not have")
-            added = self.take(p, kinds[-1], f"{path}.m", self.drawn[p])
+                raise BadValue(f"{path}.m", f"seat {p} adds to a pon they do not have")
+            added = self.tiles.take(p, kinds[-1], f"{path}.m", self.drawn[p])
             ev = AddedKan(player=p, from_player=pon.from_player, called=pon.called,
                           added=added, tiles=tuple(sorted((*pon.tiles, added))))
             self.melds[p][self.melds[p].index(pon)] = ev
@@ -504,7 +455,8 @@ class _Round:
         self.last = ev
 
     def on_kaigang(self, data: dict[str, Any], path: str) -> None:
-        tile = self.fresh(-1, self.kind(data.get("baopai"), f"{path}.baopai"), f"{path}.baopai")
+        at = f"{path}.baopai"
+        tile = self.tiles.fresh(-1, self.kind(data.get("baopai"), at), at)
         self.indicators.append(tile)
         self.r.emit(DoraReveal(indicator=tile), path)
 
@@ -521,7 +473,7 @@ class _Round:
             before = tuple(self.scores)
         if tsumo and self.drawn[w] < 0:
             self.deduce_draw(w, data.get("shoupai"), path)
-        hand, win_tile = winning_hand(self.hands.hands[w], tsumo, self.drawn[w], self.last)
+        hand, win_tile = winning_hand(self.tiles.held(w), tsumo, self.drawn[w], self.last)
         self.check_hand(data.get("shoupai"), hand, w, f"{path}.shoupai")
         ura = self.ura(data.get("fubaopai"), f"{path}.fubaopai")
         yaku = self.yaku(data.get("hupai"), w, f"{path}.hupai")
@@ -547,8 +499,8 @@ class _Round:
         out = []
         for i, text in enumerate(texts if isinstance(texts, list) else []):
             try:
-                out.append(self.fresh(-1, self.kind(text, f"{path}[{i}]"), f"{path}[{i}]"))
-            except _Bad as exc:
+                out.append(self.tiles.fresh(-1, self.kind(text, f"{path}[{i}]"), f"{path}[{i}]"))
+            except BadValue as exc:
                 self.r.diag("bad-value", f"ura indicator {text!r}: {exc} (left out)",
                             exc.path)
         return tuple(out)
@@ -559,8 +511,8 @@ class _Round:
         try:
             kind = tiles_of(str(text).split(",")[0])[-1]
         except (ValueError, IndexError):
-            raise _Bad(f"{path}.shoupai", "a tsumo without its draw or winning tile") from None
-        tile = self.fresh(w, kind, f"{path}.shoupai")
+            raise BadValue(f"{path}.shoupai", "a tsumo without its draw or winning tile") from None
+        tile = self.tiles.fresh(w, kind, f"{path}.shoupai")
         self.r.diag("draw-deduced", f"seat {w} wins by tsumo without a draw before it: the "
                     f"draw of {tile_text(tile, self.r.red)} (the winning hand's last tile) is "
                     "supplied", f"{path}.shoupai", Severity.WARNING)
@@ -573,17 +525,17 @@ class _Round:
         try:
             concealed = tiles_of(str(text).split(",")[0])
         except ValueError as exc:
-            raise _Bad(path, str(exc)) from None
+            raise BadValue(path, str(exc)) from None
         held = [(KIND_OF[t], t in RED_FIVE_IDS and self.r.red) for t in hand]
         if sorted(concealed) != sorted(held):
-            raise _Bad(path, f"seat {w}'s winning hand {text!r} is not the hand they hold")
+            raise BadValue(path, f"seat {w}'s winning hand {text!r} is not the hand they hold")
 
     def yaku(self, hupai: Any, w: int, path: str) -> tuple[YakuClaim, ...]:
         out = []
         seat = (w - self.dealer) % self.n
         for i, h in enumerate(hupai if isinstance(hupai, list) else []):
             if not isinstance(h, dict):
-                raise _Bad(f"{path}[{i}]", "a yaku is an object with a name")
+                raise BadValue(f"{path}[{i}]", "a yaku is an object with a name")
             text = str(h.get("name", ""))
             value = h.get("fanshu", 0)
             name = _yaku_name(text, self.wind, seat)
@@ -617,7 +569,7 @@ class _Round:
             self.stand(path)
         shown_text = data.get("shoupai") if isinstance(data.get("shoupai"), list) else []
         assert isinstance(shown_text, list)
-        shown = tuple(tuple(sorted(self.hands.hands[p]))
+        shown = tuple(tuple(sorted(self.tiles.held(p)))
                       if len(shown_text) == self.n and shown_text[(p - self.dealer) % self.n]
                       else None for p in range(self.n))
         deltas = self.by_seat(data.get("fenpei") or [0] * self.n, f"{path}.fenpei")

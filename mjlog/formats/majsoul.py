@@ -34,8 +34,7 @@ import json
 import re
 from typing import Any, Final
 
-from mjlog import jsontext
-from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
+from mjlog.diagnostics import Severity
 from mjlog.events import (
     ABORTIVE_KINDS,
     AbortiveDraw,
@@ -60,7 +59,8 @@ from mjlog.events import (
     Win,
     YakuClaim,
 )
-from mjlog.formats.kinds import MALFORMED, Hands, Meld, limit_of, meld_tiles, winning_hand
+from mjlog.formats.kinds import Meld, limit_of, meld_tiles, winning_hand
+from mjlog.formats.platform import MALFORMED, BadValue, JsonReader, Tiles, load
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset
 from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile, TileError, parse_kinds
@@ -118,14 +118,6 @@ MESSAGES: Final = ("RecordNewRound", "RecordDealTile", "RecordDiscardTile",
                    "RecordNoTile", "RecordLiuJu")
 
 
-class _Bad(Exception):
-    """A value that cannot be read; ``path`` is where."""
-
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(message)
-        self.path = path
-
-
 def looks_like(start: bytes) -> bool:
     """Whether the start of a file is Mahjong Soul's record as JSON (a ``head`` object
     with a game ``uuid`` first, or the ``GameDetailRecords`` name)."""
@@ -136,44 +128,33 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
     """Read one game. Problems give diagnostics with a JSON path; what was read before
     them is kept. With ``strict`` the first error raises :class:`InputError`."""
     reader = _Reader(path, strict)
-    try:
-        doc = jsontext.loads(data.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        reader.diag("bad-encoding", f"not UTF-8: {exc.reason} at byte {exc.start}")
-        return [reader.rec]
-    except json.JSONDecodeError as exc:
-        reader.diag("json-syntax", f"not JSON: {exc.msg} (line {exc.lineno}, column "
-                    f"{exc.colno})")
+    ok, doc = load(data, reader)
+    if not ok:
         return [reader.rec]
     try:
         reader.game(doc)
-    except (_Bad, *MALFORMED) as exc:
-        reader.diag("bad-value", _what(exc), getattr(exc, "path", "$"))
+    except (BadValue, *MALFORMED) as exc:
+        reader.bad(exc, "$")
     return [reader.rec]
-
-
-def _what(exc: Exception) -> str:
-    """A problem's message: a reader's own, or what a value of the wrong kind caused."""
-    return str(exc) if isinstance(exc, _Bad) else f"a value of the wrong kind: {exc}"
 
 
 def _tile(value: Any, path: str) -> tuple[Kind, bool]:
     """``(kind, red)`` of one mpsz tile string."""
     if not isinstance(value, str):
-        raise _Bad(path, f"{value!r} is not a tile")
+        raise BadValue(path, f"{value!r} is not a tile")
     try:
         kinds = parse_kinds(value)
     except TileError as exc:
-        raise _Bad(path, str(exc)) from None
+        raise BadValue(path, str(exc)) from None
     if len(kinds) != 1 or kinds[0][0] >= 34:
-        raise _Bad(path, f"{value!r} is not one tile")
+        raise BadValue(path, f"{value!r} is not one tile")
     return kinds[0]
 
 
 def _ints(value: Any, path: str, n: int) -> tuple[int, ...]:
     if not isinstance(value, list) or len(value) < n or not all(
             isinstance(x, int) for x in value[:n]):
-        raise _Bad(path, f"expected a list of {n} integers")
+        raise BadValue(path, f"expected a list of {n} integers")
     return tuple(value[:n])
 
 
@@ -211,31 +192,15 @@ def ruleset_of(head: dict[str, Any]) -> Ruleset:
     return base.with_options(**options) if options else base
 
 
-class _Reader:
+class _Reader(JsonReader):
     """Builds one game from the decoded ``GameDetailRecords``."""
 
     def __init__(self, path: str, strict: bool) -> None:
-        self.rec = GameRecord(path=path, format=FORMAT, position_kind="json")
-        self.rec.paths = []
-        self.strict = strict
+        super().__init__(path, strict, FORMAT)
         self.n = 4
         self.red = True
         self.round: _Round | None = None
         self.scores: list[int] = []
-
-    def emit(self, ev: Event, path: str) -> None:
-        rec = self.rec
-        rec.events.append(ev)
-        rec.positions.append(0)
-        assert rec.paths is not None
-        rec.paths.append(path)
-
-    def diag(self, code: str, message: str, path: str = "",
-             severity: Severity = Severity.ERROR) -> None:
-        d = Diagnostic(code=code, message=message, severity=severity, src=Src(path=path))
-        if self.strict and severity is Severity.ERROR:
-            raise InputError(d)
-        self.rec.diagnostics.append(d)
 
     # -- the game
 
@@ -250,8 +215,8 @@ class _Reader:
         for msg_path, name, data in messages[0]:
             try:
                 self.message(name, data, msg_path)
-            except (_Bad, *MALFORMED) as exc:
-                self.diag("bad-value", _what(exc), getattr(exc, "path", msg_path))
+            except (BadValue, *MALFORMED) as exc:
+                self.bad(exc, msg_path)
                 self.round = None
         if self.round is not None:
             self.diag("no-result", "the record stops in the middle of a round",
@@ -337,7 +302,7 @@ class _Reader:
                       "over", path, Severity.INFO)
             return
         if not isinstance(data, dict):
-            raise _Bad(path, f"{short} without data")
+            raise BadValue(path, f"{short} without data")
         if short == "RecordNewRound":
             if self.round is not None:
                 self.diag("no-result", "a round without a result", self.round.at,
@@ -346,7 +311,7 @@ class _Reader:
             return
         rnd = self.round
         if rnd is None:
-            raise _Bad(path, f"{short} outside a round")
+            raise BadValue(path, f"{short} outside a round")
         rnd.message(short, data, path)
         if short in ("RecordHule", "RecordNoTile", "RecordLiuJu"):
             self.round = None
@@ -384,21 +349,21 @@ class _Round:
         ju = data.get("ju", 0)
         honba, sticks = data.get("ben", 0), data.get("liqibang", 0)
         if not all(isinstance(x, int) for x in (wind, ju, honba, sticks)) or not 0 <= ju < n:
-            raise _Bad(at, "chang, ju, ben and liqibang must be small integers")
+            raise BadValue(at, "chang, ju, ben and liqibang must be small integers")
         self.dealer = dealer = ju
         self.wind = wind
         self.scores = list(_ints(data.get("scores"), f"{at}.scores", n))
         self.sticks = sticks
         self.honba = honba
-        self.hands = Hands(n, reader.red)
+        self.tiles = Tiles(n, reader.red)
         dealt: list[tuple[Tile, ...]] = []
         first: Tile | None = None
         for p in range(n):
             codes = data.get(f"tiles{p}")
             want = 14 if p == dealer else 13
             if not isinstance(codes, list) or len(codes) != want:
-                raise _Bad(f"{at}.tiles{p}", f"seat {p} is dealt {want} tiles")
-            tiles = [self.fresh(p, _tile(c, f"{at}.tiles{p}[{i}]"), f"{at}.tiles{p}[{i}]")
+                raise BadValue(f"{at}.tiles{p}", f"seat {p} is dealt {want} tiles")
+            tiles = [self.tiles.fresh(p, _tile(c, f"{at}.tiles{p}[{i}]"), f"{at}.tiles{p}[{i}]")
                      for i, c in enumerate(codes)]
             if p == dealer:
                 first = tiles[-1]
@@ -406,8 +371,9 @@ class _Round:
             dealt.append(tuple(sorted(tiles)))
         doras = data.get("doras") or ([data["dora"]] if data.get("dora") else [])
         if not isinstance(doras, list) or not doras:
-            raise _Bad(f"{at}.doras", "no dora indicator")
-        self.indicators = [self.fresh(-1, _tile(doras[0], f"{at}.doras[0]"), f"{at}.doras[0]")]
+            raise BadValue(f"{at}.doras", "no dora indicator")
+        first_dora = f"{at}.doras[0]"
+        self.indicators = [self.tiles.fresh(-1, _tile(doras[0], first_dora), first_dora)]
         extra = tuple((f"majsoul.{k}", str(data[k])) for k in (
             "paishan", "md5", "sha256", "salt", "saltSha256", "left_tile_count")
             if data.get(k) not in (None, ""))
@@ -424,22 +390,10 @@ class _Round:
         reader.emit(Draw(player=dealer, tile=first), f"{at}.tiles{dealer}[13]")
         self.drawn[dealer] = first
 
-    def fresh(self, p: int, code: tuple[Kind, bool], path: str) -> Tile:
-        try:
-            return self.hands.add(p, *code) if p >= 0 else self.hands.new(*code)
-        except TileError as exc:
-            raise _Bad(path, str(exc)) from None
-
-    def take(self, p: int, code: tuple[Kind, bool], path: str, prefer: int = -1) -> Tile:
-        try:
-            return self.hands.take(p, code[0], code[1], prefer)
-        except TileError as exc:
-            raise _Bad(path, str(exc)) from None
-
     def seat(self, data: dict[str, Any], path: str) -> int:
         p = data.get("seat", 0)
         if not isinstance(p, int) or not 0 <= p < self.n:
-            raise _Bad(f"{path}.seat", f"seat {p!r} is not at this table")
+            raise BadValue(f"{path}.seat", f"seat {p!r} is not at this table")
         return p
 
     # -- what happens between the messages
@@ -461,7 +415,7 @@ class _Round:
         if not isinstance(doras, list):
             return
         for i in range(len(self.indicators), len(doras)):
-            tile = self.fresh(-1, _tile(doras[i], f"{path}.doras[{i}]"), f"{path}.doras[{i}]")
+            tile = self.tiles.fresh(-1, _tile(doras[i], f"{path}.doras[{i}]"), f"{path}.doras[{i}]")
             self.indicators.append(tile)
             self.r.emit(DoraReveal(indicator=tile), f"{path}.doras[{i}]")
 
@@ -474,7 +428,7 @@ class _Round:
         self.accepted(data, path)
         self.reveal(data, path)
         p = self.seat(data, path)
-        tile = self.fresh(p, _tile(data.get("tile"), f"{path}.tile"), f"{path}.tile")
+        tile = self.tiles.fresh(p, _tile(data.get("tile"), f"{path}.tile"), f"{path}.tile")
         self.r.emit(Draw(player=p, tile=tile, rinshan=self.rinshan), path)
         self.rinshan = False
         self.drawn[p] = tile
@@ -484,7 +438,7 @@ class _Round:
         self.reveal(data, path)
         moqie = bool(data.get("moqie"))
         code = _tile(data.get("tile"), f"{path}.tile")
-        tile = self.take(p, code, f"{path}.tile", self.drawn[p] if moqie else -1)
+        tile = self.tiles.take(p, code, f"{path}.tile", self.drawn[p] if moqie else -1)
         self.drawn[p] = -1
         ev = Discard(player=p, tile=tile, tsumogiri=moqie,
                      riichi=bool(data.get("is_liqi") or data.get("is_wliqi")))
@@ -498,14 +452,14 @@ class _Round:
         tiles, froms = data.get("tiles"), data.get("froms")
         last = self.last
         if not isinstance(last, Discard):
-            raise _Bad(path, f"seat {p} calls, but the last move is not a discard")
+            raise BadValue(path, f"seat {p} calls, but the last move is not a discard")
         if not isinstance(tiles, list) or not isinstance(froms, list) \
                 or len(tiles) != len(froms) or kind not in (0, 1, 2):
-            raise _Bad(path, "a call needs type 0-2 and as many tiles as froms")
-        own = [self.take(p, _tile(t, f"{path}.tiles[{i}]"), f"{path}.tiles[{i}]")
+            raise BadValue(path, "a call needs type 0-2 and as many tiles as froms")
+        own = [self.tiles.take(p, _tile(t, f"{path}.tiles[{i}]"), f"{path}.tiles[{i}]")
                for i, (t, f) in enumerate(zip(tiles, froms, strict=True)) if f == p]
         if len(own) != len(tiles) - 1:
-            raise _Bad(f"{path}.froms", "a call takes exactly one tile from another seat")
+            raise BadValue(f"{path}.froms", "a call takes exactly one tile from another seat")
         cls: type[Chi | Pon | OpenKan] = (Chi, Pon, OpenKan)[kind]
         ev = cls(player=p, from_player=last.player, called=last.tile,
                  tiles=tuple(sorted([*own, last.tile])))
@@ -519,7 +473,7 @@ class _Round:
         code = _tile(data.get("tiles"), f"{path}.tiles")
         ev: Meld
         if data.get("type") == 3:
-            tiles = tuple(sorted(self.take(p, (code[0], red), f"{path}.tiles", self.drawn[p])
+            tiles = tuple(sorted(self.tiles.take(p, (code[0], red), f"{path}.tiles", self.drawn[p])
                                  for red in self.kan_reds(p, code[0])))
             ev = ClosedKan(player=p, tiles=tiles)
             self.melds[p].append(ev)
@@ -527,15 +481,15 @@ class _Round:
             pon = next((m for m in self.melds[p] if isinstance(m, Pon)
                         and KIND_OF[m.called] == code[0]), None)
             if pon is None:
-                raise _Bad(path, f"seat {p} adds to a pon of {data.get('tiles')!r} they do not "
+                raise BadValue(path, f"seat {p} adds to a pon of {data.get('tiles')!r} they do not "
                            "have")
-            added = self.take(p, (code[0], self.has_red(p, code[0])), f"{path}.tiles",
+            added = self.tiles.take(p, (code[0], self.has_red(p, code[0])), f"{path}.tiles",
                               self.drawn[p])
             ev = AddedKan(player=p, from_player=pon.from_player, called=pon.called,
                           added=added, tiles=tuple(sorted((*pon.tiles, added))))
             self.melds[p][self.melds[p].index(pon)] = ev
         else:
-            raise _Bad(f"{path}.type", "type 3 is a closed kan and 2 an added kan")
+            raise BadValue(f"{path}.type", "type 3 is a closed kan and 2 an added kan")
         self.drawn[p] = -1
         self.r.emit(ev, path)
         self.last = ev
@@ -544,7 +498,7 @@ class _Round:
 
     def has_red(self, p: int, kind: Kind) -> bool:
         return any(KIND_OF[t] == kind and t in RED_FIVE_IDS and self.r.red
-                   for t in self.hands.hands[p])
+                   for t in self.tiles.held(p))
 
     def kan_reds(self, p: int, kind: Kind) -> list[bool]:
         """Whether each of the four tiles a closed kan of ``kind`` takes is the red five."""
@@ -552,7 +506,7 @@ class _Round:
 
     def on_BaBei(self, data: dict[str, Any], path: str) -> None:
         p = self.seat(data, path)
-        tile = self.take(p, (30, False), path, self.drawn[p])
+        tile = self.tiles.take(p, (30, False), path, self.drawn[p])
         self.drawn[p] = -1
         ev = Kita(player=p, tile=tile)
         self.melds[p].append(ev)
@@ -564,7 +518,7 @@ class _Round:
     def on_Hule(self, data: dict[str, Any], path: str) -> None:
         hules = data.get("hules")
         if not isinstance(hules, list) or not hules:
-            raise _Bad(f"{path}.hules", "a win without its winners")
+            raise BadValue(f"{path}.hules", "a win without its winners")
         before = _ints(data.get("old_scores"), f"{path}.old_scores", self.n)
         total = _ints(data.get("delta_scores"), f"{path}.delta_scores", self.n)
         shares = self.shares(hules, total, path)
@@ -594,28 +548,28 @@ class _Round:
             d[loser] -= pay
             out[i] = tuple(d)
         if [sum(c) for c in zip(*out, strict=True)] != list(total):
-            raise _Bad(f"{path}.delta_scores", "the winners' payments do not add up to the "
+            raise BadValue(f"{path}.delta_scores", "the winners' payments do not add up to the "
                        "round's score changes")
         return out
 
     def win(self, h: Any, deltas: tuple[int, ...], before: tuple[int, ...], first: bool,
             path: str) -> None:
         if not isinstance(h, dict):
-            raise _Bad(path, "a winner is an object")
+            raise BadValue(path, "a winner is an object")
         w = self.seat(h, path)
         tsumo = bool(h.get("zimo"))
         last = self.last
         frm = w if tsumo else (last.player if isinstance(
             last, Discard | AddedKan | ClosedKan | Kita) else w)
-        hand, win_tile = winning_hand(self.hands.hands[w], tsumo, self.drawn[w], last)
+        hand, win_tile = winning_hand(self.tiles.held(w), tsumo, self.drawn[w], last)
         got = sorted(_tile(t, f"{path}.hand") for t in [*(h.get("hand") or []),
                                                          h.get("hu_tile")])
         if got != sorted((KIND_OF[t], t in RED_FIVE_IDS and self.r.red) for t in hand):
-            raise _Bad(f"{path}.hand", f"seat {w}'s winning hand is not the hand they hold")
+            raise BadValue(f"{path}.hand", f"seat {w}'s winning hand is not the hand they hold")
         ura: tuple[Tile, ...] = ()
         li = h.get("li_doras")
         if isinstance(li, list) and li:
-            ura = tuple(self.fresh(-1, _tile(t, f"{path}.li_doras[{i}]"),
+            ura = tuple(self.tiles.fresh(-1, _tile(t, f"{path}.li_doras[{i}]"),
                                    f"{path}.li_doras[{i}]") for i, t in enumerate(li))
         han, fu = int(h.get("count", 0)), int(h.get("fu", 0))
         yaku = self.yaku(h.get("fans"), w, bool(h.get("yiman")), f"{path}.fans")
@@ -641,7 +595,7 @@ class _Round:
         out = []
         for i, fan in enumerate(fans if isinstance(fans, list) else []):
             if not isinstance(fan, dict) or not isinstance(fan.get("id"), int):
-                raise _Bad(f"{path}[{i}]", "a yaku is an object with an id")
+                raise BadValue(f"{path}[{i}]", "a yaku is an object with an id")
             fid, val = fan["id"], int(fan.get("val", 0))
             if fid == _SEAT_WIND_FAN:
                 name = f"seat-wind-{_WINDS[(w - self.dealer) % self.n]}"
@@ -658,7 +612,7 @@ class _Round:
 
     def on_NoTile(self, data: dict[str, Any], path: str) -> None:
         players: list[Any] = data["players"] if isinstance(data.get("players"), list) else []
-        shown = tuple(tuple(sorted(self.hands.hands[p]))
+        shown = tuple(tuple(sorted(self.tiles.held(p)))
                       if p < len(players) and isinstance(players[p], dict)
                       and players[p].get("tingpai") else None for p in range(self.n))
         parts: list[Any] = data["scores"] if isinstance(data.get("scores"), list) else []
@@ -682,12 +636,12 @@ class _Round:
         self.accepted(data, path)
         kind = LIUJU_KINDS.get(data.get("type", 0))
         if kind is None or kind not in ABORTIVE_KINDS:
-            raise _Bad(f"{path}.type", f"abortive draw type {data.get('type')!r} is not one "
+            raise BadValue(f"{path}.type", f"abortive draw type {data.get('type')!r} is not one "
                        "mjlog knows")
         shown: tuple[tuple[Tile, ...] | None, ...] = (None,) * self.n
         if kind == "nine-terminals":
             p = self.seat(data, path)
-            shown = tuple(tuple(sorted(self.hands.hands[q])) if q == p else None
+            shown = tuple(tuple(sorted(self.tiles.held(q))) if q == p else None
                           for q in range(self.n))
         self.r.emit(AbortiveDraw(kind=kind, hands=shown, deltas=(0,) * self.n,
                                  scores_before=tuple(self.scores), honba=self.honba,

@@ -21,12 +21,10 @@ This module does no file I/O.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Final
 
-from mjlog import jsontext
-from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
+from mjlog.diagnostics import Severity
 from mjlog.events import (
     Chi,
     Discard,
@@ -47,17 +45,16 @@ from mjlog.events import (
 )
 from mjlog.formats.kinds import (
     LIMIT_ALIASES,
-    MALFORMED,
-    Hands,
     Meld,
     limit_of,
     meld_tiles,
     winning_hand,
 )
 from mjlog.formats.kinds import yaku_from_text as _yaku_from_text
+from mjlog.formats.platform import MALFORMED, BadValue, JsonReader, Tiles, load
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS
-from mjlog.tiles import KIND_OF, Kind, Tile, TileError
+from mjlog.tiles import KIND_OF, Kind, Tile
 
 FORMAT = "mleague"
 DIAGNOSTIC_CODES: Final = frozenset({
@@ -81,14 +78,6 @@ YAKU_NAMES: Final[dict[str, str]] = {
 """The league's own names of yaku where they are not the usual Japanese ones."""
 _LIMIT_POINTS: Final = {"mangan": 2000, "haneman": 3000, "baiman": 4000, "sanbaiman": 6000,
                         "yakuman": 8000}
-
-
-class _Bad(Exception):
-    """A value that cannot be read; ``path`` is where."""
-
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(message)
-        self.path = path
 
 
 def looks_like(start: bytes) -> bool:
@@ -124,14 +113,8 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
     """Read one game. Problems give diagnostics with a JSON path; what was read before
     them is kept. With ``strict`` the first error raises :class:`InputError`."""
     reader = _Reader(path, strict)
-    try:
-        doc = jsontext.loads(data.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        reader.diag("bad-encoding", f"not UTF-8: {exc.reason} at byte {exc.start}")
-        return [reader.rec]
-    except json.JSONDecodeError as exc:
-        reader.diag("json-syntax", f"not JSON: {exc.msg} (line {exc.lineno}, column "
-                    f"{exc.colno})")
+    ok, doc = load(data, reader)
+    if not ok:
         return [reader.rec]
     if not isinstance(doc, list):
         reader.diag("bad-value", "an M-League log is a list of commands", "$")
@@ -139,21 +122,18 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
     for i, command in enumerate(doc):
         try:
             reader.command(command, f"$[{i}]")
-        except (_Bad, *MALFORMED) as exc:
-            reader.diag("bad-value", str(exc) if isinstance(exc, _Bad) else
-                        f"a value of the wrong kind: {exc}", getattr(exc, "path", f"$[{i}]"))
+        except (BadValue, *MALFORMED) as exc:
+            reader.bad(exc, f"$[{i}]")
             reader.round = None
     reader.finish()
     return [reader.rec]
 
 
-class _Reader:
+class _Reader(JsonReader):
     """Builds one game from the command list."""
 
     def __init__(self, path: str, strict: bool) -> None:
-        self.rec = GameRecord(path=path, format=FORMAT, position_kind="json")
-        self.rec.paths = []
-        self.strict = strict
+        super().__init__(path, strict, FORMAT)
         self.names = [""] * 4
         self.started = False
         self.round: _Round | None = None
@@ -161,28 +141,14 @@ class _Reader:
         self.first_dealer = -1
         self.game_id = ""
 
-    def emit(self, ev: Event, path: str) -> None:
-        rec = self.rec
-        rec.events.append(ev)
-        rec.positions.append(0)
-        assert rec.paths is not None
-        rec.paths.append(path)
-
-    def diag(self, code: str, message: str, path: str = "",
-             severity: Severity = Severity.ERROR) -> None:
-        d = Diagnostic(code=code, message=message, severity=severity, src=Src(path=path))
-        if self.strict and severity is Severity.ERROR:
-            raise InputError(d)
-        self.rec.diagnostics.append(d)
-
     def seat(self, code: Any, path: str) -> int:
         if code not in _SEATS:
-            raise _Bad(path, f"{code!r} is not a seat (A0 to D0)")
+            raise BadValue(path, f"{code!r} is not a seat (A0 to D0)")
         return _SEATS.index(code)
 
     def command(self, c: Any, path: str) -> None:
         if not isinstance(c, dict) or not isinstance(c.get("args"), list):
-            raise _Bad(path, "a command is an object with its args")
+            raise BadValue(path, "a command is an object with its args")
         cmd, args = c.get("cmd"), c["args"]
         at = f"{path}.args"
         if cmd == "player":
@@ -218,7 +184,7 @@ class _Reader:
                 try:
                     points[_SEATS.index(str(args[i]))] = float(args[i + 1])
                 except ValueError:
-                    raise _Bad(f"{path}[{i + 1}]", f"{args[i + 1]!r} is not points") from None
+                    raise BadValue(f"{path}[{i + 1}]", f"{args[i + 1]!r} is not points") from None
         self.emit(GameEnd(scores=tuple(self.scores), points=tuple(points)), path)
 
     def finish(self) -> None:
@@ -234,16 +200,16 @@ class _Round:
         self.r = reader
         self.at = path
         if len(args) < 9:
-            raise _Bad(f"{path}.args", "kyokustart gives the dealer, honba, sticks and winds")
+            raise BadValue(f"{path}.args", "kyokustart gives the dealer, honba, sticks and winds")
         self.dealer = reader.seat(args[1], f"{path}.args[1]")
         reader.start(self.dealer)
         try:
             self.honba, self.sticks = int(args[2]), int(args[3]) // 1000
             self.wind = tile_kind(args[4])[0] - 27
         except ValueError as exc:
-            raise _Bad(f"{path}.args", str(exc)) from None
+            raise BadValue(f"{path}.args", str(exc)) from None
         self.number = (self.dealer - reader.first_dealer) % 4 + 1
-        self.hands = Hands(4, True)
+        self.tiles = Tiles(4, True)
         self.melds: list[list[Meld]] = [[] for _ in range(4)]
         self.drawn = [-1] * 4
         self.last: Event | None = None
@@ -260,16 +226,10 @@ class _Round:
 
     def fresh(self, p: int, text: Any, path: str) -> Tile:
         try:
-            kind, red = tile_kind(text)
-            return self.hands.add(p, kind, red) if p >= 0 else self.hands.new(kind, red)
-        except (TileError, ValueError) as exc:
-            raise _Bad(path, str(exc)) from None
-
-    def take(self, p: int, code: tuple[Kind, bool], path: str, prefer: int = -1) -> Tile:
-        try:
-            return self.hands.take(p, code[0], code[1], prefer)
-        except TileError as exc:
-            raise _Bad(path, str(exc)) from None
+            code = tile_kind(text)
+        except ValueError as exc:
+            raise BadValue(path, str(exc)) from None
+        return self.tiles.fresh(p, code, path)
 
     def command(self, cmd: str, args: list[Any], at: str) -> None:
         handler = getattr(self, f"on_{cmd}", None)
@@ -282,7 +242,7 @@ class _Round:
         try:
             value = int(text.lstrip("=+"))
         except ValueError:
-            raise _Bad(f"{at}[1]", f"{text!r} is not a score or payment") from None
+            raise BadValue(f"{at}[1]", f"{text!r} is not a score or payment") from None
         if text.startswith("="):
             self.r.scores[p] = value
         else:
@@ -307,9 +267,9 @@ class _Round:
         """The round starts at its first draw: every hand is dealt by then."""
         self.dealt = True
         self.start_scores = tuple(self.r.scores)
-        hands = tuple(tuple(sorted(h)) for h in self.hands.hands)
+        hands = tuple(tuple(sorted(h)) for h in self.tiles.hands.hands)
         if any(len(h) != 13 for h in hands) or not self.indicators:
-            raise _Bad(at, "the deal is not 13 tiles a seat with a dora indicator")
+            raise BadValue(at, "the deal is not 13 tiles a seat with a dora indicator")
         self.r.emit(RoundStart(round_wind=self.wind, round_number=self.number, honba=self.honba,
                                kyotaku=self.sticks, dealer=self.dealer,
                                scores=tuple(self.r.scores), dora_indicator=self.indicators[0],
@@ -331,9 +291,9 @@ class _Round:
         try:
             code = tile_kind(args[1])
         except ValueError as exc:
-            raise _Bad(f"{at}[1]", str(exc)) from None
+            raise BadValue(f"{at}[1]", str(exc)) from None
         tsumogiri = "tsumogiri" in flags
-        tile = self.take(p, code, f"{at}[1]", self.drawn[p] if tsumogiri else -1)
+        tile = self.tiles.take(p, code, f"{at}[1]", self.drawn[p] if tsumogiri else -1)
         self.drawn[p] = -1
         ev = Discard(player=p, tile=tile, tsumogiri=tsumogiri, riichi="richi" in flags)
         self.r.emit(ev, at)
@@ -356,15 +316,15 @@ class _Round:
         p = self.r.seat(args[0], f"{at}[0]")
         last = self.last
         if not isinstance(last, Discard):
-            raise _Bad(at, f"seat {p} calls, but the last move is not a discard")
+            raise BadValue(at, f"seat {p} calls, but the last move is not a discard")
         try:
             own_codes = tiles_of(str(args[1]))
             called = tile_kind(args[2])
         except ValueError as exc:
-            raise _Bad(f"{at}[1]", str(exc)) from None
+            raise BadValue(f"{at}[1]", str(exc)) from None
         if called[0] != KIND_OF[last.tile]:
-            raise _Bad(f"{at}[2]", f"seat {p} calls {args[2]!r}, not the last discard")
-        own = [self.take(p, c, f"{at}[1]") for c in own_codes]
+            raise BadValue(f"{at}[2]", f"seat {p} calls {args[2]!r}, not the last discard")
+        own = [self.tiles.take(p, c, f"{at}[1]") for c in own_codes]
         kinds = {k for k, _ in own_codes} | {called[0]}
         cls: type[Chi | Pon | OpenKan] = OpenKan if len(own) == 3 else (
             Pon if len(kinds) == 1 else Chi)
@@ -394,7 +354,7 @@ class _Round:
             self.win(result, deltas, before, path)
         else:
             self.r.emit(ExhaustiveDraw(
-                hands=tuple(tuple(sorted(self.hands.hands[p])) if p in self.tenpai else None
+                hands=tuple(tuple(sorted(self.tiles.held(p))) if p in self.tenpai else None
                             for p in range(4)),
                 deltas=deltas, scores_before=before, honba=self.honba, kyotaku=self.sticks),
                 path)
@@ -406,11 +366,11 @@ class _Round:
         ron = bool(args) and str(args[0]).startswith("ron=")
         rest = args[1:] if ron else args
         if len(rest) < 3:
-            raise _Bad(path, "agari gives the winner, the value and the fu")
+            raise BadValue(path, "agari gives the winner, the value and the fu")
         w = self.r.seat(rest[0], f"{path}[{1 if ron else 0}]")
         last = self.last
         frm = last.player if ron and isinstance(last, Discard) else w
-        hand, win_tile = winning_hand(self.hands.hands[w], not ron, self.drawn[w], last)
+        hand, win_tile = winning_hand(self.tiles.held(w), not ron, self.drawn[w], last)
         yaku = []
         for i in range(3, len(rest) - 1, 2):
             name = YAKU_NAMES.get(str(rest[i])) or _yaku_from_text(str(rest[i]), self.wind,

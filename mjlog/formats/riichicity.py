@@ -34,7 +34,7 @@ import re
 from typing import Any, Final
 
 from mjlog import jsontext
-from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
+from mjlog.diagnostics import Diagnostic, InputError, Severity
 from mjlog.events import (
     AbortiveDraw,
     AddedKan,
@@ -57,10 +57,11 @@ from mjlog.events import (
     Win,
     YakuClaim,
 )
-from mjlog.formats.kinds import MALFORMED, Hands, Meld, limit_of, meld_tiles, winning_hand
+from mjlog.formats.kinds import Meld, limit_of, meld_tiles, winning_hand
+from mjlog.formats.platform import MALFORMED, BadValue, JsonReader, Tiles, load
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset
-from mjlog.tiles import KIND_OF, Kind, Tile, TileError
+from mjlog.tiles import KIND_OF, Kind, Tile
 
 FORMAT = "riichicity"
 DIAGNOSTIC_CODES: Final = frozenset({
@@ -110,14 +111,6 @@ _PON, _OPEN_KAN, _RON_MOVE, _CLOSED_KAN, _ADDED_KAN, _TSUMO_MOVE, _DISCARD, _KIT
     5, 6, 7, 8, 9, 10, 11, 13)
 
 
-class _Bad(Exception):
-    """A value that cannot be read; ``path`` is where."""
-
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(message)
-        self.path = path
-
-
 def looks_like(start: bytes) -> bool:
     """Whether the start of a file is Riichi City's record (a ``handRecord`` list), or a
     list of its round events alone (which :func:`read` refuses as not a game)."""
@@ -156,14 +149,8 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
     events without its game. Problems give diagnostics with a JSON path; what was read
     before them is kept. With ``strict`` the first error raises :class:`InputError`."""
     reader = _Reader(path, strict)
-    try:
-        doc = jsontext.loads(data.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        reader.diag("bad-encoding", f"not UTF-8: {exc.reason} at byte {exc.start}")
-        return [reader.rec]
-    except json.JSONDecodeError as exc:
-        reader.diag("json-syntax", f"not JSON: {exc.msg} (line {exc.lineno}, column "
-                    f"{exc.colno})")
+    ok, doc = load(data, reader)
+    if not ok:
         return [reader.rec]
     if isinstance(doc, list):
         raise InputError(Diagnostic(code="not-a-game", message=(
@@ -175,46 +162,25 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
         return [reader.rec]
     try:
         reader.game(game)
-    except (_Bad, *MALFORMED) as exc:
-        reader.diag("bad-value", _what(exc), getattr(exc, "path", "$.data"))
+    except (BadValue, *MALFORMED) as exc:
+        reader.bad(exc, "$.data")
     return [reader.rec]
 
 
-def _what(exc: Exception) -> str:
-    """A problem's message: a reader's own, or what a value of the wrong kind caused."""
-    return str(exc) if isinstance(exc, _Bad) else f"a value of the wrong kind: {exc}"
-
-
-class _Reader:
+class _Reader(JsonReader):
     """Builds one game from Riichi City's record."""
 
     def __init__(self, path: str, strict: bool) -> None:
-        self.rec = GameRecord(path=path, format=FORMAT, position_kind="json")
-        self.rec.paths = []
-        self.strict = strict
+        super().__init__(path, strict, FORMAT)
         self.n = 4
         self.red = True
         self.seats: dict[Any, int] = {}
         """Each user id's seat."""
         self.end: GameEnd | None = None
 
-    def emit(self, ev: Event, path: str) -> None:
-        rec = self.rec
-        rec.events.append(ev)
-        rec.positions.append(0)
-        assert rec.paths is not None
-        rec.paths.append(path)
-
-    def diag(self, code: str, message: str, path: str = "",
-             severity: Severity = Severity.ERROR) -> None:
-        d = Diagnostic(code=code, message=message, severity=severity, src=Src(path=path))
-        if self.strict and severity is Severity.ERROR:
-            raise InputError(d)
-        self.rec.diagnostics.append(d)
-
     def seat(self, user: Any, path: str) -> int:
         if user not in self.seats:
-            raise _Bad(path, f"user {user!r} does not play in this game")
+            raise BadValue(path, f"user {user!r} does not play in this game")
         return self.seats[user]
 
     def game(self, data: dict[str, Any]) -> None:
@@ -242,8 +208,8 @@ class _Reader:
             at = f"$.data.handRecord[{r}]"
             try:
                 _Round(self, hand, at).play()
-            except (_Bad, *MALFORMED) as exc:
-                self.diag("bad-value", _what(exc), getattr(exc, "path", at))
+            except (BadValue, *MALFORMED) as exc:
+                self.bad(exc, at)
         if self.end is not None:
             self.emit(self.end, "$.data.handRecord")
 
@@ -253,7 +219,7 @@ class _Reader:
         points: list[float] = [0.0] * self.n
         for i, u in enumerate(data.get("user_data") or []):
             if not isinstance(u, dict):
-                raise _Bad(f"{path}.user_data[{i}]", "a player's result is an object")
+                raise BadValue(f"{path}.user_data[{i}]", "a player's result is an object")
             p = self.seat(u.get("user_id"), f"{path}.user_data[{i}].user_id")
             scores[p] = int(u.get("point_num", 0))
             points[p] = int(u.get("score", 0)) / 10
@@ -265,12 +231,12 @@ class _Round:
 
     def __init__(self, reader: _Reader, hand: Any, at: str) -> None:
         if not isinstance(hand, dict) or not isinstance(hand.get("handEventRecord"), list):
-            raise _Bad(at, "a round is an object with its handEventRecord")
+            raise BadValue(at, "a round is an object with its handEventRecord")
         self.r = reader
         self.n = reader.n
         self.at = at
         self.hand = hand
-        self.hands = Hands(self.n, reader.red)
+        self.tiles = Tiles(self.n, reader.red)
         self.melds: list[list[Meld]] = [[] for _ in range(self.n)]
         self.dealt: dict[int, list[Any]] = {}
         self.deal: dict[str, Any] = {}
@@ -285,31 +251,23 @@ class _Round:
         self.stood: set[int] = set()
 
     def fresh(self, p: int, code: Any, path: str) -> Tile:
-        try:
-            kind = tile_kind(code)
-            return self.hands.add(p, *kind) if p >= 0 else self.hands.new(*kind)
-        except (TileError, ValueError) as exc:
-            raise _Bad(path, str(exc)) from None
+        return self.tiles.fresh(p, self.kind(code, path), path)
 
     def take(self, p: int, code: Any, path: str, prefer: int = -1) -> Tile:
-        try:
-            kind, red = tile_kind(code)
-            return self.hands.take(p, kind, red, prefer)
-        except (TileError, ValueError) as exc:
-            raise _Bad(path, str(exc)) from None
+        return self.tiles.take(p, self.kind(code, path), path, prefer)
 
     def play(self) -> None:
         for i, e in enumerate(self.hand["handEventRecord"]):
             path = f"{self.at}.handEventRecord[{i}]"
             if not isinstance(e, dict):
-                raise _Bad(path, "an event is an object")
+                raise BadValue(path, "an event is an object")
             try:
                 data = jsontext.loads(e.get("data") or "{}")
             except (json.JSONDecodeError, TypeError):
-                raise _Bad(f"{path}.data", "an event's data is a JSON object in a string") \
+                raise BadValue(f"{path}.data", "an event's data is a JSON object in a string") \
                     from None
             if not isinstance(data, dict):
-                raise _Bad(f"{path}.data", "an event's data is a JSON object in a string")
+                raise BadValue(f"{path}.data", "an event's data is a JSON object in a string")
             kind = e.get("eventType")
             if kind != 1 and self.dealt and not self.started:
                 self.start(path)
@@ -327,7 +285,7 @@ class _Round:
         p = self.r.seat(e.get("userId"), f"{path[:-5]}.userId")
         cards = data.get("hand_cards")
         if not isinstance(cards, list):
-            raise _Bad(f"{path}.hand_cards", "a deal lists the hand's tiles")
+            raise BadValue(f"{path}.hand_cards", "a deal lists the hand's tiles")
         self.dealt[p] = cards
         self.deal = data
 
@@ -335,7 +293,7 @@ class _Round:
         d, hand, n = self.deal, self.hand, self.n
         dealer = d.get("dealer_pos")
         if not isinstance(dealer, int) or not 0 <= dealer < n or len(self.dealt) != n:
-            raise _Bad(path, "the deal names no dealer or misses a seat's hand")
+            raise BadValue(path, "the deal names no dealer or misses a seat's hand")
         self.dealer, self.started = dealer, True
         self.honba = int(d.get("ben_chang_num", 0))
         self.sticks = int(d.get("li_zhi_bang_num", 0))
@@ -350,7 +308,7 @@ class _Round:
             cards = self.dealt[p]
             want = 14 if p == dealer else 13
             if len(cards) != want:
-                raise _Bad(path, f"seat {p} is dealt {len(cards)} tiles, not {want}")
+                raise BadValue(path, f"seat {p} is dealt {len(cards)} tiles, not {want}")
             hands.append(tuple(sorted(self.fresh(p, c, path) for c in cards[:13])))
         first = self.fresh(dealer, self.dealt[dealer][13], path)
         self.indicators = [self.fresh(-1, d.get("bao_pai_card"), f"{path}.bao_pai_card")]
@@ -401,7 +359,7 @@ class _Round:
         elif action in (_RON_MOVE, _TSUMO_MOVE):
             return  # the win: read with the round's result
         else:
-            raise _Bad(f"{path}.action", f"move {action!r} is not one mjlog reads")
+            raise BadValue(f"{path}.action", f"move {action!r} is not one mjlog reads")
         self.r.emit(ev, path)
         self.last = ev
 
@@ -409,14 +367,14 @@ class _Round:
         try:
             return tile_kind(code)
         except ValueError as exc:
-            raise _Bad(path, str(exc)) from None
+            raise BadValue(path, str(exc)) from None
 
     def take_all(self, p: int, kind: Kind, path: str) -> list[Tile]:
         """The four tiles of ``kind`` a closed kan takes from ``p``'s hand."""
-        hand = self.hands.hands[p]
+        hand = self.tiles.held(p)
         found = [t for t in hand if KIND_OF[t] == kind][:4]
         if len(found) != 4:
-            raise _Bad(path, f"seat {p} has {len(found)} tiles for a closed kan, not 4")
+            raise BadValue(path, f"seat {p} has {len(found)} tiles for a closed kan, not 4")
         for t in found:
             hand.remove(t)
         return found
@@ -424,10 +382,10 @@ class _Round:
     def call(self, p: int, action: int, data: dict[str, Any], path: str) -> Meld:
         last = self.last
         if not isinstance(last, Discard):
-            raise _Bad(path, f"seat {p} calls, but the last move is not a discard")
+            raise BadValue(path, f"seat {p} calls, but the last move is not a discard")
         group = data.get("group_cards")
         if not isinstance(group, list):
-            raise _Bad(f"{path}.group_cards", "a call lists the tiles it takes from hand")
+            raise BadValue(f"{path}.group_cards", "a call lists the tiles it takes from hand")
         own = [self.take(p, c, f"{path}.group_cards[{i}]") for i, c in enumerate(group)]
         tiles = tuple(sorted([*own, last.tile]))
         cls: type[Chi | Pon | OpenKan] = Chi if action in _CHI else (
@@ -442,7 +400,7 @@ class _Round:
         pon = next((m for m in self.melds[p] if isinstance(m, Pon)
                     and KIND_OF[m.called] == kind), None)
         if pon is None:
-            raise _Bad(path, f"seat {p} adds to a pon they do not have")
+            raise BadValue(path, f"seat {p} adds to a pon they do not have")
         added = self.take(p, card, f"{path}.card", self.drawn[p])
         ev = AddedKan(player=p, from_player=pon.from_player, called=pon.called, added=added,
                       tiles=tuple(sorted((*pon.tiles, added))))
@@ -453,7 +411,7 @@ class _Round:
     def on_7(self, e: dict[str, Any], data: dict[str, Any], path: str) -> None:
         cards = data.get("cards")
         if not isinstance(cards, list):
-            raise _Bad(f"{path}.cards", "the kan dora indicators are a list")
+            raise BadValue(f"{path}.cards", "the kan dora indicators are a list")
         for i in range(len(self.indicators) - 1, len(cards)):
             tile = self.fresh(-1, cards[i], f"{path}.cards[{i}]")
             self.indicators.append(tile)
@@ -466,7 +424,7 @@ class _Round:
         if p == self.riichi:
             self.stand(path)
         elif p not in self.stood:
-            raise _Bad(f"{path}.user_id", f"seat {p}'s riichi stands, but they declared none")
+            raise BadValue(f"{path}.user_id", f"seat {p}'s riichi stands, but they declared none")
 
     def stand(self, path: str) -> None:
         """A riichi declared with the last discard stands: nobody won on it. Its stick is
@@ -501,13 +459,13 @@ class _Round:
         assert isinstance(wins, list)
         if end in (_RON, _TSUMO):
             if len(wins) != 1:
-                raise _Bad(f"{path}.win_info", "mjlog reads one winner a round here")
+                raise BadValue(f"{path}.win_info", "mjlog reads one winner a round here")
             self.win(wins[0], end == _TSUMO, deltas, before, f"{path}.win_info[0]")
         elif end == _EXHAUSTED:
             shown = {self.r.seat(w.get("user_id"), f"{path}.win_info")
                      for w in wins if isinstance(w, dict)}
             self.r.emit(ExhaustiveDraw(
-                hands=tuple(tuple(sorted(self.hands.hands[p])) if p in shown else None
+                hands=tuple(tuple(sorted(self.tiles.held(p))) if p in shown else None
                             for p in range(self.n)),
                 deltas=deltas, scores_before=before, honba=self.honba, kyotaku=self.sticks),
                 path)
@@ -515,7 +473,7 @@ class _Round:
             self.r.emit(AbortiveDraw(kind=END_TYPES[end], deltas=deltas, scores_before=before,
                                      honba=self.honba, kyotaku=self.sticks), path)
         else:
-            raise _Bad(f"{path}.end_type", f"result {end!r} is not one mjlog reads")
+            raise BadValue(f"{path}.end_type", f"result {end!r} is not one mjlog reads")
         self.r.emit(RoundEnd(scores=after), path)
         self.ended = True
 
@@ -528,7 +486,7 @@ class _Round:
         stated = True
         for i, u in enumerate(profits if isinstance(profits, list) else []):
             if not isinstance(u, dict):
-                raise _Bad(f"{path}[{i}]", "a seat's result is an object")
+                raise BadValue(f"{path}[{i}]", "a seat's result is an object")
             p = self.r.seat(u.get("user_id"), f"{path}[{i}].user_id")
             deltas[p] = int(u.get("point_profit", 0))
             if isinstance(u.get("user_point"), int):
@@ -540,12 +498,12 @@ class _Round:
     def win(self, w: Any, tsumo: bool, deltas: tuple[int, ...], before: tuple[int, ...],
             path: str) -> None:
         if not isinstance(w, dict):
-            raise _Bad(path, "a winner is an object")
+            raise BadValue(path, "a winner is an object")
         p = self.r.seat(w.get("user_id"), f"{path}.user_id")
         last = self.last
         frm = p if tsumo else (last.player if isinstance(
             last, Discard | AddedKan | ClosedKan | Kita) else p)
-        hand, win_tile = winning_hand(self.hands.hands[p], tsumo, self.drawn[p], last)
+        hand, win_tile = winning_hand(self.tiles.held(p), tsumo, self.drawn[p], last)
         ura = tuple(self.fresh(-1, c, f"{path}.li_bao_card[{i}]")
                     for i, c in enumerate(w.get("li_bao_card") or []))
         yaku = self.yaku(w.get("fang_info"), p, f"{path}.fang_info")
@@ -563,7 +521,7 @@ class _Round:
         out = []
         for i, f in enumerate(fangs if isinstance(fangs, list) else []):
             if not isinstance(f, dict) or not isinstance(f.get("fang_type"), int):
-                raise _Bad(f"{path}[{i}]", "a yaku is an object with its fang_type")
+                raise BadValue(f"{path}[{i}]", "a yaku is an object with its fang_type")
             fid, num = f["fang_type"], int(f.get("fang_num", 0))
             if fid == _ROUND_WIND_FANG:
                 name = f"round-wind-{_WINDS[self.wind % 4]}"

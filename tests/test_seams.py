@@ -106,6 +106,7 @@ def test_no_corpus_file_is_claimed_by_two_formats() -> None:
         names = [name for name, f in FORMATS.items() if f.looks_like(head)]
         assert names == [fmt], (path, names)
         claimed[fmt] = claimed.get(fmt, 0) + 1
+        assert path.suffix not in (".md", ".tsv"), (path, fmt)  # prose and indexes
     assert set(claimed) == {"tenhou-xml", "tenhou6", "mjai", "majsoul", "kobalab",
                             "riichicity", "mleague", "tenhou-link"}, claimed
     assert claimed["tenhou-xml"] > 2400

@@ -121,7 +121,8 @@ MESSAGES: Final = ("RecordNewRound", "RecordDealTile", "RecordDiscardTile",
 def looks_like(start: bytes) -> bool:
     """Whether the start of a file is Mahjong Soul's record as JSON (a ``head`` object
     with a game ``uuid`` first, or the ``GameDetailRecords`` name)."""
-    return _SIGNATURE.match(start) is not None or b'".lq.GameDetailRecords"' in start
+    return _SIGNATURE.match(start) is not None or (
+        start.lstrip().startswith(b"{") and b'".lq.GameDetailRecords"' in start)
 
 
 def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecord]:

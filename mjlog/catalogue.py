@@ -86,7 +86,9 @@ DIAGNOSTICS: Final = (
     *_rows("diagnostic", "Mahjong Soul",
            ("not-a-game", ERR, "JSON that is not a game record of its platform (no head and "
             "messages, or a list of round events without its game)"),
-           ("unknown-message", INFO, "a message mjlog does not read, passed over")),
+           ("unknown-message", INFO, "a message mjlog does not read, passed over"),
+           ("binary-syntax", ERR, "bytes of Mahjong Soul's binary record that are not the "
+            "message expected, with their offset; the messages before them are read")),
     *_rows("diagnostic", "Riichi City",
            ("vote-termination", INFO, "the players voted to end the game in this round: it has "
             "no result"),

@@ -529,8 +529,9 @@ City's (25000 to start, 30000 back, uma 10-30 in tenths; three players 40000 bac
 0-20), as its records' points show; ``mleague``: the M-League's (25000, 30000 back, uma
 10-30, red fives); ``jpml``: the Japan Professional Mahjong League's official rules
 (日本プロ麻雀連盟公式ルール: no red fives, no ippatsu, no ura or kan dora, 30000 to start,
-the floating uma, sticks left at the end lost); ``kansaki``: a club "nashi-nashi" set (完全先付け, no open tanyao, a kan
-after riichi only when the triplet is one in every reading, furiten forbidding tsumo too,
+the floating uma, sticks left at the end lost); ``kansaki``: a club "nashi-nashi" set
+(完全先付け, no open tanyao, a kan after riichi only when the triplet is one in every
+reading, furiten forbidding tsumo too,
 王手飛車 not allowed, no red fives, dealt with two rolls); ``taiwan16``: Taiwanese 16-tile
 mahjong as the source of ``docs/rules.md`` section 4 describes it (144 tiles with flowers,
 one 一荘 east to north, 底 50 and 台 20, scores counted from 0), its two-valued 台 at the

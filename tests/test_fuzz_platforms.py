@@ -71,3 +71,11 @@ def test_the_seeds_are_real_records() -> None:
         _need(fmt)
         assert isinstance(SEEDS[fmt], dict | list)
     assert all(isinstance(p, Path) for p in SOURCES.values())
+
+
+@FUZZ
+@given(st.binary(max_size=400))
+def test_any_bytes_after_the_binary_records_start_are_read_or_refused(tail: bytes) -> None:
+    """Mahjong Soul's binary form: whatever follows its first bytes gives diagnostics or
+    a game, never a failure."""
+    _round_trip(b"\n\x15.lq.GameDetailRecords" + tail)

@@ -244,3 +244,49 @@ def test_written_as_tenhou6_it_is_the_public_converters_log_where_that_is_right(
                         ["和了", [-2900, 0, 0, 2900], [3, 0, 3, "30符2飜2900点", "自風 西(1飜)",
                                                          "ドラ(1飜)"]]],
                        ensure_ascii=False))]
+
+
+def _binary(doc: dict[str, Any]) -> tuple[bytes, bytes]:
+    """The record as the platform sends it (``ResGameRecord``) and its ``data`` alone,
+    made with the platform's protobuf classes (those the public converter uses)."""
+    pb = pytest.importorskip("ms.protocol_pb2")
+    json_format = pytest.importorskip("google.protobuf.json_format")
+    inner = doc["data"]["data"]
+    details = pb.GameDetailRecords(version=inner["version"])
+    for a in inner["actions"]:
+        action = details.actions.add(passed=a.get("passed", 0), type=a["type"])
+        if "result" in a:
+            msg = a["result"]
+            cls = getattr(pb, msg["name"].removeprefix(".lq."))
+            body = json_format.ParseDict(msg["data"], cls(), ignore_unknown_fields=True)
+            action.result = pb.Wrapper(name=msg["name"],
+                                       data=body.SerializeToString()).SerializeToString()
+    blob = pb.Wrapper(name=".lq.GameDetailRecords", data=details.SerializeToString())
+    answer = pb.ResGameRecord(data=blob.SerializeToString())
+    json_format.ParseDict(doc["head"], answer.head, ignore_unknown_fields=True)
+    return answer.SerializeToString(), blob.SerializeToString()
+
+
+def test_the_binary_record_is_the_same_game(doc: dict[str, Any]) -> None:
+    """Mahjong Soul's binary record reads to the events its JSON form gives: the whole
+    answer with its head, and the data alone (no players' names or final result)."""
+    answer, blob = _binary(doc)
+    want = _read(doc)
+    assert detect(answer) == detect(blob) == "majsoul-binary"
+    (whole,) = read_bytes(answer, "game.bin")
+    assert whole.diagnostics == [] and whole.events[1:] == want.events[1:]
+    start, want_start = whole.events[0], want.events[0]
+    assert isinstance(start, GameStart) and isinstance(want_start, GameStart)
+    assert (start.players, start.ruleset) == (want_start.players, want_start.ruleset)
+    (data,) = read_bytes(blob, "data.bin")
+    assert data.diagnostics == [] and data.events[1:] == want.events[1:-1]
+
+
+def test_a_binary_record_cut_short_keeps_its_messages(doc: dict[str, Any]) -> None:
+    answer, _ = _binary(doc)
+    (cut,) = read_bytes(answer[:len(answer) // 2], "cut.bin")
+    codes = [d.code for d in cut.diagnostics]
+    assert codes == ["no-result", "binary-syntax"]
+    assert 300 < len(cut.events) < len(_read(doc).events)
+    (junk,) = read_bytes(b"\n\x15.lq.GameDetailRecords\x12\xff\xff", "junk.bin")
+    assert [d.code for d in junk.diagnostics] in (["binary-syntax"], [])

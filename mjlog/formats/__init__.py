@@ -30,6 +30,7 @@ from mjlog.events import EVENT_TYPES, Event, GameStart
 from mjlog.formats import (
     kobalab,
     majsoul,
+    majsoul_wire,
     mjai,
     mleague,
     notation,
@@ -108,6 +109,11 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            looks_like=lambda h: majsoul.looks_like(h.start),
            read=lambda d, p, s: majsoul.read(d, p, strict=s), write=None,
            extension=".json", positions="json", families=("riichi",), one_game=True),
+    Format(name="majsoul-binary", title="Mahjong Soul's own record in its binary "
+           "protobuf form (a record request's answer, or its data alone)",
+           looks_like=lambda h: majsoul_wire.looks_like(h.data),
+           read=lambda d, p, s: majsoul.read_binary(d, p, strict=s), write=None,
+           extension=".bin", positions="json", families=("riichi",), one_game=True),
     Format(name="riichicity", title="Riichi City's own record (the game record of its API)",
            looks_like=lambda h: riichicity.looks_like(h.start),
            read=lambda d, p, s: riichicity.read(d, p, strict=s), write=None,

@@ -25,7 +25,8 @@ the ``salt`` revealed after the game) are kept verbatim in the round start's
 tiles from them. Yaku are Mahjong Soul's ids (:data:`FAN_IDS`).
 
 Problems give diagnostics with a JSON path; what was read before them is
-kept. This module does no file I/O and does not read the binary protobuf form.
+kept. The binary protobuf form is decoded by :mod:`mjlog.formats.majsoul_wire` into
+this shape (:func:`read_binary`). This module does no file I/O.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from mjlog.events import (
     YakuClaim,
 )
 from mjlog.formats.kinds import Meld, limit_of, meld_tiles, winning_hand
+from mjlog.formats.majsoul_wire import WireError, decode_record
 from mjlog.formats.platform import MALFORMED, BadValue, JsonReader, Tiles, load
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset
@@ -68,6 +70,7 @@ from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile, TileError, parse_kind
 FORMAT = "majsoul"
 DIAGNOSTIC_CODES: Final = frozenset({
     "bad-encoding", "json-syntax", "bad-value", "not-a-game", "unknown-message", "unknown-variant",
+    "binary-syntax",
     "unknown-yaku", "no-result",
 })
 """Codes of the diagnostics :func:`read` gives."""
@@ -139,6 +142,30 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
     return [reader.rec]
 
 
+def read_binary(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecord]:
+    """Read one game from Mahjong Soul's binary record (:mod:`mjlog.formats.majsoul_wire`):
+    the answer to a record request, or its ``data`` alone (then without players' names
+    and rules). Damaged bytes give a ``binary-syntax`` diagnostic at their offset; the
+    messages before the damage are read. Positions are JSON paths into the decoded
+    messages."""
+    reader = _Reader(path, strict)
+    try:
+        doc = decode_record(data)
+    except WireError as exc:
+        reader.diag("binary-syntax", f"not Mahjong Soul's record: {exc}")
+        return [reader.rec]
+    inner = doc["data"].get("data") if isinstance(doc.get("data"), dict) else None
+    damage = inner.pop("damage", None) if isinstance(inner, dict) else None
+    try:
+        reader.game(doc)
+    except (BadValue, *MALFORMED) as exc:
+        reader.bad(exc, "$")
+    if damage is not None:
+        reader.diag("binary-syntax", f"{damage} (counted in the game's messages): the "
+                    "messages before it are read")
+    return [reader.rec]
+
+
 def _tile(value: Any, path: str) -> tuple[Kind, bool]:
     """``(kind, red)`` of one mpsz tile string."""
     if not isinstance(value, str):
@@ -185,7 +212,9 @@ def ruleset_of(head: dict[str, Any]) -> Ruleset:
             options["starting_score"] = rule["init_point"]
         if isinstance(rule.get("fandian"), int) and rule["fandian"] > 0:
             options["return_score"] = rule["fandian"]
-        if rule.get("dora_count") == 0:
+        meta = config.get("meta") if isinstance(config, dict) else None
+        ranked = isinstance(meta, dict) and bool(meta.get("mode_id"))
+        if not ranked and rule.get("dora_count", 0) == 0:  # a room's own: 0 or absent
             options["red_fives"] = False
         uma = [rule.get(f"shunweima_{k}") for k in (2, 3, 4)]
         if all(isinstance(u, int) for u in uma) and any(uma):
@@ -202,6 +231,8 @@ class _Reader(JsonReader):
         self.red = True
         self.round: _Round | None = None
         self.scores: list[int] = []
+        self.broken = False
+        """Whether the round being read went wrong: its other messages are passed over."""
 
     # -- the game
 
@@ -214,11 +245,15 @@ class _Reader(JsonReader):
             return
         self.start(head, messages[1])
         for msg_path, name, data in messages[0]:
+            if self.broken and name.removeprefix(".lq.") != "RecordNewRound":
+                continue  # the rest of a round that could not be read
+            self.broken = False
             try:
                 self.message(name, data, msg_path)
             except (BadValue, *MALFORMED) as exc:
                 self.bad(exc, msg_path)
                 self.round = None
+                self.broken = True
         if self.round is not None:
             self.diag("no-result", "the record stops in the middle of a round",
                       self.round.at, Severity.WARNING)
@@ -284,8 +319,8 @@ class _Reader(JsonReader):
         for p in players:
             if isinstance(p, dict) and isinstance(p.get("seat", 0), int) \
                     and 0 <= p.get("seat", 0) < self.n:
-                scores[p.get("seat", 0)] = p.get("part_point_1")
-                total = p.get("total_point")
+                scores[p.get("seat", 0)] = p.get("part_point_1", 0)  # absent: 0
+                total = p.get("total_point", 0)
                 points[p.get("seat", 0)] = total / 1000 if isinstance(total, int) else None
         if all(isinstance(s, int) for s in scores) and all(x is not None for x in points):
             self.emit(GameEnd(scores=tuple(int(s or 0) for s in scores),
@@ -449,7 +484,7 @@ class _Round:
     def on_ChiPengGang(self, data: dict[str, Any], path: str) -> None:
         self.accepted(data, path)
         p = self.seat(data, path)
-        kind = data.get("type")
+        kind = data.get("type", 0)  # absent: protobuf's default, 0 (chi)
         tiles, froms = data.get("tiles"), data.get("froms")
         last = self.last
         if not isinstance(last, Discard):

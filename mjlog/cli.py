@@ -321,7 +321,8 @@ def _relative(path: Path, inputs: tuple[str, ...]) -> Path:
               help="Which game of a file holding several.")
 @click.option("--show-wall", is_flag=True,
               help="Also show the wall (live and dead, what is still to come), for records "
-              "whose shuffle seed reproduces it.")
+              "whose shuffle seed reproduces it or whose platform publishes it (Mahjong "
+              "Soul, Riichi City).")
 def replay_cmd(input_: str, round_: str | None, turn: int | None, game: int,
                show_wall: bool) -> None:
     """Print the table (hands, melds, rivers, scores, dora, wall) at a point of a game."""

@@ -91,7 +91,7 @@ def wall_text(wall: WallSource, *, draws: int, rinshan: int, doras: int, red: bo
     live = [wall.draw(k) for k in range(draws, max(draws, wall.live_count - rinshan))]
     replacements = [wall.rinshan(k) for k in range(rinshan, n_rinshan)]
     return "\n".join([
-        f"wall (dice {'+'.join(map(str, wall.dice))})",
+        f"wall (dice {'+'.join(map(str, wall.dice))})" if wall.dice else "wall",
         f"  live, {len(live)} left, next first: {tiles(live)}",
         f"  replacement tiles to come: {tiles(replacements)}",
         f"  dora indicators shown: {tiles([wall.dora(k) for k in range(min(doras, n_dora))])}; "

@@ -290,3 +290,18 @@ def test_a_binary_record_cut_short_keeps_its_messages(doc: dict[str, Any]) -> No
     assert 300 < len(cut.events) < len(_read(doc).events)
     (junk,) = read_bytes(b"\n\x15.lq.GameDetailRecords\x12\xff\xff", "junk.bin")
     assert [d.code for d in junk.diagnostics] in (["binary-syntax"], [])
+
+
+def test_replay_shows_the_published_wall() -> None:
+    """``mjlog replay --show-wall`` lays out what the round's wall still holds."""
+    from click.testing import CliRunner
+
+    from mjlog.cli import main
+
+    (path,) = _paths()
+    out = CliRunner().invoke(main, ["replay", str(path), "--round", "E1-0", "--turn", "8",
+                                    "--show-wall"])
+    assert out.exit_code == 0, out.output
+    wall = out.output[out.output.index("\nwall"):]
+    assert wall.startswith("\nwall\n  live, 66 left, next first: 3s 2s 7z")
+    assert "dora indicators shown: 1m" in wall

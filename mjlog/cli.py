@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from mjlog import __version__, parallel
+from mjlog import __version__, archives, parallel
 from mjlog.audit import AuditReport, Checks, Spool, audit_items, collect, summary_line
 from mjlog.compression import LIMIT_VARIABLE
 from mjlog.diagnostics import InputError
@@ -41,7 +41,16 @@ from mjlog.events import (
     round_label,
 )
 from mjlog.families import FAMILIES, random_game, rules_by_code
-from mjlog.formats import FORMATS, WriteOptions, detect, expand, read_path, write, writers
+from mjlog.formats import (
+    FORMATS,
+    WriteOptions,
+    detect,
+    expand,
+    file_bytes,
+    read_path,
+    write,
+    writers,
+)
 from mjlog.record import GameRecord
 from mjlog.render import table_text, wall_text
 from mjlog.replay.engine import Engine
@@ -129,8 +138,9 @@ def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool, dial
 
     With one input file the output is one file (or standard output). With
     several files or a folder, OUTPUT is a folder and each record is written
-    under its path relative to the input, with the new format's extension.
-    Files in folders that are not records are skipped.
+    under its path relative to the input, with the new format's extension (a
+    record of an archive under a folder named after the archive). Files in
+    folders or archives that are not records are skipped.
     """
     items = list(expand(inputs))
     many = len(items) > 1 or any(Path(i).is_dir() for i in inputs)
@@ -294,16 +304,19 @@ def _renamed(path: Path, suffix: str, keep: bool) -> Path:
 
 def _is_record(path: Path) -> bool:
     try:
-        return detect(path.read_bytes()) is not None
-    except OSError:
+        return detect(file_bytes(path)) is not None
+    except InputError:
         return True  # reading it fails later, with the reason
 
 
 def _relative(path: Path, inputs: tuple[str, ...]) -> Path:
+    """Where an input goes under the output folder: its path below the folder named,
+    a record in an archive under a folder named after the archive."""
+    path = Path(str(path).replace(archives.SEPARATOR, "/"))
     for i in inputs:
         base = Path(i)
-        if base.is_dir() and base in path.parents:
-            return path.relative_to(base)
+        if (base.is_dir() or archives.kind(base)) and base in path.parents:
+            return path.relative_to(base.parent if archives.kind(base) else base)
     return Path(path.name)
 
 
@@ -432,8 +445,9 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
               no_rules: bool) -> None:
     """Replay records and report every inconsistency, rule violation and score mismatch.
 
-    INPUTS are files or folders (searched recursively; files that are not
-    records are skipped). Each game is judged under the ruleset it suggests,
+    INPUTS are files, folders (searched recursively; files that are not
+    records are skipped) or archives (zip, tar, a houou-logs database: each
+    record is named ARCHIVE!MEMBER). Each game is judged under the ruleset it suggests,
     or under --rules PRESET with --set changes (for records of the preset's rule
     family and number of players; others keep their own, unless --force-rules).
     Exit status: 0 when nothing of error severity, no rule violation and no

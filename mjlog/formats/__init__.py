@@ -21,9 +21,9 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Final
 
-from mjlog import jsontext, serialize
+from mjlog import archives, jsontext, serialize
 from mjlog.compression import GZIP_MAGIC, gunzip, record_limit
 from mjlog.diagnostics import Diagnostic, InputError, Src
 from mjlog.events import EVENT_TYPES, Event, GameStart
@@ -228,12 +228,25 @@ def read_bytes(data: bytes, path: str = "", *, fmt: str | None = None,
 
 
 def read_path(path: str | Path, *, strict: bool = False) -> list[GameRecord]:
-    """Read every game in one file. Raises :class:`InputError` if unreadable or unknown."""
+    """Read every game in one file, or in one record of an archive (``ARCHIVE!MEMBER``,
+    :mod:`mjlog.archives`). Raises :class:`InputError` if unreadable or unknown."""
+    return read_bytes(file_bytes(path), str(path), strict=strict)
+
+
+def file_bytes(path: str | Path) -> bytes:
+    """A file's bytes, or an archive member's. Raises :class:`InputError` (``unreadable``,
+    ``too-large`` for a member past the record limit)."""
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except OSError as exc:
-        raise InputError(Diagnostic(code="unreadable", message=str(exc))) from None
-    return read_bytes(data, str(path), strict=strict)
+        inside = archives.split(str(path))
+        if inside is None:
+            raise InputError(Diagnostic(code="unreadable", message=str(exc))) from None
+    try:
+        return archives.read(*inside, limit=record_limit())
+    except archives.ArchiveError as exc:
+        code = "too-large" if "past the record limit" in str(exc) else "unreadable"
+        raise InputError(Diagnostic(code=code, message=str(exc))) from None
 
 
 def iter_path(path: str | Path) -> Iterator[GameRecord]:
@@ -244,6 +257,9 @@ def iter_path(path: str | Path) -> Iterator[GameRecord]:
     are read whole. Raises :class:`InputError` as :func:`read_path` does, when the first
     game is asked for.
     """
+    if not Path(path).is_file() and archives.split(str(path)) is not None:
+        yield from read_bytes(file_bytes(path), str(path))  # a record in an archive
+        return
     try:
         with Path(path).open("rb") as file:
             yield from _stream(file, str(path))
@@ -314,7 +330,9 @@ def expand(inputs: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
     Yields ``(path, explicit)``: ``explicit`` is true for a file named on the
     command line (an unknown format there is an error), false for one found in
     a directory (an unknown format there is skipped). Hidden files and
-    folders are not searched.
+    folders are not searched. An archive (zip, tar, a houou-logs database;
+    :mod:`mjlog.archives`), named or found, gives each of its records as
+    ``ARCHIVE!MEMBER``, as files found in a directory.
     """
     for item in inputs:
         p = Path(item)
@@ -322,6 +340,17 @@ def expand(inputs: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
             for f in sorted(p.rglob("*")):
                 rel = f.relative_to(p).parts
                 if f.is_file() and not any(part.startswith(".") for part in rel):
-                    yield f, False
+                    yield from _in_archive(f) or ((f, False),)
         else:
-            yield p, True
+            yield from _in_archive(p) or ((p, True),)
+
+
+_ARCHIVE_SUFFIXES: Final = (".zip", ".tar", ".tgz", ".tar.gz", ".tar.bz2", ".tbz2", ".tar.xz",
+                            ".txz", ".db", ".sqlite", ".sqlite3")
+
+
+def _in_archive(path: Path) -> list[tuple[Path, bool]]:
+    """The records of an archive as ``(ARCHIVE!MEMBER, False)``; ``[]`` for any other file."""
+    if not path.name.lower().endswith(_ARCHIVE_SUFFIXES) or archives.kind(path) is None:
+        return []
+    return [(Path(f"{path}{archives.SEPARATOR}{m}"), False) for m in archives.members(path)]

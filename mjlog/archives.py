@@ -1,0 +1,140 @@
+"""Records inside archives, read without unpacking them to disk.
+
+Analysts keep records in ``.zip`` and ``.tar`` archives (plain, gzip, bzip2 or xz)
+and in the SQLite database of the Tenhou Houou downloader houou-logs (a ``logs``
+table whose ``log`` column holds each downloaded record). A record inside one
+is named ``ARCHIVE!MEMBER`` everywhere (reports, facts): ``games.zip!2024/a.mjlog``,
+``2024.db!2024010100gm-00a9-0000-12345678``. :func:`members` lists an archive's
+records, :func:`read` reads one. Archives stay open in a small cache of this
+process, so that reading member after member does not open them again (a gzip
+tar is then read forward once). What :mod:`mjlog.formats` makes of the bytes is
+the same as for a file.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import tarfile
+import zipfile
+from collections import OrderedDict
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Final
+
+SEPARATOR: Final = "!"
+"""Between an archive's path and a member's name."""
+_TAR_SUFFIXES: Final = (".tar", ".tgz", ".tar.gz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
+_SQLITE_MAGIC: Final = b"SQLite format 3\x00"
+_OPEN: OrderedDict[str, zipfile.ZipFile | tarfile.TarFile | sqlite3.Connection] = OrderedDict()
+_KEEP_OPEN: Final = 4
+
+
+class ArchiveError(OSError):
+    """An archive or member that cannot be read."""
+
+
+def kind(path: Path) -> str | None:
+    """``zip``, ``tar`` or ``houou-logs`` for an archive mjlog reads records from, else
+    ``None`` (a plain record file, or any other file)."""
+    name = path.name.lower()
+    try:
+        with path.open("rb") as f:
+            head = f.read(16)
+    except OSError:
+        return None
+    if name.endswith(".zip") and head.startswith(b"PK"):
+        return "zip"
+    if name.endswith(_TAR_SUFFIXES) and tarfile.is_tarfile(path):
+        return "tar"
+    if head == _SQLITE_MAGIC and _houou_table(path):
+        return "houou-logs"
+    return None
+
+
+def _houou_table(path: Path) -> bool:
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+            cols = {row[1] for row in conn.execute("PRAGMA table_info(logs)")}
+    except sqlite3.Error:
+        return False
+    return {"id", "log"} <= cols
+
+
+def members(path: Path) -> Iterator[str]:
+    """The names of an archive's records, in the archive's order (a houou-logs database's
+    downloaded records by log id)."""
+    archive = _open(str(path))
+    if isinstance(archive, zipfile.ZipFile):
+        yield from (i.filename for i in archive.infolist() if not i.is_dir())
+    elif isinstance(archive, tarfile.TarFile):
+        yield from (m.name for m in archive.getmembers() if m.isfile())
+    else:
+        yield from (row[0] for row in archive.execute(
+            "SELECT id FROM logs WHERE log IS NOT NULL ORDER BY id"))
+
+
+def split(name: str) -> tuple[str, str] | None:
+    """``(archive, member)`` of a name ``ARCHIVE!MEMBER`` whose archive is a file, else
+    ``None``."""
+    at = name.find(SEPARATOR)
+    while at >= 0:
+        if Path(name[:at]).is_file():
+            return name[:at], name[at + 1:]
+        at = name.find(SEPARATOR, at + 1)
+    return None
+
+
+def read(archive: str, member: str, limit: int) -> bytes:
+    """A member's bytes. Raises :class:`ArchiveError` when it cannot be read or is larger
+    than ``limit`` bytes (as stored, before any gzip of its own is undone)."""
+    try:
+        opened = _open(archive)
+        if isinstance(opened, zipfile.ZipFile):
+            info = opened.getinfo(member)
+            _check(info.file_size, limit, member)
+            return opened.read(info)
+        if isinstance(opened, tarfile.TarFile):
+            entry = opened.getmember(member)
+            _check(entry.size, limit, member)
+            f = opened.extractfile(entry)
+            if f is None:
+                raise ArchiveError(f"{member} is not a file in {archive}")
+            return f.read()
+        row = opened.execute("SELECT log FROM logs WHERE id = ?", (member,)).fetchone()
+    except (KeyError, zipfile.BadZipFile, tarfile.TarError, sqlite3.Error, EOFError) as exc:
+        raise ArchiveError(f"cannot read {member} in {archive}: {exc}") from None
+    if row is None or row[0] is None:
+        raise ArchiveError(f"no record {member} in {archive}")
+    data = bytes(row[0]) if not isinstance(row[0], str) else row[0].encode()
+    _check(len(data), limit, member)
+    return data
+
+
+def _check(size: int, limit: int, member: str) -> None:
+    if size > limit:
+        raise ArchiveError(f"{member} holds {size / 2**20:.0f} MB, past the record limit")
+
+
+def _open(archive: str) -> zipfile.ZipFile | tarfile.TarFile | sqlite3.Connection:
+    """The archive, opened once and kept among the last few opened."""
+    if archive in _OPEN:
+        _OPEN.move_to_end(archive)
+        return _OPEN[archive]
+    what = kind(Path(archive))
+    try:
+        opened: zipfile.ZipFile | tarfile.TarFile | sqlite3.Connection
+        if what == "zip":
+            opened = zipfile.ZipFile(archive)
+        elif what == "tar":
+            opened = tarfile.open(archive)  # noqa: SIM115 (kept open in the cache)
+        elif what == "houou-logs":
+            opened = sqlite3.connect(f"file:{archive}?mode=ro", uri=True,
+                                     check_same_thread=False)
+        else:
+            raise ArchiveError(f"{archive} is not an archive mjlog reads")
+    except (zipfile.BadZipFile, tarfile.TarError, sqlite3.Error, OSError) as exc:
+        raise ArchiveError(f"cannot open {archive}: {exc}") from None
+    _OPEN[archive] = opened
+    while len(_OPEN) > _KEEP_OPEN:
+        _OPEN.popitem(last=False)[1].close()
+    return opened

@@ -1,0 +1,105 @@
+"""Records inside archives: a zip, a gzip tar and a houou-logs database of real records
+give the same audit and statistics as the same records as files, each record named
+``ARCHIVE!MEMBER``."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sqlite3
+import tarfile
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mjlog.audit import audit
+from mjlog.diagnostics import InputError
+from mjlog.formats import expand, read_path
+from mjlog.stats import summarize
+from tests.conftest import CORPUS, CORPUS_MISSING
+
+LOGS = CORPUS / "tenhou-xml/thewaxmango-mahjong-hands/log-libraries/logs"
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Twenty real games as files, and the same in a zip (with a README), a gzip tar and
+    a houou-logs database (the downloader's table; records gzipped, one not downloaded)."""
+    if not LOGS.exists():
+        pytest.skip(CORPUS_MISSING)
+    files = sorted(LOGS.glob("*.txt"))[:20]
+    root = tmp_path_factory.mktemp("archives")
+    (root / "plain").mkdir()
+    for f in files:
+        (root / "plain" / f.name).write_bytes(f.read_bytes())
+    with zipfile.ZipFile(root / "games.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        for f in files:
+            z.write(f, f"logs/{f.name}")
+        z.writestr("logs/README.md", "not a record")
+    with tarfile.open(root / "games.tar.gz", "w:gz") as t:
+        for f in files:
+            t.add(f, f"logs/{f.name}")
+    with sqlite3.connect(root / "2022.db") as db:
+        db.execute("CREATE TABLE logs (id TEXT PRIMARY KEY, date TEXT NOT NULL, num_players "
+                   "INTEGER NOT NULL, is_tonpu INTEGER NOT NULL, is_processed INTEGER NOT "
+                   "NULL, was_error INTEGER NOT NULL, log BLOB) WITHOUT ROWID")
+        db.executemany("INSERT INTO logs VALUES (?, ?, 4, 0, 1, 0, ?)",
+                       [(f.stem, "2022-01-01", gzip.compress(f.read_bytes())) for f in files])
+        db.execute("INSERT INTO logs VALUES ('2022010100gm-0000-0000-00000000', "
+                   "'2022-01-01', 4, 0, 0, 0, NULL)")
+    return root
+
+
+def _games(report: Any) -> list[tuple[str, str]]:
+    """Each game's report without its path, by the record's own name."""
+    out = []
+    for g in report.to_dict()["games"]:
+        name = Path(g.pop("path").split("!")[-1]).stem
+        out.append((name, json.dumps(g, sort_keys=True)))
+    return sorted(out)
+
+
+@pytest.mark.parametrize("archive", ["games.zip", "games.tar.gz", "2022.db"])
+def test_an_archive_audits_as_its_files(folder: Path, archive: str) -> None:
+    plain = audit([folder / "plain"])
+    inside = audit([folder / archive], jobs=2)
+    assert len(plain.games) == 20 and _games(inside) == _games(plain)
+    assert inside.summary.games == plain.summary.games
+    assert all("!" in g.path for g in inside.games)
+    assert inside.skipped == ([f"{folder / archive}!logs/README.md"]
+                              if archive == "games.zip" else [])
+
+
+@pytest.mark.parametrize("archive", ["games.zip", "games.tar.gz", "2022.db"])
+def test_an_archive_gives_the_statistics_of_its_files(folder: Path, archive: str) -> None:
+    plain = summarize([str(folder / "plain")], by=["player"])
+    inside = summarize([str(folder / archive)], by=["player"])
+    assert plain.sort("player").equals(inside.sort("player"))
+
+
+def test_records_in_an_archive_are_named_archive_and_member(folder: Path) -> None:
+    names = [str(p) for p, explicit in expand([folder / "2022.db"]) if not explicit]
+    assert len(names) == 20  # the record not downloaded (no log) is not listed
+    assert names[0] == f"{folder / '2022.db'}!{sorted((folder / 'plain').iterdir())[0].stem}"
+    (rec,) = read_path(names[0])
+    assert rec.path == names[0] and rec.complete
+    with pytest.raises(InputError) as caught:
+        read_path(f"{folder / 'games.zip'}!logs/missing.mjlog")
+    assert caught.value.diagnostic.code == "unreadable"
+
+
+def test_a_converted_archive_is_written_under_its_name(folder: Path, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from mjlog.cli import main
+
+    out = CliRunner().invoke(main, ["convert", str(folder / "games.zip"), "-t", "jsonl",
+                                    "-o", str(tmp_path / "out")])
+    assert out.exit_code == 0, out.output
+    written = sorted(p.relative_to(tmp_path / "out") for p in (tmp_path / "out").rglob("*.jsonl"))
+    assert len(written) == 20 and all(p.parts[:2] == ("games.zip", "logs") for p in written)
+    (back,) = read_path(tmp_path / "out" / written[0])
+    (want,) = read_path(folder / "plain" / (written[0].stem + ".txt"))
+    assert back.events == want.events

@@ -13,6 +13,7 @@ the same as for a file.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import tarfile
 import zipfile
@@ -25,7 +26,9 @@ SEPARATOR: Final = "!"
 """Between an archive's path and a member's name."""
 _TAR_SUFFIXES: Final = (".tar", ".tgz", ".tar.gz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 _SQLITE_MAGIC: Final = b"SQLite format 3\x00"
-_OPEN: OrderedDict[str, zipfile.ZipFile | tarfile.TarFile | sqlite3.Connection] = OrderedDict()
+_OPEN: OrderedDict[tuple[str, int, int], zipfile.ZipFile | tarfile.TarFile | sqlite3.Connection]
+_OPEN = OrderedDict()
+"""Open archives by path, modification time and size (an archive rewritten is opened anew)."""
 _KEEP_OPEN: Final = 4
 
 
@@ -117,9 +120,14 @@ def _check(size: int, limit: int, member: str) -> None:
 
 def _open(archive: str) -> zipfile.ZipFile | tarfile.TarFile | sqlite3.Connection:
     """The archive, opened once and kept among the last few opened."""
-    if archive in _OPEN:
-        _OPEN.move_to_end(archive)
-        return _OPEN[archive]
+    try:
+        st = os.stat(archive)
+    except OSError as exc:
+        raise ArchiveError(f"cannot open {archive}: {exc}") from None
+    key = (archive, st.st_mtime_ns, st.st_size)
+    if key in _OPEN:
+        _OPEN.move_to_end(key)
+        return _OPEN[key]
     what = kind(Path(archive))
     try:
         opened: zipfile.ZipFile | tarfile.TarFile | sqlite3.Connection
@@ -134,7 +142,7 @@ def _open(archive: str) -> zipfile.ZipFile | tarfile.TarFile | sqlite3.Connectio
             raise ArchiveError(f"{archive} is not an archive mjlog reads")
     except (zipfile.BadZipFile, tarfile.TarError, sqlite3.Error, OSError) as exc:
         raise ArchiveError(f"cannot open {archive}: {exc}") from None
-    _OPEN[archive] = opened
+    _OPEN[key] = opened
     while len(_OPEN) > _KEEP_OPEN:
         _OPEN.popitem(last=False)[1].close()
     return opened

@@ -640,6 +640,9 @@ def rules_cmd(preset: str | None) -> None:
               help="Also write the fact tables of the games counted here (Parquet, one "
               "folder per table, and _manifest.json); the folder appears when complete.")
 @click.option("--overwrite", is_flag=True, help="Let --facts replace a non-empty folder.")
+@click.option("--update", is_flag=True,
+              help="Add to the facts already in --facts only the inputs its manifest does "
+              "not list (an archive that grew); the table counts them all.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
               help="Also write a page of pictures per group (self-contained HTML).")
 @click.option("--yaku", "yaku_table", is_flag=True,
@@ -654,8 +657,8 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
               rooms: tuple[str, ...], rulesets: tuple[str, ...], go_types: tuple[int, ...],
               include_incomplete: bool, keep_duplicates: bool, double_ron: str,
               average_win: str, draws: str, facts_dir: str | None, overwrite: bool,
-              report_path: str | None, yaku_table: bool, report_limit: int, jobs: int
-              ) -> None:
+              update: bool, report_path: str | None, yaku_table: bool, report_limit: int,
+              jobs: int) -> None:
     """Player statistics (win, deal-in, riichi, call rates, placements …) over records.
 
     Every rate comes with its 95% interval; every metric names its convention
@@ -680,7 +683,9 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
     filters = stats.Filters(players=players, since=since, until=until, rooms=rooms,
                             rulesets=rulesets, go_types=go_types,
                             include_incomplete=include_incomplete)
-    summary = _stats_run(inputs, keys, options, filters, facts_dir, overwrite, jobs,
+    if update and facts_dir is None:
+        raise click.UsageError("--update adds to the facts of --facts DIR: give that folder")
+    summary = _stats_run(inputs, keys, options, filters, facts_dir, (overwrite, update), jobs,
                          keep_duplicates, report_path is not None or yaku_table)
     for message in summary.skipped:
         click.echo(f"warning: {message}", err=True)
@@ -736,14 +741,14 @@ def _deliver(df: pl.DataFrame, text: str | None, fmt: str, output: str | None) -
 
 
 def _stats_run(inputs: tuple[str, ...], keys: list[str], options: dict[str, str],
-               filters: Filters, facts_dir: str | None, overwrite: bool, jobs: int,
-               keep_duplicates: bool, report: bool) -> Summary:
+               filters: Filters, facts_dir: str | None, replace: tuple[bool, bool],
+               jobs: int, keep_duplicates: bool, report: bool) -> Summary:
     """:func:`mjlog.stats.run` with a progress bar on a terminal, errors as messages."""
     from mjlog import stats
 
     count = sum(1 for _ in expand(inputs))
     run = partial(stats.run, inputs, by=keys, options=options, filters=filters,
-                  facts_dir=facts_dir, overwrite=overwrite, jobs=jobs,
+                  facts_dir=facts_dir, overwrite=replace[0], update=replace[1], jobs=jobs,
                   dedupe=not keep_duplicates, report=report)
     try:
         if sys.stderr.isatty() and count > 1:

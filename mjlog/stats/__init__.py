@@ -26,7 +26,16 @@ import polars as pl
 
 from mjlog import parallel
 from mjlog.formats import expand
-from mjlog.stats.facts import SCHEMAS, TABLES, Batch, add_file, facts, files_facts, iter_batches
+from mjlog.stats.facts import (
+    FACTS_VERSION,
+    SCHEMAS,
+    TABLES,
+    Batch,
+    add_file,
+    facts,
+    files_facts,
+    iter_batches,
+)
 from mjlog.stats.metrics import (
     BY_NAME,
     GROUP_KEYS,
@@ -135,6 +144,36 @@ def _batches(items: list[tuple[str, bool]], jobs: int, batch_games: int,
             yield result
 
 
+def _previous(writer: FactsWriter, keys: list[str], census: Census, unique: _Dedupe | None,
+              collector: Collector | None) -> pl.DataFrame | None:
+    """The counters of the facts a folder already holds (what went in before counts
+    again), with their games marked as seen and their names remembered."""
+    acc: pl.DataFrame | None = None
+    for old in writer.previous_batches():
+        census.names(old)
+        if unique is not None:
+            unique.seen.update(old["rounds"].filter(pl.col("complete"))["game_key"])
+        if collector is not None:
+            collector.add(old)
+        part = count(old, keys)
+        acc = part if acc is None else merge([acc, part], keys)
+    return acc
+
+
+def _new_items(items: list[tuple[str, bool]], previous: dict[str, Any],
+               settings: dict[str, Any]) -> list[tuple[str, bool]]:
+    """The inputs a facts folder's manifest does not list. Raises ``ValueError`` when its
+    facts were written under other filters or by another version of the tables."""
+    old = previous.get("options", {})
+    if previous.get("facts_version") != FACTS_VERSION or any(
+            old.get(k) != v for k, v in settings.items()):
+        raise ValueError("the facts folder was written under other filters or tables: "
+                         "--update adds only to facts of the same kind; give --overwrite "
+                         "to recompute them")
+    done = set(previous.get("files", []))
+    return [item for item in items if item[0] not in done]
+
+
 class _Dedupe:
     """Drops complete games already seen (same players and first deal), keeping the first."""
 
@@ -188,8 +227,8 @@ def summarize(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
 
 def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
         options: dict[str, str] | None = None, filters: Filters | None = None,
-        facts_dir: str | Path | None = None, overwrite: bool = False, jobs: int = 1,
-        batch_games: int = 500, dedupe: bool = True,
+        facts_dir: str | Path | None = None, overwrite: bool = False, update: bool = False,
+        jobs: int = 1, batch_games: int = 500, dedupe: bool = True,
         progress: Callable[[int], Any] | None = None, report: bool = False) -> Summary:
     """Stream ``inputs`` into metrics per group of ``by`` (plus ``players``).
 
@@ -198,18 +237,26 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
     there as ``<table>/part-00000.parquet`` … with a ``_manifest.json``; the
     folder appears only when complete (see :class:`mjlog.stats.store.FactsWriter`).
     With ``dedupe``, a complete game met again (the same players and first
-    deal) counts once. Raises :class:`InputError` for an unreadable named file
-    and :class:`FileExistsError` for a non-empty ``facts_dir`` without
-    ``overwrite``. Does not print.
+    deal) counts once. With ``update``, the facts already in ``facts_dir`` are
+    kept and only the inputs its manifest does not list are read: the table and the
+    facts are those of a run over everything (an archive that grew costs only its
+    new games). Raises :class:`InputError` for an unreadable named file,
+    :class:`FileExistsError` for a non-empty ``facts_dir`` without ``overwrite`` or
+    ``update``, and ``ValueError`` for an update under other filters. Does not print.
     """
     keys = with_players(by)
     opts = options_in_force(options)
     items = [(str(p), explicit) for p, explicit in expand(inputs)]
     keep = filters or Filters()
-    writer = FactsWriter(Path(facts_dir), overwrite=overwrite) if facts_dir else None
+    writer = FactsWriter(Path(facts_dir), overwrite=overwrite, update=update) \
+        if facts_dir else None
     census, unique, left_out = Census(), (_Dedupe() if dedupe else None), []
     collector = Collector(keys) if report else None
     acc: pl.DataFrame | None = None
+    settings = {"filters": keep.describe(), "dedupe": dedupe}
+    if writer is not None and writer.previous is not None:
+        items = _new_items(items, writer.previous, settings)
+        acc = _previous(writer, keys, census, unique, collector)
     batches = _batches(items, jobs, batch_games, progress)
     try:
         for raw, skipped in batches:
@@ -224,8 +271,7 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
             acc = part if acc is None else merge([acc, part], keys)
         census.duplicates = unique.dropped if unique is not None else 0
         if writer is not None:
-            writer.commit(items, census, {"by": keys, "options": opts, "filters": keep.describe(),
-                                          "dedupe": dedupe})
+            writer.commit(items, census, {"by": keys, "options": opts, **settings})
     finally:
         batches.close()  # on an exception too: the worker pool ends here, not at exit
         if writer is not None:

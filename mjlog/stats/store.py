@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -42,11 +42,17 @@ class Census:
 
     def add(self, batch: dict[str, pl.DataFrame]) -> None:
         """Count one batch's games (before filtering) and remember their names."""
-        games = batch["rounds"].select("source", "complete", "room", "ruleset").unique()
+        games = batch["rounds"].select("source", "complete").unique()
         self.games += games.height
         self.complete += int(games["complete"].sum())
-        self.rooms.update(r for r in games["room"].unique().to_list() if r is not None)
-        self.rulesets.update(games["ruleset"].unique().to_list())
+        self.names(batch)
+
+    def names(self, batch: dict[str, pl.DataFrame]) -> None:
+        """Remember a batch's rooms, rulesets and players (for the message when nothing
+        matched), without counting its games."""
+        rounds = batch["rounds"]
+        self.rooms.update(r for r in rounds["room"].unique().to_list() if r is not None)
+        self.rulesets.update(rounds["ruleset"].unique().to_list())
         if len(self.players) < self._CAP:
             self.players.update(batch["player_rounds"]["player"].unique().to_list())
 
@@ -54,12 +60,23 @@ class Census:
 class FactsWriter:
     """Writes batches of fact tables as Parquet parts into a folder that appears whole."""
 
-    def __init__(self, target: Path, *, overwrite: bool = False) -> None:
-        """Raises :class:`FileExistsError` for a non-empty ``target`` without ``overwrite``,
-        before anything is read or written."""
-        if target.exists() and (not target.is_dir() or any(target.iterdir())) and not overwrite:
+    def __init__(self, target: Path, *, overwrite: bool = False, update: bool = False) -> None:
+        """Raises :class:`FileExistsError` for a non-empty ``target`` without ``overwrite``
+        or ``update`` (with ``update``, one that holds no facts of mjlog's), before
+        anything is read or written. With ``update`` the facts already in ``target``
+        (:attr:`previous`, its manifest) are kept: their parts are linked into the new
+        folder, and new parts follow them."""
+        filled = target.exists() and (not target.is_dir() or any(target.iterdir()))
+        self.previous: dict[str, Any] | None = None
+        if filled and update:
+            if not (target / MANIFEST).is_file():
+                raise FileExistsError(f"{target} holds no facts mjlog wrote (no {MANIFEST}): "
+                                      "nothing to update")
+            self.previous = read_manifest(target)
+        elif filled and not overwrite:
             raise FileExistsError(f"{target} exists and is not empty: give --overwrite to "
-                                  "replace it, or choose a new folder")
+                                  "replace it, --update to add new games to its facts, or "
+                                  "choose a new folder")
         self.target = target
         self.partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
         shutil.rmtree(self.partial, ignore_errors=True)
@@ -68,6 +85,26 @@ class FactsWriter:
         self.parts = 0
         self.rows = dict.fromkeys(TABLES, 0)
         self.done = False
+        if self.previous is not None:
+            self._keep_previous(self.previous)
+
+    def _keep_previous(self, manifest: dict[str, Any]) -> None:
+        """Link the existing parts into the new folder (a copy where links cannot be made)."""
+        for t in TABLES:
+            for part in sorted((self.target / t).glob("part-*.parquet")):
+                dest = self.partial / t / part.name
+                try:
+                    os.link(part, dest)
+                except OSError:
+                    shutil.copy2(part, dest)
+        self.parts = int(manifest.get("parts", 0))
+        self.rows = {t: int(manifest.get("rows", {}).get(t, 0)) for t in TABLES}
+
+    def previous_batches(self) -> Iterator[dict[str, pl.DataFrame]]:
+        """The facts already written, part by part (none without ``update``)."""
+        for i in range(self.parts if self.previous is not None else 0):
+            yield {t: pl.read_parquet(self.target / t / f"part-{i:05d}.parquet")
+                   for t in TABLES}
 
     def write(self, batch: dict[str, pl.DataFrame]) -> None:
         """Write one batch's tables as the next part of each."""
@@ -81,11 +118,14 @@ class FactsWriter:
         """Write the manifest and put the folder in ``target``'s place (replacing it)."""
         from mjlog import __version__
 
+        prev = self.previous or {}
         manifest = {
             "mjlog_version": __version__, "facts_version": FACTS_VERSION,
             "written": datetime.now(UTC).isoformat(timespec="seconds"),
-            "files": [p for p, _ in items], "games_read": census.games,
-            "complete_games_read": census.complete, "duplicates_dropped": census.duplicates,
+            "files": [*prev.get("files", []), *(p for p, _ in items)],
+            "games_read": prev.get("games_read", 0) + census.games,
+            "complete_games_read": prev.get("complete_games_read", 0) + census.complete,
+            "duplicates_dropped": prev.get("duplicates_dropped", 0) + census.duplicates,
             "options": options, "parts": self.parts, "rows": self.rows,
             "schemas": {t: {c: str(d) for c, d in s.items()} for t, s in SCHEMAS.items()},
         }

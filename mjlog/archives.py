@@ -5,8 +5,8 @@ and in the SQLite database of the Tenhou Houou downloader houou-logs (a ``logs``
 table whose ``log`` column holds each downloaded record). A record inside one
 is named ``ARCHIVE!MEMBER`` everywhere (reports, facts): ``games.zip!2024/a.mjlog``,
 ``2024.db!2024010100gm-00a9-0000-12345678``. :func:`members` lists an archive's
-records, :func:`read` reads one. Archives stay open in a small cache of this
-process, so that reading member after member does not open them again (a gzip
+records, :func:`read` reads one. Archives stay open in a small cache of each
+thread, so that reading member after member does not open them again (a gzip
 tar is then read forward once). What :mod:`mjlog.formats` makes of the bytes is
 the same as for a file.
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import tarfile
+import threading
 import zipfile
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -26,9 +27,11 @@ SEPARATOR: Final = "!"
 """Between an archive's path and a member's name."""
 _TAR_SUFFIXES: Final = (".tar", ".tgz", ".tar.gz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 _SQLITE_MAGIC: Final = b"SQLite format 3\x00"
-_OPEN: OrderedDict[tuple[str, int, int], zipfile.ZipFile | tarfile.TarFile | sqlite3.Connection]
-_OPEN = OrderedDict()
-"""Open archives by path, modification time and size (an archive rewritten is opened anew)."""
+_Opened = zipfile.ZipFile | tarfile.TarFile | sqlite3.Connection
+_LOCAL = threading.local()
+"""Each thread's open archives (``_LOCAL.open``): by path, modification time and size (an
+archive rewritten is opened anew). Per thread, since a tar file and its read position
+cannot be shared by threads (the threads of a cluster worker)."""
 _KEEP_OPEN: Final = 4
 
 
@@ -118,16 +121,18 @@ def _check(size: int, limit: int, member: str) -> None:
         raise ArchiveError(f"{member} holds {size / 2**20:.0f} MB, past the record limit")
 
 
-def _open(archive: str) -> zipfile.ZipFile | tarfile.TarFile | sqlite3.Connection:
-    """The archive, opened once and kept among the last few opened."""
+def _open(archive: str) -> _Opened:
+    """The archive, opened once per thread and kept among the last few it opened."""
     try:
         st = os.stat(archive)
     except OSError as exc:
         raise ArchiveError(f"cannot open {archive}: {exc}") from None
     key = (archive, st.st_mtime_ns, st.st_size)
-    if key in _OPEN:
-        _OPEN.move_to_end(key)
-        return _OPEN[key]
+    cache: OrderedDict[tuple[str, int, int], _Opened] = _LOCAL.__dict__.setdefault(
+        "open", OrderedDict())
+    if key in cache:
+        cache.move_to_end(key)
+        return cache[key]
     what = kind(Path(archive))
     try:
         opened: zipfile.ZipFile | tarfile.TarFile | sqlite3.Connection
@@ -142,7 +147,7 @@ def _open(archive: str) -> zipfile.ZipFile | tarfile.TarFile | sqlite3.Connectio
             raise ArchiveError(f"{archive} is not an archive mjlog reads")
     except (zipfile.BadZipFile, tarfile.TarError, sqlite3.Error, OSError) as exc:
         raise ArchiveError(f"cannot open {archive}: {exc}") from None
-    _OPEN[key] = opened
-    while len(_OPEN) > _KEEP_OPEN:
-        _OPEN.popitem(last=False)[1].close()
+    cache[key] = opened
+    while len(cache) > _KEEP_OPEN:
+        cache.popitem(last=False)[1].close()
     return opened

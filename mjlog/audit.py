@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from itertools import chain
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Any, Final, Literal, TextIO
 
 from mjlog import __version__, parallel
 from mjlog.check import Referee
@@ -274,17 +274,29 @@ def audit_file_lazily(item: tuple[str, bool], checks: Checks = Checks()) -> File
     return FileReport(path=path, status="read", games=games)
 
 
-def _results(items: list[tuple[str, bool]], jobs: int, checks: Checks
+def _results(items: list[tuple[str, bool]], engine: parallel.Engine, checks: Checks
              ) -> Generator[FileReport, None, None]:
-    if jobs <= 1 or len(items) < 2:
+    if engine.local or len(items) < 2:
         yield from map(partial(audit_file_lazily, checks=checks), items)
         return
-    with parallel.workers(jobs) as pool:
-        size = max(1, min(32, len(items) // (jobs * 8)))
-        batches = [items[i:i + size] for i in range(0, len(items), size)]
-        for reports in parallel.results(pool.imap(partial(audit_files, checks=checks),
-                                                  batches)):
-            yield from reports
+    batches = parallel.map_batches(partial(audit_files, checks=checks), items, BATCHES,
+                                   engine, _worker_died)
+    try:
+        for _, results in batches:
+            for reports in results:
+                yield from reports
+    finally:
+        batches.close()
+
+
+BATCHES: Final = parallel.Sizing(per_worker=8, most=32)
+"""Files per task of a pool or a cluster: small batches, since one file may take long."""
+
+
+def _worker_died(item: tuple[str, bool]) -> list[FileReport]:
+    return [FileReport(path=item[0], status="unreadable", error=Diagnostic(
+        code="worker-died", message="the worker processes reading this file exited, alone "
+        "and again; the file was left out"))]
 
 
 def collect(inputs: Iterable[str | Path]) -> list[tuple[str, bool]]:
@@ -292,10 +304,12 @@ def collect(inputs: Iterable[str | Path]) -> list[tuple[str, bool]]:
     return [(str(p), explicit) for p, explicit in expand(inputs)]
 
 
-def audit(inputs: Iterable[str | Path], *, jobs: int = 1, checks: Checks = Checks(),
-          progress: Callable[[int], Any] | None = None) -> AuditReport:
+def audit(inputs: Iterable[str | Path], *, jobs: int = 1, cluster: str | None = None,
+          checks: Checks = Checks(), progress: Callable[[int], Any] | None = None
+          ) -> AuditReport:
     """Audit files and folders; return the report (see :func:`audit_items`)."""
-    return audit_items(collect(inputs), jobs=jobs, checks=checks, progress=progress)
+    return audit_items(collect(inputs), jobs=jobs, cluster=cluster, checks=checks,
+                       progress=progress)
 
 
 @dataclass(slots=True)
@@ -400,10 +414,12 @@ class AuditReport:
         }
 
 
-def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, checks: Checks = Checks(),
-                progress: Callable[[int], Any] | None = None,
+def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, cluster: str | None = None,
+                checks: Checks = Checks(), progress: Callable[[int], Any] | None = None,
                 sink: Callable[[GameReport], Any] | None = None) -> AuditReport:
-    """Audit the files of :func:`collect` and return the report.
+    """Audit the files of :func:`collect` and return the report: in this process, in a
+    pool of ``jobs`` processes, or on the Dask cluster whose scheduler is at ``cluster``
+    (:mod:`mjlog.cluster`; a file that kills its workers is unreadable, ``worker-died``).
 
     ``progress`` is called with 1 after each file (for a progress bar). With ``sink``,
     each game's report goes to it as soon as it is made and the returned report keeps only
@@ -412,7 +428,7 @@ def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, checks: Checks 
     """
     report = AuditReport()
     # closed on an exception too, so that the worker pool ends here, not at exit
-    with closing(_results(items, jobs, checks)) as results:
+    with closing(_results(items, parallel.Engine(jobs, cluster), checks)) as results:
         for res in results:
             if progress is not None:
                 progress(1)

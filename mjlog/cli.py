@@ -8,7 +8,6 @@ as tracebacks.
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import importlib.util
 import os
@@ -17,7 +16,7 @@ import signal
 import sys
 import textwrap
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -27,7 +26,9 @@ import click
 
 from mjlog import __version__, archives, parallel
 from mjlog.audit import AuditReport, Checks, Spool, audit_items, collect, summary_line
+from mjlog.cluster import ClusterError
 from mjlog.compression import LIMIT_VARIABLE
+from mjlog.conversion import convert_all
 from mjlog.diagnostics import InputError
 from mjlog.docgen import rule_entry
 from mjlog.events import (
@@ -104,6 +105,30 @@ def _read_or_exit(path: str) -> list[GameRecord]:
         raise InputFailure(f"{path}: {exc.diagnostic.message}") from None
 
 
+_JOBS = click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+                     help="Worker processes on this machine.")
+_CLUSTER = click.option(
+    "--cluster", metavar="ADDRESS", default=None,
+    help="Run on the workers of the Dask cluster whose scheduler is at ADDRESS (e.g. "
+    "tcp://10.0.0.5:8786); they must see the inputs at the same paths. Needs "
+    "pip install 'mjlog[cluster]'; docs/scale.md says how.")
+
+
+class ClusterFailure(click.ClickException):
+    """No cluster to run on: exit status 2."""
+
+    exit_code = 2
+
+
+@contextmanager
+def _cluster_errors() -> Iterator[None]:
+    """Turn :class:`ClusterError` into a one-line message and exit status 2."""
+    try:
+        yield
+    except ClusterError as exc:
+        raise ClusterFailure(str(exc)) from None
+
+
 # ---------------------------------------------------------------- convert
 
 
@@ -132,8 +157,10 @@ def _read_or_exit(path: str) -> list[GameRecord]:
               help="Into a folder: name each output after its input's whole name "
               "(game.xml -> game.xml.jsonl), so that inputs differing only in extension "
               "do not clash.")
+@_JOBS
+@_CLUSTER
 def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool, dialect: str,
-            per_round: bool, keep_extension: bool) -> None:
+            per_round: bool, keep_extension: bool, jobs: int, cluster: str | None) -> None:
     """Convert records to another format.
 
     With one input file the output is one file (or standard output). With
@@ -150,51 +177,26 @@ def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool, dial
     outs = _planned_outputs(items, inputs, output, suffix, many, keep_extension)
     options = WriteOptions(plain=plain, per_round=per_round, dialect=dialect)
     failed = converted = 0
-    with _staged(outs, output, many) as staged:
-        for path, explicit in items:
-            try:
-                lines = _converted(path, explicit, target,
-                                   dataclasses.replace(options, log_name=Path(path).stem))
-            except _Skipped:
+    work = [(str(p), explicit) for p, explicit in items]
+    with _staged(outs, output, many) as staged, \
+            _cluster_errors(), closing(convert_all(work, target, options,
+                                                   parallel.Engine(jobs, cluster))) as results:
+        for (path, explicit), done in zip(items, results, strict=True):
+            for message in done.messages:
+                click.echo(message, err=True)
+            if done.skipped:
                 continue
-            if lines is None:
+            if done.text is None:
                 failed += explicit or path in outs
             elif output == "-":
-                click.echo(lines, nl=False)
+                click.echo(done.text, nl=False)
             else:
-                _write_text(staged[path], lines)
-            converted += lines is not None
+                _write_text(staged[path], done.text)
+            converted += done.text is not None
     if many:
         click.echo(f"converted {converted} files to {output}", err=True)
     if failed:
         sys.exit(2)
-
-
-class _Skipped(Exception):
-    """A file that holds no game (said on standard error): neither converted nor failed."""
-
-
-def _converted(path: Path, explicit: bool, target: str, options: WriteOptions) -> str | None:
-    """One file's records in ``target``, or ``None`` (said on standard error) when it is
-    unreadable, no record (silently, for a file a folder holds) or not writable there."""
-    try:
-        records = read_path(path)
-    except InputError as exc:
-        if exc.diagnostic.code == "not-a-game":  # a platform's file that holds no game
-            click.echo(f"{path}: skipped: {exc.diagnostic.message}", err=True)
-            raise _Skipped from None
-        if explicit or exc.diagnostic.code != "unknown-format":
-            click.echo(f"{path}: {exc.diagnostic.message}", err=True)
-        return None
-    for rec in records:
-        for d in rec.diagnostics:
-            click.echo(f"{path}: {d}", err=True)
-    try:
-        return ("\n" if target == "notation" else "").join(
-            write(target, rec.events, options) for rec in records)
-    except InputError as exc:
-        click.echo(f"{path}: {exc.diagnostic.message}", err=True)
-        return None
 
 
 @contextmanager
@@ -419,8 +421,8 @@ def _replay_to(
               show_default=True, help="Report format (json: schemas/audit-report.schema.json; "
               "jsonl: the same as one object a line, each game's line written as soon as it "
               "is audited, the summary last).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes.")
+@_JOBS
+@_CLUSTER
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write the report to this file instead of standard output.")
 @click.option("--all", "all_games", is_flag=True, help="List clean games too (text format).")
@@ -439,7 +441,8 @@ def _replay_to(
               help="Apply --rules also to records of another rule family or number of "
               "players (by default they keep their own ruleset, with a note).")
 @click.option("--no-rules", is_flag=True, help="Do not judge the moves by the ruleset.")
-def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
+def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, cluster: str | None,
+              output: str | None,
               all_games: bool, summary_only: bool, no_wall: bool, no_scores: bool,
               preset: str | None, settings: tuple[str, ...], force_rules: bool,
               no_rules: bool) -> None:
@@ -464,7 +467,9 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
                                "written")
     stream = None if output else sys.stdout
     with Spool(fmt, all_games=all_games, summary_only=summary_only, stream=stream) as spool:
-        report = _audited(items, jobs, checks, spool, bar=fmt == "text")
+        with _cluster_errors():
+            report = _audited(items, parallel.Engine(jobs, cluster), checks, spool,
+                              bar=fmt == "text")
         if output:
             _write_parts(Path(output), spool.parts(report))
             click.echo(f"{output}: {summary_line(report.summary)}")
@@ -479,15 +484,16 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, output: str | None,
     sys.exit(1 if s.errors or s.score_mismatches else 0)
 
 
-def _audited(items: list[tuple[str, bool]], jobs: int, checks: Checks, spool: Spool, *,
-             bar: bool) -> AuditReport:
+def _audited(items: list[tuple[str, bool]], engine: parallel.Engine, checks: Checks,
+             spool: Spool, *, bar: bool) -> AuditReport:
     """Audit ``items`` with each game's report going to ``spool``; with ``bar``, on a
     terminal, a progress bar on standard error."""
     if bar and sys.stderr.isatty() and len(items) > 1:
         with click.progressbar(length=len(items), label="auditing", file=sys.stderr) as pb:
-            return audit_items(items, jobs=jobs, checks=checks, progress=pb.update,
-                               sink=spool.add)
-    return audit_items(items, jobs=jobs, checks=checks, sink=spool.add)
+            return audit_items(items, jobs=engine.jobs, cluster=engine.cluster, checks=checks,
+                               progress=pb.update, sink=spool.add)
+    return audit_items(items, jobs=engine.jobs, cluster=engine.cluster, checks=checks,
+                       sink=spool.add)
 
 
 def _rule_options(preset: str | None, settings: tuple[str, ...]) -> tuple[tuple[str, object], ...]:
@@ -649,8 +655,8 @@ def rules_cmd(preset: str | None) -> None:
               help="Show how often each yaku comes in a group's wins instead of the metrics.")
 @click.option("--report-limit", type=click.IntRange(min=1), default=20, show_default=True,
               help="Groups drawn in the report, from the top of the table.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes.")
+@_JOBS
+@_CLUSTER
 def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
               metric_spec: str | None, sort: str | None, min_games: int | None, by: str,
               players: tuple[str, ...], since: datetime | None, until: datetime | None,
@@ -658,7 +664,7 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
               include_incomplete: bool, keep_duplicates: bool, double_ron: str,
               average_win: str, draws: str, facts_dir: str | None, overwrite: bool,
               update: bool, report_path: str | None, yaku_table: bool, report_limit: int,
-              jobs: int) -> None:
+              jobs: int, cluster: str | None) -> None:
     """Player statistics (win, deal-in, riichi, call rates, placements …) over records.
 
     Every rate comes with its 95% interval; every metric names its convention
@@ -685,8 +691,9 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
                             include_incomplete=include_incomplete)
     if update and facts_dir is None:
         raise click.UsageError("--update adds to the facts of --facts DIR: give that folder")
-    summary = _stats_run(inputs, keys, options, filters, facts_dir, (overwrite, update), jobs,
-                         keep_duplicates, report_path is not None or yaku_table)
+    summary = _stats_run(inputs, keys, options, filters, facts_dir, (overwrite, update),
+                         parallel.Engine(jobs, cluster), keep_duplicates,
+                         report_path is not None or yaku_table)
     for message in summary.skipped:
         click.echo(f"warning: {message}", err=True)
     if summary.table.height == 0:
@@ -742,13 +749,14 @@ def _deliver(df: pl.DataFrame, text: str | None, fmt: str, output: str | None) -
 
 def _stats_run(inputs: tuple[str, ...], keys: list[str], options: dict[str, str],
                filters: Filters, facts_dir: str | None, replace: tuple[bool, bool],
-               jobs: int, keep_duplicates: bool, report: bool) -> Summary:
+               engine: parallel.Engine, keep_duplicates: bool, report: bool) -> Summary:
     """:func:`mjlog.stats.run` with a progress bar on a terminal, errors as messages."""
     from mjlog import stats
 
     count = sum(1 for _ in expand(inputs))
     run = partial(stats.run, inputs, by=keys, options=options, filters=filters,
-                  facts_dir=facts_dir, overwrite=replace[0], update=replace[1], jobs=jobs,
+                  facts_dir=facts_dir, overwrite=replace[0], update=replace[1],
+                  jobs=engine.jobs, cluster=engine.cluster,
                   dedupe=not keep_duplicates, report=report)
     try:
         if sys.stderr.isatty() and count > 1:
@@ -757,6 +765,8 @@ def _stats_run(inputs: tuple[str, ...], keys: list[str], options: dict[str, str]
         return run()
     except InputError as exc:
         raise InputFailure(exc.diagnostic.message) from None
+    except ClusterError as exc:
+        raise ClusterFailure(str(exc)) from None
     except FileExistsError as exc:
         raise click.UsageError(str(exc)) from None
     except ValueError as exc:

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import os
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from mjlog.diagnostics import Diagnostic, InputError
 
@@ -23,11 +26,29 @@ another."""
 LIMIT_VARIABLE = "MJLOG_MAX_RECORD_MB"
 
 
+_GIVEN: ContextVar[int | None] = ContextVar("record_limit", default=None)
+
+
 def record_limit() -> int:
-    """The limit in force: ``MJLOG_MAX_RECORD_MB`` megabytes when set to a whole number
-    of at least 1, else :data:`LIMIT`."""
+    """The limit in force: the one of :func:`limited` around the caller, else
+    ``MJLOG_MAX_RECORD_MB`` megabytes when set to a whole number of at least 1, else
+    :data:`LIMIT`."""
+    given = _GIVEN.get()
+    if given is not None:
+        return given
     value = os.environ.get(LIMIT_VARIABLE, "")
     return int(value) * 2**20 if value.isascii() and value.isdigit() and int(value) else LIMIT
+
+
+@contextmanager
+def limited(limit: int) -> Iterator[None]:
+    """Make ``limit`` bytes the limit in force in this thread (or task) while the block
+    runs: a cluster worker works under its client's limit, not under its own environment."""
+    token = _GIVEN.set(limit)
+    try:
+        yield
+    finally:
+        _GIVEN.reset(token)
 _CHUNK = 4 * 2**20
 _SLICE = 8192
 

@@ -19,18 +19,78 @@ A run that ends well closes the pool and waits for its workers to finish
 (:func:`workers`): no signal is sent, so nothing is printed by workers torn
 down mid-exit. This module only starts pools; what runs in them is the
 caller's.
+
+:func:`map_batches` is the one way audit, convert and statistics spread work: the
+same batches of files go to this process, to a local pool (``--jobs``) or to the
+workers of a cluster (``--cluster``, :mod:`mjlog.cluster`), and the results come back
+in the order of the batches whichever finishes first.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import partial
 from multiprocessing.pool import IMapIterator, Pool
 from typing import TypeVar
 
 T = TypeVar("T")
+Item = TypeVar("Item")
+"""An item of work: a file."""
+
+
+@dataclass(frozen=True, slots=True)
+class Engine:
+    """Where batches run: this process (``jobs`` 1), a local pool of ``jobs`` processes,
+    or the cluster whose scheduler is at ``cluster`` (``jobs`` is then not used)."""
+
+    jobs: int = 1
+    cluster: str | None = None
+
+    @property
+    def local(self) -> bool:
+        """Whether everything runs in this process."""
+        return self.cluster is None and self.jobs <= 1
+
+
+@dataclass(frozen=True, slots=True)
+class Sizing:
+    """How files are cut into batches: about ``per_worker`` batches for each worker (so
+    that a slow batch does not leave the others idle at the end), at most ``most`` files
+    each."""
+
+    per_worker: int
+    most: int
+
+    def cut(self, items: list[Item], width: int) -> list[list[Item]]:
+        """``items`` in batches for ``width`` workers, in their order."""
+        size = max(1, min(self.most, len(items) // (width * self.per_worker)))
+        return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def map_batches(fn: Callable[[list[Item]], T], items: list[Item], sizing: Sizing, engine: Engine,
+                poisoned: Callable[[Item], T]
+                ) -> Generator[tuple[list[Item], list[T]], None, None]:
+    """Each batch of ``items`` with ``fn`` of it, in the order of the batches, run where
+    ``engine`` says. The results of a batch are one, ``fn(batch)``, except on a cluster
+    when the batch killed workers: then one per file, ``fn([file])`` or, for a file that
+    kills workers on its own, ``poisoned(file)`` (see :func:`mjlog.cluster.map_batches`).
+    Closing the iterator ends the pool or cancels the cluster's tasks."""
+    if engine.cluster is not None:
+        from mjlog import cluster
+
+        yield from cluster.map_batches(engine.cluster, fn, partial(sizing.cut, items), poisoned)
+        return
+    batches = sizing.cut(items, engine.jobs)
+    if engine.jobs <= 1:
+        yield from ((batch, [fn(batch)]) for batch in batches)
+        return
+    with workers(engine.jobs) as p:
+        for batch, result in zip(batches, results(p.imap(fn, batches)), strict=True):
+            yield batch, [result]
 
 
 def pool(jobs: int) -> Pool:

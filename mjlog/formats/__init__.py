@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final
@@ -227,6 +229,28 @@ def read_bytes(data: bytes, path: str = "", *, fmt: str | None = None,
     return records
 
 
+_ROOT: ContextVar[Path | None] = ContextVar("root", default=None)
+
+
+@contextmanager
+def paths_under(root: Path) -> Iterator[None]:
+    """While the block runs (in this thread or task), open a relative path as under
+    ``root``; records keep the name they were given. A cluster worker so reads what its
+    client named relative to the client's folder, and names it as the client did."""
+    token = _ROOT.set(root)
+    try:
+        yield
+    finally:
+        _ROOT.reset(token)
+
+
+def _local(path: str | Path) -> Path:
+    """Where ``path`` is opened (see :func:`paths_under`)."""
+    root = _ROOT.get()
+    p = Path(path)
+    return p if root is None or p.is_absolute() else root / p
+
+
 def read_path(path: str | Path, *, strict: bool = False) -> list[GameRecord]:
     """Read every game in one file, or in one record of an archive (``ARCHIVE!MEMBER``,
     :mod:`mjlog.archives`). Raises :class:`InputError` if unreadable or unknown."""
@@ -236,10 +260,11 @@ def read_path(path: str | Path, *, strict: bool = False) -> list[GameRecord]:
 def file_bytes(path: str | Path) -> bytes:
     """A file's bytes, or an archive member's. Raises :class:`InputError` (``unreadable``,
     ``too-large`` for a member past the record limit)."""
+    where = _local(path)
     try:
-        return Path(path).read_bytes()
+        return where.read_bytes()
     except OSError as exc:
-        inside = archives.split(str(path))
+        inside = archives.split(str(where))
         if inside is None:
             raise InputError(Diagnostic(code="unreadable", message=str(exc))) from None
     try:
@@ -257,11 +282,12 @@ def iter_path(path: str | Path) -> Iterator[GameRecord]:
     are read whole. Raises :class:`InputError` as :func:`read_path` does, when the first
     game is asked for.
     """
-    if not Path(path).is_file() and archives.split(str(path)) is not None:
+    where = _local(path)
+    if not where.is_file() and archives.split(str(where)) is not None:
         yield from read_bytes(file_bytes(path), str(path))  # a record in an archive
         return
     try:
-        with Path(path).open("rb") as file:
+        with where.open("rb") as file:
             yield from _stream(file, str(path))
     except OSError as exc:
         raise InputError(Diagnostic(code="unreadable", message=str(exc))) from None

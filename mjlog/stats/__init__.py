@@ -118,11 +118,12 @@ def _check_by(by: Sequence[str]) -> None:
         raise ValueError(f"cannot group by {', '.join(bad)}; choose from {', '.join(GROUP_KEYS)}")
 
 
-def _batches(items: list[tuple[str, bool]], jobs: int, batch_games: int,
+def _batches(items: list[tuple[str, bool]], engine: parallel.Engine, batch_games: int,
              progress: Callable[[int], Any] | None
              ) -> Generator[tuple[dict[str, pl.DataFrame], list[str]], None, None]:
-    """Fact tables of about ``batch_games`` games at a time (and the games skipped)."""
-    if jobs <= 1:
+    """Fact tables of about ``batch_games`` games at a time (and the games skipped), read
+    here, in a local pool or on a cluster (:func:`mjlog.parallel.map_batches`)."""
+    if engine.local:
         batch = Batch()
         for item in items:
             add_file(batch, item)
@@ -134,14 +135,20 @@ def _batches(items: list[tuple[str, bool]], jobs: int, batch_games: int,
         if batch.games:
             yield batch.frames(), batch.skipped
         return
-    size = max(1, min(batch_games, len(items) // (jobs * 4) or 1))
-    chunks = [items[i:i + size] for i in range(0, len(items), size)]
-    with parallel.workers(jobs) as pool:
-        for chunk, result in zip(chunks, parallel.results(pool.imap(files_facts, chunks)),
-                                 strict=True):
+    sizing = parallel.Sizing(per_worker=4, most=batch_games)
+    batches = parallel.map_batches(files_facts, items, sizing, engine, _worker_died)
+    try:
+        for chunk, results in batches:
             if progress is not None:
                 progress(len(chunk))
-            yield result
+            yield from results
+    finally:
+        batches.close()
+
+
+def _worker_died(item: tuple[str, bool]) -> tuple[dict[str, pl.DataFrame], list[str]]:
+    return Batch().frames(), [f"{item[0]}: left out: the worker processes reading it "
+                              "exited, alone and again (worker-died)"]
 
 
 def _previous(writer: FactsWriter, keys: list[str], census: Census, unique: _Dedupe | None,
@@ -228,8 +235,9 @@ def summarize(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
 def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
         options: dict[str, str] | None = None, filters: Filters | None = None,
         facts_dir: str | Path | None = None, overwrite: bool = False, update: bool = False,
-        jobs: int = 1, batch_games: int = 500, dedupe: bool = True,
-        progress: Callable[[int], Any] | None = None, report: bool = False) -> Summary:
+        jobs: int = 1, cluster: str | None = None, batch_games: int = 500,
+        dedupe: bool = True, progress: Callable[[int], Any] | None = None,
+        report: bool = False) -> Summary:
     """Stream ``inputs`` into metrics per group of ``by`` (plus ``players``).
 
     With ``facts_dir``, the fact tables of the games counted (after the filters
@@ -240,7 +248,9 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
     deal) counts once. With ``update``, the facts already in ``facts_dir`` are
     kept and only the inputs its manifest does not list are read: the table and the
     facts are those of a run over everything (an archive that grew costs only its
-    new games). Raises :class:`InputError` for an unreadable named file,
+    new games). ``jobs`` reads in a pool of processes, ``cluster`` on the workers of
+    the Dask cluster whose scheduler is at that address (:mod:`mjlog.cluster`): the
+    same table and facts. Raises :class:`InputError` for an unreadable named file,
     :class:`FileExistsError` for a non-empty ``facts_dir`` without ``overwrite`` or
     ``update``, and ``ValueError`` for an update under other filters. Does not print.
     """
@@ -257,7 +267,7 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
     if writer is not None and writer.previous is not None:
         items = _new_items(items, writer.previous, settings)
         acc = _previous(writer, keys, census, unique, collector)
-    batches = _batches(items, jobs, batch_games, progress)
+    batches = _batches(items, parallel.Engine(jobs, cluster), batch_games, progress)
     try:
         for raw, skipped in batches:
             left_out.extend(skipped)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 import polars as pl
 
@@ -33,7 +34,24 @@ def _n(table: str, cond: pl.Expr) -> tuple[str, pl.Expr, str]:
 
 
 def _sq(table: str, expr: pl.Expr) -> tuple[str, pl.Expr, str]:
-    return table, (expr.cast(pl.Float64) ** 2).sum(), "sum"
+    whole = expr.cast(pl.Int64)
+    return table, (whole * whole).sum(), "sum"
+
+
+_MILLI: Final = 1000
+"""Counters of values with decimals (Tenhou's ±pt, table ratings) count thousandths as
+whole numbers: a sum of whole numbers is the same whatever the order it is added in, so
+the same games give the same figures however they were cut into batches (a local pool,
+a cluster's workers). :data:`SCALED` says which, and by how much."""
+
+
+def _milli(table: str, expr: pl.Expr) -> tuple[str, pl.Expr, str]:
+    return table, (expr.cast(pl.Float64) * _MILLI).round().cast(pl.Int64).sum(), "sum"
+
+
+def _milli_sq(table: str, expr: pl.Expr) -> tuple[str, pl.Expr, str]:
+    whole = (expr.cast(pl.Float64) * _MILLI).round().cast(pl.Int64)
+    return table, (whole * whole).sum(), "sum"
 
 
 _SCORE_NET = pl.col("score_change") - 1000 * pl.col("riichi").cast(pl.Int64)
@@ -71,14 +89,14 @@ COUNTERS: dict[str, tuple[str, pl.Expr, str]] = {
     "final_score_sum": _sum(_G, pl.col("final_score")),
     "final_score_sq": _sq(_G, pl.col("final_score")),
     "points_games": _n(_G, pl.col("points").is_not_null()),
-    "points_sum": (_G, pl.col("points").cast(pl.Float64).sum(), "sum"),
-    "points_sq": _sq(_G, pl.col("points")),
+    "points_sum": _milli(_G, pl.col("points")),
+    "points_sq": _milli_sq(_G, pl.col("points")),
     "dan_games": _n(_G, _TENHOU_4P),
     "dan_top2": _sum(_G, pl.when(_TENHOU_4P).then(_dan_weight(1) + _dan_weight(2))
                      .otherwise(0)),
     "dan_fourths": _n(_G, _TENHOU_4P & (pl.col("placement") == 4)),
     "rated_games": _n(_G, pl.col("table_rating").is_not_null()),
-    "rating_table_sum": (_G, pl.col("table_rating").cast(pl.Float64).sum(), "sum"),
+    "rating_table_sum": _milli(_G, pl.col("table_rating")),
     "rating_bonus_sum": _sum(_G, pl.when(pl.col("table_rating").is_not_null())
                              .then(_RATE_BONUS).otherwise(0)),
     "rounds": (_PR, pl.len(), "sum"),
@@ -303,10 +321,15 @@ _Z = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
 
 
+SCALED: Final = {"points_sum": _MILLI, "points_sq": _MILLI**2, "rating_table_sum": _MILLI}
+"""The counters kept in thousandths (or millionths, for squares), by their factor."""
+
+
 def _counter_expr(ref: str) -> pl.Expr:
     if ref == "win_value:score-change":
         return pl.col("win_score_change") - 1000 * pl.col("riichi_win_count")
-    return pl.col(_VARIANTS.get(ref, ref))
+    name = _VARIANTS.get(ref, ref)
+    return pl.col(name) / SCALED[name] if name in SCALED else pl.col(name)
 
 
 def _values() -> dict[str, pl.Expr]:
@@ -316,7 +339,7 @@ def _values() -> dict[str, pl.Expr]:
         "stable_dan": pl.when(pl.col("dan_fourths") > 0).then(
             pl.col("dan_top2") / pl.col("dan_fourths") - 2),
         "stable_rate": pl.when(rated > 0).then(
-            (pl.col("rating_table_sum") + 40 * pl.col("rating_bonus_sum")) / rated),
+            (_counter_expr("rating_table_sum") + 40 * pl.col("rating_bonus_sum")) / rated),
     }
 
 

@@ -1,0 +1,220 @@
+"""``--cluster``: audit, convert and statistics on a real Dask cluster on loopback.
+
+The module starts a scheduler and two workers (each with its nanny, one thread each) as
+separate processes, the workers with ``tests/cluster/poison.py`` preloaded, and runs the
+commands through them over the Tenhou records of the corpus. Every result is compared
+with the same command run locally: the same report, the same converted files, the same
+statistics and the same fact tables after sorting. One test kills a worker in the middle
+of a run, one gives the cluster a record that makes its workers exit.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from .cluster.poison import MARK
+from .conftest import CORPUS, CORPUS_MISSING, EXAMPLES, ROOT
+
+distributed = pytest.importorskip("distributed", reason="the cluster tests need Dask "
+                                  "distributed: pip install -e '.[test]' installs it")
+XML = CORPUS / "tenhou-xml"
+ENV = {**os.environ, "PYTHONPATH": str(ROOT),
+       # a worker holds only the task it runs: a dying worker takes no other batch with it
+       "DASK_DISTRIBUTED__SCHEDULER__WORKER_SATURATION": "1.0",
+       "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "3s"}
+
+
+class Cluster:
+    """A scheduler and two workers, each a process of its own, on 127.0.0.1."""
+
+    def __init__(self, folder: Path) -> None:
+        self.file = folder / "scheduler.json"
+        self.procs = [self._start("dask_scheduler", "--host", "127.0.0.1", "--port", "0",
+                                  "--no-dashboard", "--scheduler-file", str(self.file))]
+        deadline = time.monotonic() + 60
+        while not self.file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        self.address: str = json.loads(self.file.read_text())["address"]
+        for _ in range(2):
+            self.procs.append(self._start(
+                "dask_worker", self.address, "--nthreads", "1", "--host", "127.0.0.1",
+                "--no-dashboard", "--memory-limit", "0",
+                "--preload", str(ROOT / "tests" / "cluster" / "poison.py")))
+        with self.client() as client:
+            client.wait_for_workers(2, timeout=60)
+
+    @staticmethod
+    def _start(module: str, *args: str) -> subprocess.Popen[bytes]:
+        return subprocess.Popen([sys.executable, "-m", f"distributed.cli.{module}", *args],
+                                env=ENV, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+
+    def client(self) -> distributed.Client:
+        return distributed.Client(self.address, timeout="20s", set_as_default=False)
+
+    def worker_pids(self) -> dict[str, int]:
+        """Each worker's process (not its nanny) by address."""
+        with self.client() as client:
+            return dict(client.run(os.getpid))
+
+    def stop(self) -> None:
+        for proc in reversed(self.procs):
+            os.killpg(proc.pid, signal.SIGTERM)
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    if not XML.is_dir():
+        pytest.skip(CORPUS_MISSING)
+    c = Cluster(tmp_path_factory.mktemp("cluster"))
+    try:
+        yield c
+    finally:
+        c.stop()
+
+
+def mjlog(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mjlog.cli", *args], cwd=cwd, env=ENV,
+                          capture_output=True, text=True, timeout=900)
+
+
+def started(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "mjlog.cli", *args], cwd=ROOT, env=ENV,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+@pytest.fixture(scope="module")
+def local_audit(tmp_path_factory: pytest.TempPathFactory) -> str:
+    out = tmp_path_factory.mktemp("local") / "audit.json"
+    done = mjlog("audit", str(XML), "--format", "json", "--jobs", "2", "-o", str(out))
+    assert done.returncode in (0, 1), done.stderr
+    return out.read_text()
+
+
+def test_audit_on_the_cluster_is_the_local_audit(cluster: Cluster, local_audit: str,
+                                                 tmp_path: Path) -> None:
+    out = tmp_path / "audit.json"
+    done = mjlog("audit", str(XML), "--format", "json", "--cluster", cluster.address,
+                 "-o", str(out))
+    assert done.returncode in (0, 1), done.stderr
+    assert f"cluster {cluster.address}: 2 workers" in done.stderr
+    assert json.loads(local_audit)["summary"]["games"] > 2000
+    assert out.read_text() == local_audit
+
+
+def test_a_worker_killed_mid_run_changes_nothing(cluster: Cluster, local_audit: str,
+                                                 tmp_path: Path) -> None:
+    before = cluster.worker_pids()
+    out = tmp_path / "audit.json"
+    run = started("audit", str(XML), "--format", "json", "--cluster", cluster.address,
+                  "-o", str(out))
+    victim = _busy_worker(cluster, before)
+    os.kill(before[victim], signal.SIGKILL)
+    killed_mid_run = run.poll() is None
+    _, err = run.communicate(timeout=900)
+    assert killed_mid_run, "the run ended before the worker was killed"
+    assert run.returncode in (0, 1), err
+    assert out.read_text() == local_audit
+    assert cluster.worker_pids().get(victim) != before[victim]  # its nanny started another
+
+
+def _busy_worker(cluster: Cluster, workers: dict[str, int]) -> str:
+    """A worker that is running one of the audit's batches (waits for one)."""
+    with cluster.client() as client:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            busy = [w for w, keys in client.processing().items() if keys and w in workers]
+            if busy:
+                time.sleep(0.3)  # well inside a batch
+                return busy[0]
+            time.sleep(0.05)
+    raise AssertionError("no worker got a batch within two minutes")
+
+
+def test_convert_on_the_cluster_writes_the_local_files(cluster: Cluster,
+                                                       tmp_path: Path) -> None:
+    here, there = tmp_path / "local", tmp_path / "cluster"
+    done = mjlog("convert", str(XML), "-o", str(here), "--keep-extension", "--jobs", "2")
+    assert done.returncode == 0, done.stderr
+    done = mjlog("convert", str(XML), "-o", str(there), "--keep-extension",
+                 "--cluster", cluster.address)
+    assert done.returncode == 0, done.stderr
+    files = sorted(p.relative_to(here) for p in here.rglob("*") if p.is_file())
+    assert len(files) > 2000
+    assert sorted(p.relative_to(there) for p in there.rglob("*") if p.is_file()) == files
+    _, differ, errors = filecmp.cmpfiles(here, there, [str(f) for f in files], shallow=False)
+    assert differ == errors == []
+
+
+def test_stats_and_facts_on_the_cluster_are_the_local_ones(cluster: Cluster,
+                                                           tmp_path: Path) -> None:
+    runs = {}
+    for name, engine in (("local", ["--jobs", "1"]), ("cluster", ["--cluster",
+                                                                  cluster.address])):
+        table, facts = tmp_path / f"{name}.csv", tmp_path / f"{name}-facts"
+        done = mjlog("stats", str(XML), "--metrics", "all", "-o", str(table),
+                     "--facts", str(facts), *engine)
+        assert done.returncode == 0, done.stderr
+        runs[name] = (table.read_text(), _facts(facts))
+    assert runs["cluster"][0] == runs["local"][0]
+    assert runs["local"][1]["games"].height > 2000
+    for name, frame in runs["local"][1].items():
+        assert runs["cluster"][1][name].equals(frame), name
+
+
+def _facts(folder: Path) -> dict[str, pl.DataFrame]:
+    """Each fact table of a ``--facts`` folder, its parts together, rows sorted."""
+    tables = {}
+    for table in sorted(p for p in folder.iterdir() if p.is_dir()):
+        frame = pl.read_parquet(table / "*.parquet")
+        tables[table.name] = frame.sort(frame.columns, nulls_last=True)
+    return tables
+
+
+def test_a_record_that_ends_its_workers_is_reported(cluster: Cluster, tmp_path: Path) -> None:
+    folder = tmp_path / "records"
+    folder.mkdir()
+    for path in sorted(XML.rglob("*.mjlog"))[:63]:  # batches of 3 files: 2 go with it
+        (folder / path.name).write_bytes(path.read_bytes())
+    poison = folder / sorted(p.name for p in folder.iterdir())[30]
+    poison.write_bytes(poison.read_bytes() + b"<!-- " + MARK + b" -->")
+    done = mjlog("audit", str(folder), "--format", "json", "--cluster", cluster.address)
+    assert done.returncode == 2, done.stderr  # an input could not be read
+    report = json.loads(done.stdout)
+    [unreadable] = report["unreadable"]
+    assert unreadable["path"] == str(poison)
+    assert unreadable["code"] == "worker-died"
+    assert "a batch of 3 files was on workers that died" in done.stderr  # 63 // 16 a batch
+    stats = mjlog("stats", str(folder), "--format", "csv", "--cluster", cluster.address)
+    assert stats.returncode == 0, stats.stderr
+    assert f"warning: {poison}: left out: the worker processes reading it exited" \
+        in stats.stderr
+    poison.unlink()
+    local = json.loads(mjlog("audit", str(folder), "--format", "json").stdout)
+    assert len(local["games"]) == 62
+    assert report["games"] == local["games"]
+    assert len(cluster.worker_pids()) == 2  # the nannies started new workers
+
+
+def test_no_cluster_at_the_address_is_one_line(tmp_path: Path) -> None:
+    done = mjlog("audit", str(EXAMPLES), "--cluster", "tcp://127.0.0.1:9", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "no cluster at tcp://127.0.0.1:9" in done.stderr
+    assert "Traceback" not in done.stderr

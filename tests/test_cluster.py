@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -60,7 +61,8 @@ class Cluster:
                                 env=ENV, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, start_new_session=True)
 
-    def client(self) -> distributed.Client:
+    def client(self) -> Any:
+        """A client of this cluster (a context manager)."""
         return distributed.Client(self.address, timeout="20s", set_as_default=False)
 
     def worker_pids(self) -> dict[str, int]:
@@ -143,7 +145,7 @@ def _busy_worker(cluster: Cluster, workers: dict[str, int]) -> str:
             busy = [w for w, keys in client.processing().items() if keys and w in workers]
             if busy:
                 time.sleep(0.3)  # well inside a batch
-                return busy[0]
+                return str(busy[0])
             time.sleep(0.05)
     raise AssertionError("no worker got a batch within two minutes")
 

@@ -305,7 +305,7 @@ def collect(inputs: Iterable[str | Path]) -> list[tuple[str, bool]]:
 
 
 def audit(inputs: Iterable[str | Path], *, jobs: int = 1, cluster: str | None = None,
-          checks: Checks = Checks(), progress: Callable[[int], Any] | None = None
+          checks: Checks = Checks(), progress: Callable[[int, int], Any] | None = None
           ) -> AuditReport:
     """Audit files and folders; return the report (see :func:`audit_items`)."""
     return audit_items(collect(inputs), jobs=jobs, cluster=cluster, checks=checks,
@@ -415,13 +415,14 @@ class AuditReport:
 
 
 def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, cluster: str | None = None,
-                checks: Checks = Checks(), progress: Callable[[int], Any] | None = None,
+                checks: Checks = Checks(), progress: Callable[[int, int], Any] | None = None,
                 sink: Callable[[GameReport], Any] | None = None) -> AuditReport:
     """Audit the files of :func:`collect` and return the report: in this process, in a
     pool of ``jobs`` processes, or on the Dask cluster whose scheduler is at ``cluster``
     (:mod:`mjlog.cluster`; a file that kills its workers is unreadable, ``worker-died``).
 
-    ``progress`` is called with 1 after each file (for a progress bar). With ``sink``,
+    ``progress`` is called with 1 and the file's games after each file (for a progress
+    line, :class:`mjlog.progress.Progress`). With ``sink``,
     each game's report goes to it as soon as it is made and the returned report keeps only
     the counts, the skipped and the unreadable files (its ``games`` stay empty), so that
     an audit of any number of games runs in flat memory (see :class:`Spool`).
@@ -430,9 +431,10 @@ def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, cluster: str | 
     # closed on an exception too, so that the worker pool ends here, not at exit
     with closing(_results(items, parallel.Engine(jobs, cluster), checks)) as results:
         for res in results:
-            if progress is not None:
-                progress(1)
+            before = report.summary.games
             _take(report, res, sink)
+            if progress is not None:
+                progress(1, report.summary.games - before)
     return report
 
 

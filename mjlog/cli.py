@@ -52,6 +52,7 @@ from mjlog.formats import (
     write,
     writers,
 )
+from mjlog.progress import Progress
 from mjlog.record import GameRecord
 from mjlog.render import table_text, wall_text
 from mjlog.replay.engine import Engine
@@ -178,12 +179,13 @@ def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool, dial
     options = WriteOptions(plain=plain, per_round=per_round, dialect=dialect)
     failed = converted = 0
     work = [(str(p), explicit) for p, explicit in items]
-    with _staged(outs, output, many) as staged, \
+    with _staged(outs, output, many) as staged, Progress(len(items), "converting") as progress, \
             _cluster_errors(), closing(convert_all(work, target, options,
                                                    parallel.Engine(jobs, cluster))) as results:
         for (path, explicit), done in zip(items, results, strict=True):
+            progress(1)
             for message in done.messages:
-                click.echo(message, err=True)
+                progress.say(message)
             if done.skipped:
                 continue
             if done.text is None:
@@ -489,9 +491,9 @@ def _audited(items: list[tuple[str, bool]], engine: parallel.Engine, checks: Che
     """Audit ``items`` with each game's report going to ``spool``; with ``bar``, on a
     terminal, a progress bar on standard error."""
     if bar and sys.stderr.isatty() and len(items) > 1:
-        with click.progressbar(length=len(items), label="auditing", file=sys.stderr) as pb:
+        with Progress(len(items), "auditing") as progress:
             return audit_items(items, jobs=engine.jobs, cluster=engine.cluster, checks=checks,
-                               progress=pb.update, sink=spool.add)
+                               progress=progress, sink=spool.add)
     return audit_items(items, jobs=engine.jobs, cluster=engine.cluster, checks=checks,
                        sink=spool.add)
 
@@ -760,8 +762,8 @@ def _stats_run(inputs: tuple[str, ...], keys: list[str], options: dict[str, str]
                   dedupe=not keep_duplicates, report=report)
     try:
         if sys.stderr.isatty() and count > 1:
-            with click.progressbar(length=count, label="reading", file=sys.stderr) as bar:
-                return run(progress=bar.update)
+            with Progress(count, "reading") as progress:
+                return run(progress=progress)
         return run()
     except InputError as exc:
         raise InputFailure(exc.diagnostic.message) from None

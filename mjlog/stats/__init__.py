@@ -119,16 +119,17 @@ def _check_by(by: Sequence[str]) -> None:
 
 
 def _batches(items: list[tuple[str, bool]], engine: parallel.Engine, batch_games: int,
-             progress: Callable[[int], Any] | None
+             progress: Callable[[int, int], Any] | None
              ) -> Generator[tuple[dict[str, pl.DataFrame], list[str]], None, None]:
     """Fact tables of about ``batch_games`` games at a time (and the games skipped), read
     here, in a local pool or on a cluster (:func:`mjlog.parallel.map_batches`)."""
     if engine.local:
         batch = Batch()
         for item in items:
+            before = batch.games
             add_file(batch, item)
             if progress is not None:
-                progress(1)
+                progress(1, batch.games - before)
             if batch.games >= batch_games:
                 yield batch.frames(), batch.skipped
                 batch = Batch()
@@ -140,7 +141,7 @@ def _batches(items: list[tuple[str, bool]], engine: parallel.Engine, batch_games
     try:
         for chunk, results in batches:
             if progress is not None:
-                progress(len(chunk))
+                progress(len(chunk), sum(r[0]["games"]["source"].n_unique() for r in results))
             yield from results
     finally:
         batches.close()
@@ -218,7 +219,7 @@ class Summary:
 def summarize(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
               options: dict[str, str] | None = None, filters: Filters | None = None,
               facts_dir: str | Path | None = None, jobs: int = 1, batch_games: int = 500,
-              dedupe: bool = True, progress: Callable[[int], Any] | None = None,
+              dedupe: bool = True, progress: Callable[[int, int], Any] | None = None,
               skipped: list[str] | None = None) -> pl.DataFrame:
     """Stream ``inputs`` into metrics per group, in memory that does not grow with the games.
 
@@ -236,7 +237,7 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
         options: dict[str, str] | None = None, filters: Filters | None = None,
         facts_dir: str | Path | None = None, overwrite: bool = False, update: bool = False,
         jobs: int = 1, cluster: str | None = None, batch_games: int = 500,
-        dedupe: bool = True, progress: Callable[[int], Any] | None = None,
+        dedupe: bool = True, progress: Callable[[int, int], Any] | None = None,
         report: bool = False) -> Summary:
     """Stream ``inputs`` into metrics per group of ``by`` (plus ``players``).
 

@@ -215,6 +215,31 @@ def test_a_record_that_ends_its_workers_is_reported(cluster: Cluster, tmp_path: 
     assert len(cluster.worker_pids()) == 2  # the nannies started new workers
 
 
+def test_ctrl_c_cancels_the_cluster_tasks_and_writes_nothing(cluster: Cluster,
+                                                             tmp_path: Path) -> None:
+    facts = tmp_path / "facts"
+    run = subprocess.Popen([sys.executable, "-m", "mjlog.cli", "stats", str(XML), "-o",
+                            str(tmp_path / "table.csv"), "--facts", str(facts),
+                            "--cluster", cluster.address],
+                           cwd=tmp_path, env=ENV, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, start_new_session=True)
+    _busy_worker(cluster, cluster.worker_pids())
+    os.killpg(run.pid, signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130, err
+    assert not facts.exists() and sorted(p.name for p in tmp_path.iterdir()) == []
+    with cluster.client() as client:
+        deadline = time.monotonic() + 20
+        while _tasks(client) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _tasks(client) == 0, "the interrupted run's tasks are still on the cluster"
+
+
+def _tasks(client: Any) -> int:
+    """The tasks the scheduler holds (a watching client holds none)."""
+    return int(client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)))
+
+
 def test_no_cluster_at_the_address_is_one_line(tmp_path: Path) -> None:
     done = mjlog("audit", str(EXAMPLES), "--cluster", "tcp://127.0.0.1:9", cwd=tmp_path)
     assert done.returncode == 2

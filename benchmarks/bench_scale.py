@@ -1,0 +1,202 @@
+"""Benchmark: statistics over a synthetic archive of up to 200,000 games in one zip, on a
+local pool and on a real Dask cluster of 1 and 2 workers, with peak memory per worker.
+
+Usage::
+
+    python benchmarks/bench_scale.py [--sizes 50000,100000,200000] [--compare-at 50000]
+                                     [--work DIR] [--command stats|audit]
+
+The archives are the Tenhou XML games of ``../shared/corpus/tenhou-xml`` again and
+again under new member names (``g0000001-<name>.mjlog``), built once in ``--work``
+(default: a folder under the system's temporary folder, kept for the next run).
+Every size runs on a cluster of two workers (so that memory can be seen to stay
+flat as the archive grows); the size ``--compare-at`` also runs on one worker and on
+the local pool (``--jobs 2``), for the ratios. Each cluster is a scheduler and
+workers started as separate processes on 127.0.0.1 (one thread each), anew for each
+run so that each worker's peak memory (``VmHWM``) is that run's. Statistics run with
+``--keep-duplicates`` (the copies are the same games: all of them are read and counted).
+
+Prints, per run: games, seconds, games/s, the ratio to the local pool at the same
+size, the highest peak RSS of a worker and the client's peak RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from mjlog.diagnostics import InputError  # noqa: E402
+from mjlog.formats import detect, file_bytes  # noqa: E402
+
+CORPUS = ROOT.parent / "shared" / "corpus" / "tenhou-xml"
+ENV = {**os.environ, "PYTHONPATH": str(ROOT),
+       "DASK_DISTRIBUTED__SCHEDULER__WORKER_SATURATION": "1.0"}
+
+
+def corpus_games() -> list[tuple[str, bytes]]:
+    """The corpus's Tenhou XML records: (name, bytes)."""
+    out = []
+    for path in sorted(p for p in CORPUS.rglob("*") if p.is_file()):
+        try:
+            data = file_bytes(path)
+        except InputError:
+            continue
+        if detect(data) == "tenhou-xml":
+            out.append((path.stem, data))
+    return out
+
+
+def archive(work: Path, size: int, games: list[tuple[str, bytes]]) -> Path:
+    """A zip of ``size`` records cycled from ``games`` (built once, then reused)."""
+    path = work / f"scale-{size}.zip"
+    if path.exists():
+        return path
+    tmp = path.with_suffix(".part")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+        for i in range(size):
+            name, data = games[i % len(games)]
+            z.writestr(f"g{i:07d}-{name}.mjlog", data)
+    tmp.replace(path)
+    return path
+
+
+def peak_kb(pid: int) -> int:
+    """The peak resident memory of a live process (``VmHWM``), 0 once it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def children(pid: int) -> list[int]:
+    """Every descendant of ``pid``."""
+    kids: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        kids.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    out, todo = [], [pid]
+    while todo:
+        for kid in kids.get(todo.pop(), []):
+            out.append(kid)
+            todo.append(kid)
+    return out
+
+
+class Cluster:
+    """A scheduler and ``workers`` workers (one thread each), separate processes."""
+
+    def __init__(self, workers: int, folder: Path) -> None:
+        file = folder / f"scheduler-{time.monotonic_ns()}.json"
+        self.procs = [self._start("dask_scheduler", "--host", "127.0.0.1", "--port", "0",
+                                  "--no-dashboard", "--scheduler-file", str(file))]
+        while not file.exists():
+            time.sleep(0.1)
+        self.address = json.loads(file.read_text())["address"]
+        for _ in range(workers):
+            self.procs.append(self._start("dask_worker", self.address, "--nthreads", "1",
+                                          "--host", "127.0.0.1", "--no-dashboard",
+                                          "--memory-limit", "0"))
+        from distributed import Client
+
+        with Client(self.address, set_as_default=False) as client:
+            client.wait_for_workers(workers, timeout=60)
+            self.pids = list(client.run(os.getpid).values())
+
+    @staticmethod
+    def _start(module: str, *args: str) -> subprocess.Popen[bytes]:
+        return subprocess.Popen([sys.executable, "-m", f"distributed.cli.{module}", *args],
+                                env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+
+    def stop(self) -> None:
+        for proc in reversed(self.procs):
+            os.killpg(proc.pid, signal.SIGTERM)
+        for proc in self.procs:
+            proc.wait(timeout=30)
+
+
+@dataclass
+class Run:
+    """One measured run."""
+
+    engine: str
+    games: int
+    seconds: float
+    worker_kb: int
+    client_kb: int
+
+
+def measure(command: str, zip_path: Path, games: int, engine: str, work: Path) -> Run:
+    """Run ``mjlog COMMAND`` over the archive on ``engine`` (``pool``, ``cluster-1``,
+    ``cluster-2``), sampling the memory of its workers."""
+    cluster = Cluster(int(engine[-1]), work) if engine.startswith("cluster") else None
+    where = ["--cluster", cluster.address] if cluster else ["--jobs", "2"]
+    extra = ["--keep-duplicates", "--format", "csv", "-o", os.devnull] if command == "stats" \
+        else ["--summary-only", "-o", os.devnull]
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "mjlog.cli", command, str(zip_path),
+                             *extra, *where], env=ENV, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    workers: dict[int, int] = {}
+    client = 0
+    while proc.poll() is None:
+        for pid in cluster.pids if cluster else children(proc.pid):
+            workers[pid] = max(workers.get(pid, 0), peak_kb(pid))
+        client = max(client, peak_kb(proc.pid))
+        time.sleep(0.25)
+    seconds = time.perf_counter() - start
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{command} on {engine} failed: {proc.stderr.read().decode()}")
+    if cluster:
+        cluster.stop()
+    return Run(engine, games, seconds, max(workers.values(), default=0), client)
+
+
+def main() -> int:
+    """Build the archives, run every configuration, print the figures."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", default="50000,100000,200000")
+    ap.add_argument("--compare-at", type=int, default=50000)
+    ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "mjlog-scale")
+    ap.add_argument("--command", choices=["stats", "audit"], default="stats")
+    args = ap.parse_args()
+    args.work.mkdir(parents=True, exist_ok=True)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    games = corpus_games()
+    print(f"{len(games)} corpus games, cycled; {args.command}; {os.cpu_count()} cores")
+    runs: list[Run] = []
+    for size in sorted({*sizes, args.compare_at}):
+        path = archive(args.work, size, games)
+        engines = (["pool", "cluster-1", "cluster-2"] if size == args.compare_at
+                   else ["cluster-2"])
+        runs += [measure(args.command, path, size, e, args.work) for e in engines]
+    pool = {r.games: r.seconds for r in runs if r.engine == "pool"}
+    print(f"{'engine':<10} {'games':>8} {'s':>8} {'games/s':>8} {'vs pool':>8} "
+          f"{'worker MB':>10} {'client MB':>10}")
+    for r in runs:
+        ratio = f"{pool[r.games] / r.seconds:.2f}x" if r.games in pool else "-"
+        print(f"{r.engine:<10} {r.games:>8,} {r.seconds:>8.1f} {r.games / r.seconds:>8.0f} "
+              f"{ratio:>8} {r.worker_kb / 1024:>10.0f} {r.client_kb / 1024:>10.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

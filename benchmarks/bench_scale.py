@@ -116,7 +116,7 @@ class Cluster:
                                           "--memory-limit", "0"))
         from distributed import Client
 
-        with Client(self.address, set_as_default=False) as client:
+        with Client(self.address, set_as_default=False) as client:  # type: ignore[no-untyped-call]
             client.wait_for_workers(workers, timeout=60)
             self.pids = list(client.run(os.getpid).values())
 
@@ -164,7 +164,8 @@ def measure(command: str, zip_path: Path, games: int, engine: str, work: Path) -
         time.sleep(0.25)
     seconds = time.perf_counter() - start
     if proc.returncode not in (0, 1):
-        raise SystemExit(f"{command} on {engine} failed: {proc.stderr.read().decode()}")
+        err = proc.stderr.read().decode() if proc.stderr else ""
+        raise SystemExit(f"{command} on {engine} failed: {err}")
     if cluster:
         cluster.stop()
     return Run(engine, games, seconds, max(workers.values(), default=0), client)

@@ -13,13 +13,19 @@ the same as for a file.
 
 from __future__ import annotations
 
+import bz2
 import os
 import sqlite3
+import struct
 import tarfile
 import threading
 import zipfile
+import zlib
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
@@ -90,9 +96,61 @@ def split(name: str) -> tuple[str, str] | None:
     return None
 
 
-def read(archive: str, member: str, limit: int) -> bytes:
-    """A member's bytes. Raises :class:`ArchiveError` when it cannot be read or is larger
-    than ``limit`` bytes (as stored, before any gzip of its own is undone)."""
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """Where a zip member's bytes are in its archive: enough to read it without the
+    archive's directory (which costs a worker about 600 bytes of memory per member)."""
+
+    offset: int
+    """Of the member's local header."""
+    stored: int
+    size: int
+    method: int
+    crc: int
+
+
+_DIRECT: Final = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2)
+_ENTRIES: ContextVar[dict[str, Entry] | None] = ContextVar("entries", default=None)
+
+
+def entries(names: Iterable[str]) -> dict[str, Entry]:
+    """The :class:`Entry` of each name ``ARCHIVE!MEMBER`` of a zip among ``names``
+    (stored, deflated or bzip2, not encrypted), from this process's open archive."""
+    out = {}
+    for name in names:
+        inside = split(name)
+        try:
+            opened = _open(inside[0]) if inside is not None else None
+            info = (opened.getinfo(inside[1]) if isinstance(opened, zipfile.ZipFile)
+                    and inside is not None else None)
+        except (ArchiveError, KeyError):
+            continue  # read without an entry, and reported there
+        if info is not None and info.compress_type in _DIRECT and not info.flag_bits & 1:
+            out[name] = Entry(info.header_offset, info.compress_size, info.file_size,
+                              info.compress_type, info.CRC)
+    return out
+
+
+@contextmanager
+def located(known: dict[str, Entry]) -> Iterator[None]:
+    """While the block runs (in this thread or task), read the members named in ``known``
+    straight from where they are, without opening their archive's directory: a worker
+    given its batch's entries holds no archive's directory, whatever its size."""
+    token = _ENTRIES.set(known)
+    try:
+        yield
+    finally:
+        _ENTRIES.reset(token)
+
+
+def read(archive: str, member: str, limit: int, name: str = "") -> bytes:
+    """A member's bytes (``name``: the record's name, ``ARCHIVE!MEMBER`` as given, by which
+    :func:`located` entries are found). Raises :class:`ArchiveError` when it cannot be read
+    or is larger than ``limit`` bytes (as stored, before any gzip of its own is undone)."""
+    known = (_ENTRIES.get() or {}).get(name)
+    if known is not None:
+        _check(known.size, limit, member)
+        return _read_at(archive, member, known)
     try:
         opened = _open(archive)
         if isinstance(opened, zipfile.ZipFile):
@@ -113,6 +171,27 @@ def read(archive: str, member: str, limit: int) -> bytes:
         raise ArchiveError(f"no record {member} in {archive}")
     data = bytes(row[0]) if not isinstance(row[0], str) else row[0].encode()
     _check(len(data), limit, member)
+    return data
+
+
+def _read_at(archive: str, member: str, e: Entry) -> bytes:
+    """A zip member read from its :class:`Entry`: its local header, its bytes, checked
+    against its CRC."""
+    try:
+        with open(archive, "rb") as f:
+            f.seek(e.offset)
+            head = f.read(30)
+            if len(head) < 30 or head[:4] != b"PK\x03\x04":
+                raise ArchiveError(f"cannot read {member} in {archive}: no local header")
+            name_len, extra_len = struct.unpack("<HH", head[26:30])
+            f.seek(e.offset + 30 + name_len + extra_len)
+            raw = f.read(e.stored)
+        data = (raw if e.method == zipfile.ZIP_STORED else zlib.decompress(raw, -15)
+                if e.method == zipfile.ZIP_DEFLATED else bz2.decompress(raw))
+    except (OSError, zlib.error, ValueError) as exc:
+        raise ArchiveError(f"cannot read {member} in {archive}: {exc}") from None
+    if len(data) != e.size or zlib.crc32(data) != e.crc:
+        raise ArchiveError(f"cannot read {member} in {archive}: damaged (bad CRC)")
     return data
 
 

@@ -29,11 +29,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from mjlog import archives
 from mjlog.compression import limited, record_limit
 from mjlog.formats import paths_under
 
 T = TypeVar("T")
-Item = TypeVar("Item")
+Item = TypeVar("Item", bound=tuple[str, bool])
+"""A file (or an archive's record) and whether it was named."""
 WINDOW_PER_THREAD = 4
 """Batches sent ahead of the one the client waits for, per worker thread."""
 
@@ -54,16 +56,17 @@ class Raised:
 @dataclass(frozen=True, slots=True)
 class Remote(Generic[Item, T]):
     """``fn`` as a worker runs it: relative paths opened under the client's folder, the
-    client's record size limit in force (not the worker's environment), and an exception
-    returned as :class:`Raised`."""
+    client's record size limit in force (not the worker's environment), zip members read
+    from the entries the client sends (:func:`mjlog.archives.located`: a worker holds no
+    archive's directory), and an exception returned as :class:`Raised`."""
 
     fn: Callable[[list[Item]], T]
     root: Path
     limit: int
 
-    def __call__(self, batch: list[Item]) -> T | Raised:
+    def __call__(self, batch: list[Item], known: dict[str, archives.Entry]) -> T | Raised:
         try:
-            with paths_under(self.root), limited(self.limit):
+            with paths_under(self.root), limited(self.limit), archives.located(known):
                 return self.fn(batch)
         except Exception as exc:  # raised again by the client
             return Raised(_travelling(exc))
@@ -104,7 +107,8 @@ def map_batches(address: str, fn: Callable[[list[Item]], T],
                     batch = next(batches, None)
                     if batch is None:
                         break
-                    window.append((batch, client.submit(remote, batch, pure=False)))
+                    known = archives.entries(name for name, _ in batch)
+                    window.append((batch, client.submit(remote, batch, known, pure=False)))
                 if not window:
                     return
                 batch, future = window.popleft()
@@ -157,7 +161,8 @@ def _results(client: Any, fn: Remote[Item, T], batch: list[Item], future: Any,
             return [poisoned(batch[0])]
     print(f"cluster: a batch of {len(batch)} files was on workers that died; its files "
           "are run one by one", file=sys.stderr)
-    singles = [client.submit(fn, [item], pure=False) for item in batch]
+    singles = [client.submit(fn, [item], archives.entries([item[0]]), pure=False)
+               for item in batch]
     out = []
     for item, single in zip(batch, singles, strict=True):
         try:

@@ -35,11 +35,33 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from multiprocessing.pool import IMapIterator, Pool
-from typing import TypeVar
+from typing import Generic, TypeVar
+
+from mjlog import archives
 
 T = TypeVar("T")
-Item = TypeVar("Item")
-"""An item of work: a file."""
+Item = TypeVar("Item", bound=tuple[str, bool])
+"""An item of work: a file (or an archive's record) and whether it was named."""
+
+
+@dataclass(frozen=True, slots=True)
+class Located(Generic[Item, T]):
+    """``fn`` as a pool's worker runs it: given a batch with the entries of its archive
+    members (:func:`mjlog.archives.entries`), so that the worker reads them without
+    holding their archives' directories."""
+
+    fn: Callable[[list[Item]], T]
+
+    def __call__(self, job: tuple[list[Item], dict[str, archives.Entry]]) -> T:
+        with archives.located(job[1]):
+            return self.fn(job[0])
+
+
+def with_entries(batches: list[list[Item]]) -> Iterator[tuple[list[Item], dict[str,
+                                                                              archives.Entry]]]:
+    """Each batch with the entries of its zip members (computed as the batch is sent)."""
+    for batch in batches:
+        yield batch, archives.entries(name for name, _ in batch)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +111,8 @@ def map_batches(fn: Callable[[list[Item]], T], items: list[Item], sizing: Sizing
         yield from ((batch, [fn(batch)]) for batch in batches)
         return
     with workers(engine.jobs) as p:
-        for batch, result in zip(batches, results(p.imap(fn, batches)), strict=True):
+        pending = p.imap(Located(fn), with_entries(batches))
+        for batch, result in zip(batches, results(pending), strict=True):
             yield batch, [result]
 
 

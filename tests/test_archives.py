@@ -14,11 +14,12 @@ from typing import Any
 
 import pytest
 
+from mjlog import archives
 from mjlog.audit import audit
 from mjlog.diagnostics import InputError
-from mjlog.formats import expand, read_path
+from mjlog.formats import expand, file_bytes, read_path
 from mjlog.stats import summarize
-from tests.conftest import CORPUS, CORPUS_MISSING
+from tests.conftest import CORPUS, CORPUS_MISSING, EXAMPLES
 
 LOGS = CORPUS / "tenhou-xml/thewaxmango-mahjong-hands/log-libraries/logs"
 
@@ -103,3 +104,41 @@ def test_a_converted_archive_is_written_under_its_name(folder: Path, tmp_path: P
     (back,) = read_path(tmp_path / "out" / written[0])
     (want,) = read_path(folder / "plain" / (written[0].stem + ".txt"))
     assert back.events == want.events
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED,
+                                    zipfile.ZIP_BZIP2])
+def test_a_member_is_read_from_its_entry_without_the_directory(tmp_path: Path,
+                                                               method: int) -> None:
+    """A worker given a batch's entries reads its members straight from where they are:
+    with the archive's directory then destroyed, they still read the same."""
+    zip_path = tmp_path / "games.zip"
+    records = {f"r{i}.mjn": (EXAMPLES / name).read_bytes()
+               for i, name in enumerate(["07-dealer-tsumo.mjn", "12-sakizuke.mjn"])}
+    with zipfile.ZipFile(zip_path, "w", method) as z:
+        for name, data in records.items():
+            z.writestr(name, data)
+    names = [f"{zip_path}!{name}" for name in records]
+    known = archives.entries(names)
+    assert sorted(known) == sorted(names)
+    data = zip_path.read_bytes()
+    directory = data.rindex(b"PK\x01\x02", 0, data.index(b"PK\x05\x06"))
+    zip_path.write_bytes(data[:data.index(b"PK\x01\x02")] + b"\0" * (len(data) - directory))
+    with archives.located(known):
+        for name, member in zip(names, records, strict=True):
+            assert file_bytes(name) == records[member]
+    with pytest.raises(InputError):
+        file_bytes(names[0])  # without the entries, the damaged directory is read
+
+
+def test_a_damaged_member_read_from_its_entry_is_an_error(tmp_path: Path) -> None:
+    zip_path = tmp_path / "games.zip"
+    with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_STORED) as z:
+        z.writestr("a.mjn", (EXAMPLES / "07-dealer-tsumo.mjn").read_bytes())
+    name = f"{zip_path}!a.mjn"
+    known = archives.entries([name])
+    data = bytearray(zip_path.read_bytes())
+    data[60] ^= 0xFF  # a byte of the record
+    zip_path.write_bytes(bytes(data))
+    with archives.located(known), pytest.raises(InputError, match="bad CRC"):
+        file_bytes(name)

@@ -268,7 +268,7 @@ def file_bytes(path: str | Path) -> bytes:
         if inside is None:
             raise InputError(Diagnostic(code="unreadable", message=str(exc))) from None
     try:
-        return archives.read(*inside, limit=record_limit())
+        return archives.read(*inside, limit=record_limit(), name=str(path))
     except archives.ArchiveError as exc:
         code = "too-large" if "past the record limit" in str(exc) else "unreadable"
         raise InputError(Diagnostic(code=code, message=str(exc))) from None

@@ -17,6 +17,7 @@ This package is the only part of mjlog that imports polars.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Sequence
+from contextlib import closing
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
@@ -31,10 +32,14 @@ from mjlog.stats.facts import (
     SCHEMAS,
     TABLES,
     Batch,
+    Packed,
     add_file,
     facts,
     files_facts,
     iter_batches,
+    pack,
+    packed_files_facts,
+    unpack,
 )
 from mjlog.stats.metrics import (
     BY_NAME,
@@ -137,19 +142,37 @@ def _batches(items: list[tuple[str, bool]], engine: parallel.Engine, batch_games
             yield batch.frames(), batch.skipped
         return
     sizing = parallel.Sizing(per_worker=4, most=batch_games)
-    batches = parallel.map_batches(files_facts, items, sizing, engine, _worker_died)
-    try:
+    with closing(_read(items, sizing, engine)) as batches:
         for chunk, results in batches:
             if progress is not None:
                 progress(len(chunk), sum(r[0]["games"]["source"].n_unique() for r in results))
             yield from results
-    finally:
-        batches.close()
+
+
+_Read = tuple[list[tuple[str, bool]], list[tuple[dict[str, pl.DataFrame], list[str]]]]
+
+
+def _read(items: list[tuple[str, bool]], sizing: parallel.Sizing, engine: parallel.Engine
+          ) -> Generator[_Read, None, None]:
+    """Each batch of files with its fact tables, from a pool or from a cluster (whose
+    workers send the tables packed, :func:`mjlog.stats.facts.pack`)."""
+    if engine.cluster is None:
+        yield from parallel.map_batches(files_facts, items, sizing, engine, _worker_died)
+        return
+    with closing(parallel.map_batches(packed_files_facts, items, sizing, engine,
+                                      _packed_worker_died)) as batches:
+        for chunk, results in batches:
+            yield chunk, [(unpack(tables), skipped) for tables, skipped in results]
 
 
 def _worker_died(item: tuple[str, bool]) -> tuple[dict[str, pl.DataFrame], list[str]]:
     return Batch().frames(), [f"{item[0]}: left out: the worker processes reading it "
                               "exited, alone and again (worker-died)"]
+
+
+def _packed_worker_died(item: tuple[str, bool]) -> Packed:
+    frames, skipped = _worker_died(item)
+    return pack(frames), skipped
 
 
 def _previous(writer: FactsWriter, keys: list[str], census: Census, unique: _Dedupe | None,

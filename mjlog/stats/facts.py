@@ -26,6 +26,7 @@ first.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import re
 from array import array
@@ -550,6 +551,32 @@ def files_facts(items: list[tuple[str, bool]]) -> tuple[dict[str, pl.DataFrame],
     for item in items:
         add_file(batch, item)
     return batch.frames(), batch.skipped
+
+
+Packed = tuple[dict[str, bytes], list[str]]
+"""A batch's fact tables as zstd-compressed Arrow IPC bytes, and the games skipped."""
+
+
+def packed_files_facts(items: list[tuple[str, bool]]) -> Packed:
+    """:func:`files_facts` with each table packed (:func:`pack`): what a cluster worker
+    sends back over the network, about a seventeenth of the tables pickled."""
+    frames, skipped = files_facts(items)
+    return pack(frames), skipped
+
+
+def pack(frames: dict[str, pl.DataFrame]) -> dict[str, bytes]:
+    """Each table as zstd-compressed Arrow IPC bytes (its schema kept)."""
+    out = {}
+    for name, df in frames.items():
+        buf = io.BytesIO()
+        df.write_ipc(buf, compression="zstd")
+        out[name] = buf.getvalue()
+    return out
+
+
+def unpack(tables: dict[str, bytes]) -> dict[str, pl.DataFrame]:
+    """The tables of :func:`pack`, as they were."""
+    return {name: pl.read_ipc(io.BytesIO(data)) for name, data in tables.items()}
 
 
 def facts(inputs: Iterable[str | Path]) -> dict[str, pl.DataFrame]:

@@ -17,7 +17,9 @@ run so that each worker's peak memory (``VmHWM``) is that run's. Statistics run 
 ``--keep-duplicates`` (the copies are the same games: all of them are read and counted).
 
 Prints, per run: games, seconds, games/s, the ratio to the local pool at the same
-size, the highest peak RSS of a worker and the client's peak RSS.
+size, the highest peak RSS of a worker, the client's peak RSS, and the processor time
+the client and the scheduler spent per game (where the bottleneck moves with many
+workers).
 """
 
 from __future__ import annotations
@@ -83,6 +85,15 @@ def peak_kb(pid: int) -> int:
     return 0
 
 
+def cpu_seconds(pid: int) -> float:
+    """The processor time a live process has used (user and system), 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def children(pid: int) -> list[int]:
     """Every descendant of ``pid``."""
     kids: dict[int, list[int]] = {}
@@ -142,6 +153,8 @@ class Run:
     seconds: float
     worker_kb: int
     client_kb: int
+    client_cpu: float
+    scheduler_cpu: float
 
 
 def measure(command: str, zip_path: Path, games: int, engine: str, work: Path) -> Run:
@@ -156,11 +169,14 @@ def measure(command: str, zip_path: Path, games: int, engine: str, work: Path) -
                              *extra, *where], env=ENV, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     workers: dict[int, int] = {}
-    client = 0
+    client, client_cpu, scheduler_cpu = 0, 0.0, 0.0
     while proc.poll() is None:
         for pid in cluster.pids if cluster else children(proc.pid):
             workers[pid] = max(workers.get(pid, 0), peak_kb(pid))
         client = max(client, peak_kb(proc.pid))
+        client_cpu = max(client_cpu, cpu_seconds(proc.pid))
+        if cluster:
+            scheduler_cpu = cpu_seconds(cluster.procs[0].pid)
         time.sleep(0.25)
     seconds = time.perf_counter() - start
     if proc.returncode not in (0, 1):
@@ -168,7 +184,8 @@ def measure(command: str, zip_path: Path, games: int, engine: str, work: Path) -
         raise SystemExit(f"{command} on {engine} failed: {err}")
     if cluster:
         cluster.stop()
-    return Run(engine, games, seconds, max(workers.values(), default=0), client)
+    return Run(engine, games, seconds, max(workers.values(), default=0), client, client_cpu,
+               scheduler_cpu)
 
 
 def main() -> int:
@@ -191,11 +208,12 @@ def main() -> int:
         runs += [measure(args.command, path, size, e, args.work) for e in engines]
     pool = {r.games: r.seconds for r in runs if r.engine == "pool"}
     print(f"{'engine':<10} {'games':>8} {'s':>8} {'games/s':>8} {'vs pool':>8} "
-          f"{'worker MB':>10} {'client MB':>10}")
+          f"{'worker MB':>10} {'client MB':>10} {'client ms/game':>15} {'sched ms/game':>14}")
     for r in runs:
         ratio = f"{pool[r.games] / r.seconds:.2f}x" if r.games in pool else "-"
         print(f"{r.engine:<10} {r.games:>8,} {r.seconds:>8.1f} {r.games / r.seconds:>8.0f} "
-              f"{ratio:>8} {r.worker_kb / 1024:>10.0f} {r.client_kb / 1024:>10.0f}")
+              f"{ratio:>8} {r.worker_kb / 1024:>10.0f} {r.client_kb / 1024:>10.0f} "
+              f"{1000 * r.client_cpu / r.games:>15.2f} {1000 * r.scheduler_cpu / r.games:>14.3f}")
     return 0
 
 

@@ -279,14 +279,8 @@ def _results(items: list[tuple[str, bool]], engine: parallel.Engine, checks: Che
     if engine.local or len(items) < 2:
         yield from map(partial(audit_file_lazily, checks=checks), items)
         return
-    batches = parallel.map_batches(partial(audit_files, checks=checks), items, BATCHES,
-                                   engine, _worker_died)
-    try:
-        for _, results in batches:
-            for reports in results:
-                yield from reports
-    finally:
-        batches.close()
+    yield from parallel.map_files(partial(audit_files, checks=checks), items, BATCHES,
+                                  engine, _worker_died)
 
 
 BATCHES: Final = parallel.Sizing(per_worker=8, most=32)

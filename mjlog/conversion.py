@@ -73,13 +73,7 @@ def convert_all(items: list[Item], target: str, options: WriteOptions,
                 engine: parallel.Engine) -> Generator[Converted, None, None]:
     """:func:`convert_file` of every item, in their order, run where ``engine`` says."""
     work = partial(convert_files, target=target, options=options)
-    batches = parallel.map_batches(work, items, BATCHES, engine, _worker_died)
-    try:
-        for _, results in batches:
-            for converted in results:
-                yield from converted
-    finally:
-        batches.close()
+    yield from parallel.map_files(work, items, BATCHES, engine, _worker_died)
 
 
 def _worker_died(item: Item) -> list[Converted]:

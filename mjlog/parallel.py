@@ -31,7 +31,7 @@ from __future__ import annotations
 import multiprocessing
 import signal
 from collections.abc import Callable, Generator, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from functools import partial
 from multiprocessing.pool import IMapIterator, Pool
@@ -91,6 +91,17 @@ class Sizing:
         """``items`` in batches for ``width`` workers, in their order."""
         size = max(1, min(self.most, len(items) // (width * self.per_worker)))
         return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def map_files(fn: Callable[[list[Item]], list[T]], items: list[Item], sizing: Sizing,
+              engine: Engine, poisoned: Callable[[Item], list[T]]
+              ) -> Generator[T, None, None]:
+    """:func:`map_batches` of a ``fn`` that gives one result per file: each file's result,
+    in the order of ``items``."""
+    with closing(map_batches(fn, items, sizing, engine, poisoned)) as batches:
+        for _, results in batches:
+            for per_file in results:
+                yield from per_file
 
 
 def map_batches(fn: Callable[[list[Item]], T], items: list[Item], sizing: Sizing, engine: Engine,

@@ -58,7 +58,7 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
-    files = [str(p) for p, _ in expand([args.folder]) if detect(p.read_bytes())]
+    files = [p for p, _ in expand([args.folder]) if detect(Path(p).read_bytes())]
     if not files:
         print(f"no records under {args.folder}")
         return 2

@@ -7,8 +7,10 @@ is named ``ARCHIVE!MEMBER`` everywhere (reports, facts): ``games.zip!2024/a.mjlo
 ``2024.db!2024010100gm-00a9-0000-12345678``. :func:`members` lists an archive's
 records, :func:`read` reads one. Archives stay open in a small cache of each
 thread, so that reading member after member does not open them again (a gzip
-tar is then read forward once). What :mod:`mjlog.formats` makes of the bytes is
-the same as for a file.
+tar is then read forward once). An archive may also be a URL of an object store
+(:mod:`mjlog.storage`): a zip there is read by ranged requests, a member at a time; a
+houou-logs database is not (SQLite reads local files only). What :mod:`mjlog.formats`
+makes of the bytes is the same as for a file.
 """
 
 from __future__ import annotations
@@ -26,14 +28,16 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Final
+from typing import IO, Final
+
+from mjlog import storage
 
 SEPARATOR: Final = "!"
 """Between an archive's path and a member's name."""
 _TAR_SUFFIXES: Final = (".tar", ".tgz", ".tar.gz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 _SQLITE_MAGIC: Final = b"SQLite format 3\x00"
 _Opened = zipfile.ZipFile | tarfile.TarFile | sqlite3.Connection
+_SUFFIXES: Final = (".zip", *_TAR_SUFFIXES, ".db", ".sqlite", ".sqlite3")
 _LOCAL = threading.local()
 """Each thread's open archives (``_LOCAL.open``): by path, modification time and size (an
 archive rewritten is opened anew). Per thread, since a tar file and its read position
@@ -45,25 +49,41 @@ class ArchiveError(OSError):
     """An archive or member that cannot be read."""
 
 
-def kind(path: Path) -> str | None:
+def named_like(name: str) -> bool:
+    """Whether ``name`` ends as an archive's does (``.zip``, ``.tar.gz``, ``.db``…)."""
+    return name.lower().endswith(_SUFFIXES)
+
+
+def kind(name: str) -> str | None:
     """``zip``, ``tar`` or ``houou-logs`` for an archive mjlog reads records from, else
-    ``None`` (a plain record file, or any other file)."""
-    name = path.name.lower()
+    ``None`` (a plain record file, or any other file). A SQLite database at a URL is
+    ``houou-logs`` by its name and first bytes alone (opening it says it must be
+    copied here)."""
+    lower = name.lower()
     try:
-        with path.open("rb") as f:
+        with storage.opened(name) as f:
             head = f.read(16)
+            tar = lower.endswith(_TAR_SUFFIXES) and _is_tar(f)
     except OSError:
         return None
-    if name.endswith(".zip") and head.startswith(b"PK"):
+    if lower.endswith(".zip") and head.startswith(b"PK"):
         return "zip"
-    if name.endswith(_TAR_SUFFIXES) and tarfile.is_tarfile(path):
+    if tar:
         return "tar"
-    if head == _SQLITE_MAGIC and _houou_table(path):
+    if head == _SQLITE_MAGIC and (storage.is_url(name) or _houou_table(name)):
         return "houou-logs"
     return None
 
 
-def _houou_table(path: Path) -> bool:
+def _is_tar(f: IO[bytes]) -> bool:
+    f.seek(0)
+    try:
+        return tarfile.is_tarfile(f)
+    except (OSError, EOFError, tarfile.TarError):
+        return False
+
+
+def _houou_table(path: str) -> bool:
     try:
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
             cols = {row[1] for row in conn.execute("PRAGMA table_info(logs)")}
@@ -72,10 +92,11 @@ def _houou_table(path: Path) -> bool:
     return {"id", "log"} <= cols
 
 
-def members(path: Path) -> Iterator[str]:
+def members(name: str) -> Iterator[str]:
     """The names of an archive's records, in the archive's order (a houou-logs database's
-    downloaded records by log id)."""
-    archive = _open(str(path))
+    downloaded records by log id). Raises :class:`ArchiveError` for an archive that
+    cannot be opened."""
+    archive = _open(name)
     if isinstance(archive, zipfile.ZipFile):
         yield from (i.filename for i in archive.infolist() if not i.is_dir())
     elif isinstance(archive, tarfile.TarFile):
@@ -90,7 +111,7 @@ def split(name: str) -> tuple[str, str] | None:
     ``None``."""
     at = name.find(SEPARATOR)
     while at >= 0:
-        if Path(name[:at]).is_file():
+        if (not storage.is_url(name) or named_like(name[:at])) and storage.is_file(name[:at]):
             return name[:at], name[at + 1:]
         at = name.find(SEPARATOR, at + 1)
     return None
@@ -178,14 +199,7 @@ def _read_at(archive: str, member: str, e: Entry) -> bytes:
     """A zip member read from its :class:`Entry`: its local header, its bytes, checked
     against its CRC."""
     try:
-        with open(archive, "rb") as f:
-            f.seek(e.offset)
-            head = f.read(30)
-            if len(head) < 30 or head[:4] != b"PK\x03\x04":
-                raise ArchiveError(f"cannot read {member} in {archive}: no local header")
-            name_len, extra_len = struct.unpack("<HH", head[26:30])
-            f.seek(e.offset + 30 + name_len + extra_len)
-            raw = f.read(e.stored)
+        raw = _member_bytes(archive, member, e)
         data = (raw if e.method == zipfile.ZIP_STORED else zlib.decompress(raw, -15)
                 if e.method == zipfile.ZIP_DEFLATED else bz2.decompress(raw))
     except (OSError, zlib.error, ValueError) as exc:
@@ -195,38 +209,76 @@ def _read_at(archive: str, member: str, e: Entry) -> bytes:
     return data
 
 
+def _member_bytes(archive: str, member: str, e: Entry) -> bytes:
+    """A zip member's bytes as stored, after its local header: one read (one ranged
+    request at a URL) unless the header's name and extra fields are unusually long."""
+    got = storage.read_range(archive, e.offset, e.offset + _HEADER + e.stored + _SLACK)
+    if len(got) < _HEADER or got[:4] != b"PK\x03\x04":
+        raise ArchiveError(f"cannot read {member} in {archive}: no local header")
+    name_len, extra_len = struct.unpack("<HH", got[26:30])
+    start = _HEADER + name_len + extra_len
+    if start + e.stored <= len(got):
+        return got[start:start + e.stored]
+    return storage.read_range(archive, e.offset + start, e.offset + start + e.stored)
+
+
+_HEADER: Final = 30
+_SLACK: Final = 512
+"""Read past a member's bytes with its header, for the header's name and extra fields."""
+
+
 def _check(size: int, limit: int, member: str) -> None:
     if size > limit:
         raise ArchiveError(f"{member} holds {size / 2**20:.0f} MB, past the record limit")
 
 
 def _open(archive: str) -> _Opened:
-    """The archive, opened once per thread and kept among the last few it opened."""
+    """The archive, opened once per thread and kept among the last few it opened. A local
+    archive rewritten since is opened anew; one at a URL is taken as it was when this
+    process first opened it (a member read since it changed fails its CRC check)."""
+    key = _version(archive)
+    cache: OrderedDict[tuple[str, int, int], tuple[_Opened, IO[bytes] | None]] = (
+        _LOCAL.__dict__.setdefault("open", OrderedDict()))
+    if key in cache:
+        cache.move_to_end(key)
+        return cache[key][0]
+    what = kind(archive)
+    if what == "houou-logs" and storage.is_url(archive):
+        raise ArchiveError(f"cannot open {archive}: a houou-logs database is read from a "
+                           "file on this machine (SQLite reads no URL); copy it here")
+    file = None
+    try:
+        if what in ("zip", "tar") and storage.is_url(archive):
+            file = storage.open_kept(archive)
+        opened = _opened(archive, what, file)
+    except (zipfile.BadZipFile, tarfile.TarError, sqlite3.Error, OSError, EOFError) as exc:
+        if file is not None:
+            file.close()
+        raise ArchiveError(f"cannot open {archive}: {exc}") from None
+    cache[key] = (opened, file)
+    while len(cache) > _KEEP_OPEN:
+        old, old_file = cache.popitem(last=False)[1]
+        old.close()
+        if old_file is not None:
+            old_file.close()
+    return opened
+
+
+def _version(archive: str) -> tuple[str, int, int]:
+    if storage.is_url(archive):
+        return (archive, 0, 0)
     try:
         st = os.stat(archive)
     except OSError as exc:
         raise ArchiveError(f"cannot open {archive}: {exc}") from None
-    key = (archive, st.st_mtime_ns, st.st_size)
-    cache: OrderedDict[tuple[str, int, int], _Opened] = _LOCAL.__dict__.setdefault(
-        "open", OrderedDict())
-    if key in cache:
-        cache.move_to_end(key)
-        return cache[key]
-    what = kind(Path(archive))
-    try:
-        opened: zipfile.ZipFile | tarfile.TarFile | sqlite3.Connection
-        if what == "zip":
-            opened = zipfile.ZipFile(archive)
-        elif what == "tar":
-            opened = tarfile.open(archive)  # noqa: SIM115 (kept open in the cache)
-        elif what == "houou-logs":
-            opened = sqlite3.connect(f"file:{archive}?mode=ro", uri=True,
-                                     check_same_thread=False)
-        else:
-            raise ArchiveError(f"{archive} is not an archive mjlog reads")
-    except (zipfile.BadZipFile, tarfile.TarError, sqlite3.Error, OSError) as exc:
-        raise ArchiveError(f"cannot open {archive}: {exc}") from None
-    cache[key] = opened
-    while len(cache) > _KEEP_OPEN:
-        cache.popitem(last=False)[1].close()
-    return opened
+    return (archive, st.st_mtime_ns, st.st_size)
+
+
+def _opened(archive: str, what: str | None, file: IO[bytes] | None) -> _Opened:
+    if what == "zip":
+        return zipfile.ZipFile(file or archive)
+    if what == "tar":
+        return tarfile.open(archive if file is None else None, fileobj=file)  # kept open
+    if what == "houou-logs":
+        return sqlite3.connect(f"file:{archive}?mode=ro", uri=True, check_same_thread=False)
+    raise ArchiveError(f"{archive} is not an archive mjlog reads")

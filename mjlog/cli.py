@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from mjlog import __version__, archives, parallel
-from mjlog.audit import AuditReport, Checks, Spool, audit_items, collect, summary_line
+from mjlog import __version__, archives, parallel, storage
+from mjlog.audit import AuditReport, Checks, Spool, audit_items, summary_line
 from mjlog.cluster import ClusterError
 from mjlog.compression import LIMIT_VARIABLE
 from mjlog.conversion import convert_all
@@ -99,6 +99,30 @@ class InputFailure(click.ClickException):
     exit_code = 2
 
 
+class _Input(click.Path):
+    """A file or folder that exists here, a record in an archive (``ARCHIVE!MEMBER``, as
+    reports name it), or a URL of an object store (``s3://…``), which is looked at when
+    the run reads it (:mod:`mjlog.storage`)."""
+
+    def convert(self, value: str | os.PathLike[str], param: click.Parameter | None,
+                ctx: click.Context | None) -> str | bytes | os.PathLike[str]:
+        if isinstance(value, str) and (storage.is_url(value) or archives.split(value)):
+            return value
+        return super().convert(value, param, ctx)
+
+
+_INPUTS = click.argument("inputs", nargs=-1, required=True, type=_Input(exists=True))
+
+
+def _expanded(inputs: Iterable[str]) -> list[tuple[str, bool]]:
+    """:func:`expand` of the command line's inputs; a URL that cannot be listed is a
+    one-line error, exit status 2."""
+    try:
+        return list(expand(inputs))
+    except InputError as exc:
+        raise InputFailure(exc.diagnostic.message) from None
+
+
 def _read_or_exit(path: str) -> list[GameRecord]:
     try:
         return read_path(path)
@@ -134,7 +158,7 @@ def _cluster_errors() -> Iterator[None]:
 
 
 @main.command()
-@click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True))
+@_INPUTS
 @click.option("-t", "--to", "target", type=click.Choice(writers()), default="jsonl",
               show_default=True,
               help="Output format: " + "; ".join(f"{f} ({FORMATS[f].title}, "
@@ -170,17 +194,16 @@ def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool, dial
     record of an archive under a folder named after the archive). Files in
     folders or archives that are not records are skipped.
     """
-    items = list(expand(inputs))
-    many = len(items) > 1 or any(Path(i).is_dir() for i in inputs)
+    items = _expanded(inputs)
+    many = len(items) > 1 or any(storage.is_dir(i) for i in inputs)
     if many and output == "-":
         raise click.UsageError("converting several files needs -o FOLDER")
     suffix = FORMATS[target].extension
     outs = _planned_outputs(items, inputs, output, suffix, many, keep_extension)
     options = WriteOptions(plain=plain, per_round=per_round, dialect=dialect)
     failed = converted = 0
-    work = [(str(p), explicit) for p, explicit in items]
     with _staged(outs, output, many) as staged, Progress(len(items), "converting") as progress, \
-            _cluster_errors(), closing(convert_all(work, target, options,
+            _cluster_errors(), closing(convert_all(items, target, options,
                                                    parallel.Engine(jobs, cluster))) as results:
         for (path, explicit), done in zip(items, results, strict=True):
             progress(1)
@@ -202,7 +225,7 @@ def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool, dial
 
 
 @contextmanager
-def _staged(outs: dict[Path, Path], output: str, many: bool) -> Iterator[dict[Path, Path]]:
+def _staged(outs: dict[str, Path], output: str, many: bool) -> Iterator[dict[str, Path]]:
     """Where each output is written while the run lasts. Into a folder: a hidden folder
     beside it, whose files are moved into place when the run ends, so that an interrupted
     or failed run leaves the folder as it was (files already there and not written by this
@@ -273,8 +296,8 @@ def _atomically(path: Path, write_to: Callable[[Path], object]) -> None:
             tmp.unlink(missing_ok=True)
 
 
-def _planned_outputs(items: list[tuple[Path, bool]], inputs: tuple[str, ...], output: str,
-                     suffix: str, many: bool, keep: bool) -> dict[Path, Path]:
+def _planned_outputs(items: list[tuple[str, bool]], inputs: tuple[str, ...], output: str,
+                     suffix: str, many: bool, keep: bool) -> dict[str, Path]:
     """Where each input's conversion goes. Raises a usage error, before anything is
     written, when two records would go to one file or an output would replace an input
     (records only: files a folder holds that are no record are left out)."""
@@ -285,12 +308,12 @@ def _planned_outputs(items: list[tuple[Path, bool]], inputs: tuple[str, ...], ou
     else:
         outs = {p: Path(output) / _renamed(_relative(p, inputs), suffix, keep)
                 for p, explicit in items if explicit or _is_record(p)}
-    _refuse_clashes(outs, {p.resolve() for p, _ in items})
+    _refuse_clashes(outs, {Path(p).resolve() for p, _ in items if not storage.is_url(p)})
     return outs
 
 
-def _refuse_clashes(outs: dict[Path, Path], sources: set[Path]) -> None:
-    seen: dict[Path, Path] = {}
+def _refuse_clashes(outs: dict[str, Path], sources: set[Path]) -> None:
+    seen: dict[Path, str] = {}
     for src, out in outs.items():
         key = out.resolve()
         if key in sources:
@@ -306,29 +329,33 @@ def _renamed(path: Path, suffix: str, keep: bool) -> Path:
     return path.with_name(path.name + suffix) if keep else path.with_suffix(suffix)
 
 
-def _is_record(path: Path) -> bool:
+def _is_record(path: str) -> bool:
     try:
         return detect(file_bytes(path)) is not None
     except InputError:
         return True  # reading it fails later, with the reason
 
 
-def _relative(path: Path, inputs: tuple[str, ...]) -> Path:
+def _relative(name: str, inputs: tuple[str, ...]) -> Path:
     """Where an input goes under the output folder: its path below the folder named,
-    a record in an archive under a folder named after the archive."""
-    path = Path(str(path).replace(archives.SEPARATOR, "/"))
+    a record in an archive under a folder named after the archive (for a URL, below the
+    URL named)."""
+    path = name.replace(archives.SEPARATOR, "/")
     for i in inputs:
-        base = Path(i)
-        if (base.is_dir() or archives.kind(base)) and base in path.parents:
-            return path.relative_to(base.parent if archives.kind(base) else base)
-    return Path(path.name)
+        archive = archives.named_like(i) and archives.kind(i) is not None
+        base = i.rstrip("/") if storage.is_url(i) else str(Path(i))
+        if not (archive or storage.is_dir(i)) or not path.startswith(base + "/"):
+            continue
+        below = path[len(base) + 1:]
+        return Path(base.rsplit("/", 1)[-1], below) if archive else Path(below)
+    return Path(path.rsplit("/", 1)[-1])
 
 
 # ---------------------------------------------------------------- replay
 
 
 @main.command("replay")
-@click.argument("input_", metavar="INPUT", type=click.Path(exists=True, dir_okay=False))
+@click.argument("input_", metavar="INPUT", type=_Input(exists=True, dir_okay=False))
 @click.option("--round", "round_", metavar="LABEL",
               help="Round to show, e.g. E2 or E2-1 (East 2, one honba). Default: the last.")
 @click.option("--turn", type=click.IntRange(min=0), metavar="N",
@@ -418,7 +445,7 @@ def _replay_to(
 
 
 @main.command("audit")
-@click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True))
+@_INPUTS
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text",
               show_default=True, help="Report format (json: schemas/audit-report.schema.json; "
               "jsonl: the same as one object a line, each game's line written as soon as it "
@@ -463,7 +490,7 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, cluster: str | None,
     options = _rule_options(preset, settings)
     checks = Checks(wall=not no_wall, scores=not no_scores, rules=not no_rules, preset=preset,
                     options=options, force=force_rules)
-    items = collect(inputs)
+    items = _expanded(inputs)
     if output and Path(output).resolve() in {Path(p).resolve() for p, _ in items}:
         raise click.UsageError(f"the report {output} would replace an input; nothing was "
                                "written")
@@ -607,7 +634,7 @@ def rules_cmd(preset: str | None) -> None:
 
 
 @main.command("stats")
-@click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True))
+@_INPUTS
 @click.option("-o", "--output", default=None, metavar="OUT",
               help="Write to OUT ('-' for standard output); the format follows its extension "
               "(.csv, .json, .md, .parquet) unless --format says. Without it, print a table.")
@@ -755,7 +782,7 @@ def _stats_run(inputs: tuple[str, ...], keys: list[str], options: dict[str, str]
     """:func:`mjlog.stats.run` with a progress bar on a terminal, errors as messages."""
     from mjlog import stats
 
-    count = sum(1 for _ in expand(inputs))
+    count = len(_expanded(inputs))
     run = partial(stats.run, inputs, by=keys, options=options, filters=filters,
                   facts_dir=facts_dir, overwrite=replace[0], update=replace[1],
                   jobs=engine.jobs, cluster=engine.cluster,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 _DECODER = json.JSONDecoder()
 _SPACE = re.compile(r"[ \t\r\n]*")
@@ -41,7 +41,7 @@ class LineTooLong(ValueError):
                          f"{LINE_LIMIT // 2**20} MB a line)")
 
 
-def file_lines(file: BinaryIO) -> Iterator[tuple[int, str, Exception | None]]:
+def file_lines(file: IO[bytes]) -> Iterator[tuple[int, str, Exception | None]]:
     """:func:`text_lines` of an open binary file, read a line at a time: a line is never
     held longer than :data:`LINE_LIMIT` (the rest of it is passed over, and it yields
     :class:`LineTooLong`)."""

@@ -5,7 +5,8 @@ separate processes, the workers with ``tests/cluster/poison.py`` preloaded, and 
 commands through them over the Tenhou records of the corpus. Every result is compared
 with the same command run locally: the same report, the same converted files, the same
 statistics and the same fact tables after sorting. One test kills a worker in the middle
-of a run, one gives the cluster a record that makes its workers exit.
+of a run, one gives the cluster a record that makes its workers exit, one has the workers
+read a zip from an S3 store on loopback (moto's server, a process of its own).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import signal
 import subprocess
 import sys
 import time
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,7 @@ import pytest
 
 from .cluster.poison import MARK
 from .conftest import CORPUS, CORPUS_MISSING, EXAMPLES, ROOT
+from .objectstore import REASON, S3Server
 
 distributed = pytest.importorskip("distributed", reason="the cluster tests need Dask "
                                   "distributed: pip install -e '.[test]' installs it")
@@ -82,7 +85,24 @@ class Cluster:
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+def store() -> Iterator[S3Server | None]:
+    """An S3 store on loopback, started before the workers so that they are told where it
+    is as a real deployment tells them (``None`` without s3fs and moto)."""
+    try:
+        server = S3Server()
+    except pytest.skip.Exception:
+        yield None
+        return
+    ENV.update(server.env)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory, store: S3Server | None
+            ) -> Iterator[Cluster]:
     if not XML.is_dir():
         pytest.skip(CORPUS_MISSING)
     c = Cluster(tmp_path_factory.mktemp("cluster"))
@@ -188,6 +208,28 @@ def _facts(folder: Path) -> dict[str, pl.DataFrame]:
         frame = pl.read_parquet(table / "*.parquet")
         tables[table.name] = frame.sort(frame.columns, nulls_last=True)
     return tables
+
+
+def test_a_zip_in_a_bucket_audits_on_the_cluster_as_here(cluster: Cluster,
+                                                         store: S3Server | None,
+                                                         tmp_path: Path) -> None:
+    """Workers read the members of a zip in an S3 bucket by ranged requests, with the
+    credentials and endpoint of their own environment."""
+    if store is None:
+        pytest.skip(REASON)
+    archive = tmp_path / "houou.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        for path in sorted(XML.rglob("*.mjlog"))[:200]:
+            z.write(path, path.relative_to(XML).as_posix())
+    store.put(archive, "s3://archives/houou.zip")
+    reports = []
+    for source, engine in ((str(archive), ["--jobs", "1"]),
+                           ("s3://archives/houou.zip", ["--cluster", cluster.address])):
+        done = mjlog("audit", source, "--format", "json", *engine)
+        assert done.returncode in (0, 1), done.stderr
+        reports.append(json.loads(done.stdout.replace(source, "<archive>")))
+    assert reports[1] == reports[0]
+    assert reports[0]["summary"]["games"] == 200 and reports[0]["unreadable"] == []
 
 
 def test_a_record_that_ends_its_workers_is_reported(cluster: Cluster, tmp_path: Path) -> None:

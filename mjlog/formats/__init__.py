@@ -23,9 +23,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Final
+from typing import IO
 
-from mjlog import archives, jsontext, serialize
+from mjlog import archives, jsontext, serialize, storage
 from mjlog.compression import GZIP_MAGIC, gunzip, record_limit
 from mjlog.diagnostics import Diagnostic, InputError, Src
 from mjlog.events import EVENT_TYPES, Event, GameStart
@@ -244,11 +244,13 @@ def paths_under(root: Path) -> Iterator[None]:
         _ROOT.reset(token)
 
 
-def _local(path: str | Path) -> Path:
-    """Where ``path`` is opened (see :func:`paths_under`)."""
+def _local(path: str | Path) -> str:
+    """Where ``path`` is opened (see :func:`paths_under`); a URL where it is."""
     root = _ROOT.get()
-    p = Path(path)
-    return p if root is None or p.is_absolute() else root / p
+    name = str(path)
+    if root is None or storage.is_url(name) or Path(name).is_absolute():
+        return name
+    return str(root / name)
 
 
 def read_path(path: str | Path, *, strict: bool = False) -> list[GameRecord]:
@@ -258,15 +260,21 @@ def read_path(path: str | Path, *, strict: bool = False) -> list[GameRecord]:
 
 
 def file_bytes(path: str | Path) -> bytes:
-    """A file's bytes, or an archive member's. Raises :class:`InputError` (``unreadable``,
-    ``too-large`` for a member past the record limit)."""
+    """A file's bytes, or an archive member's, here or at a URL (:mod:`mjlog.storage`).
+    Raises :class:`InputError` (``unreadable``; ``too-large`` for a member past the record
+    limit; ``unreadable`` for an archive that cannot be opened, named as a record)."""
     where = _local(path)
-    try:
-        return where.read_bytes()
-    except OSError as exc:
-        inside = archives.split(str(where))
-        if inside is None:
-            raise InputError(Diagnostic(code="unreadable", message=str(exc))) from None
+    inside = archives.split(where) if storage.is_url(where) else None
+    if inside is None:
+        try:
+            data = storage.read_bytes(where)
+        except OSError as exc:
+            inside = archives.split(where)
+            if inside is None:
+                raise InputError(Diagnostic(code="unreadable", message=str(exc))) from None
+        else:
+            _refuse_damaged_archive(where)
+            return data
     try:
         return archives.read(*inside, limit=record_limit(), name=str(path))
     except archives.ArchiveError as exc:
@@ -274,26 +282,38 @@ def file_bytes(path: str | Path) -> bytes:
         raise InputError(Diagnostic(code=code, message=str(exc))) from None
 
 
+def _refuse_damaged_archive(name: str) -> None:
+    """An archive that reached here as a record is one that :func:`expand` could not open:
+    raise its reason."""
+    if archives.named_like(name) and archives.kind(name) is not None:
+        try:
+            next(archives.members(name), None)
+        except archives.ArchiveError as exc:
+            raise InputError(Diagnostic(code="unreadable", message=str(exc))) from None
+
+
 def iter_path(path: str | Path) -> Iterator[GameRecord]:
     """Every game in one file, one at a time, as :func:`read_path` reads them.
 
     A plain JSON Lines file is read a line at a time and each game yielded when the next
-    begins, so that a file of any number of games costs the memory of one; other files
-    are read whole. Raises :class:`InputError` as :func:`read_path` does, when the first
+    begins, so that a file of any number of games costs the memory of one (at a URL too);
+    other files are read whole. Raises :class:`InputError` as :func:`read_path` does, when the first
     game is asked for.
     """
     where = _local(path)
-    if not where.is_file() and archives.split(str(where)) is not None:
-        yield from read_bytes(file_bytes(path), str(path))  # a record in an archive
+    inside = (archives.split(where) if storage.is_url(where) or not Path(where).is_file()
+              else None)
+    if inside is not None or archives.named_like(where):
+        yield from read_bytes(file_bytes(path), str(path))  # in an archive, or damaged one
         return
     try:
-        with where.open("rb") as file:
+        with storage.opened(where) as file:
             yield from _stream(file, str(path))
     except OSError as exc:
         raise InputError(Diagnostic(code="unreadable", message=str(exc))) from None
 
 
-def _stream(file: BinaryIO, path: str) -> Iterator[GameRecord]:
+def _stream(file: IO[bytes], path: str) -> Iterator[GameRecord]:
     head = file.read(_STREAM_HEAD)
     if head[:2] == GZIP_MAGIC or _detect_text(head) != "jsonl":
         yield from read_bytes(head + file.read(), path)
@@ -350,7 +370,7 @@ def write(fmt: str, events: Sequence[Event], options: WriteOptions = WriteOption
             f"the {fmt} writer failed: {exc!r}"))) from exc
 
 
-def expand(inputs: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
+def expand(inputs: Iterable[str | Path]) -> Iterator[tuple[str, bool]]:
     """Files named by ``inputs``, directories searched recursively in name order.
 
     Yields ``(path, explicit)``: ``explicit`` is true for a file named on the
@@ -358,25 +378,38 @@ def expand(inputs: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
     a directory (an unknown format there is skipped). Hidden files and
     folders are not searched. An archive (zip, tar, a houou-logs database;
     :mod:`mjlog.archives`), named or found, gives each of its records as
-    ``ARCHIVE!MEMBER``, as files found in a directory.
+    ``ARCHIVE!MEMBER``, as files found in a directory; one that cannot be opened is
+    yielded as a named file, whose reading gives the reason. A URL (``s3://bucket/2024/``,
+    :mod:`mjlog.storage`) is a folder when objects lie below it; a URL that cannot be
+    listed raises :class:`InputError`.
     """
     for item in inputs:
-        p = Path(item)
-        if p.is_dir():
-            for f in sorted(p.rglob("*")):
-                rel = f.relative_to(p).parts
-                if f.is_file() and not any(part.startswith(".") for part in rel):
-                    yield from _in_archive(f) or ((f, False),)
-        else:
-            yield from _in_archive(p) or ((p, True),)
+        name = str(item)
+        for found, explicit in _files(name):
+            yield from _in_archive(found) or ((found, explicit),)
 
 
-_ARCHIVE_SUFFIXES: Final = (".zip", ".tar", ".tgz", ".tar.gz", ".tar.bz2", ".tbz2", ".tar.xz",
-                            ".txz", ".db", ".sqlite", ".sqlite3")
+def _files(name: str) -> list[tuple[str, bool]]:
+    """The files a name on the command line stands for, as (name, named)."""
+    if storage.is_url(name):
+        try:
+            return ([(f, False) for f in storage.files_under(name)]
+                    if storage.is_dir(name) else [(name, True)])
+        except OSError as exc:
+            raise InputError(Diagnostic(code="unreadable", message=str(exc))) from None
+    p = Path(name)
+    if not p.is_dir():
+        return [(str(p), True)]
+    return [(str(f), False) for f in sorted(p.rglob("*"))
+            if f.is_file() and not any(part.startswith(".") for part in f.relative_to(p).parts)]
 
 
-def _in_archive(path: Path) -> list[tuple[Path, bool]]:
-    """The records of an archive as ``(ARCHIVE!MEMBER, False)``; ``[]`` for any other file."""
-    if not path.name.lower().endswith(_ARCHIVE_SUFFIXES) or archives.kind(path) is None:
+def _in_archive(name: str) -> list[tuple[str, bool]]:
+    """The records of an archive as ``(ARCHIVE!MEMBER, False)``; ``[]`` for any other file,
+    and for an archive that cannot be opened (read as a record, it says why)."""
+    if not archives.named_like(name) or archives.kind(name) is None:
         return []
-    return [(Path(f"{path}{archives.SEPARATOR}{m}"), False) for m in archives.members(path)]
+    try:
+        return [(f"{name}{archives.SEPARATOR}{m}", False) for m in archives.members(name)]
+    except archives.ArchiveError:
+        return [(name, True)]

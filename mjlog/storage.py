@@ -1,0 +1,169 @@
+"""Where records are read from: local files, or object-store URLs through fsspec.
+
+A name with a scheme (``s3://bucket/2024/``, ``gs://bucket/games.zip``,
+``file:///data/x.mjlog``) is read through fsspec and the package of its store (s3fs
+for ``s3://``, gcsfs for ``gs://``), when they are installed; any other name is a
+path on this machine. Credentials and endpoints are the store package's own
+(``AWS_PROFILE``, ``AWS_ENDPOINT_URL``, ``GOOGLE_APPLICATION_CREDENTIALS``…) or
+fsspec's ``FSSPEC_<PROTOCOL>_<OPTION>`` variables: mjlog passes none. A URL is read
+where the work runs, so each worker of a cluster needs the packages and credentials.
+
+This module only reads; nothing is written to a store. What :mod:`mjlog.archives`
+and :mod:`mjlog.formats` make of the bytes is the same wherever they came from.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any, Final
+
+_URL: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+://")
+INSTALL: Final = ("mjlog reads URLs with fsspec (pip install 'mjlog[cloud]') and the "
+                  "store's own package (s3fs for s3://, gcsfs for gs://)")
+
+
+class StorageError(OSError):
+    """A URL that cannot be read: no fsspec, no package for its store, or the store's
+    own error (no such object, access denied)."""
+
+
+def is_url(name: str) -> bool:
+    """Whether ``name`` is read through fsspec (it has a scheme: ``s3://``, ``file://``)."""
+    return _URL.match(name) is not None
+
+
+def _fs(url: str) -> tuple[Any, str]:
+    """The fsspec file system of ``url`` and the path in it."""
+    try:
+        import fsspec
+    except ImportError:
+        raise StorageError(f"{url}: {INSTALL}") from None
+    try:
+        fs, path = fsspec.core.url_to_fs(url)
+    except ImportError as exc:
+        raise StorageError(f"{url}: {exc}; {INSTALL}") from None
+    except ValueError as exc:
+        raise StorageError(f"{url}: {exc}") from None
+    return fs, path
+
+
+def _failed(url: str, exc: Exception) -> StorageError:
+    if isinstance(exc, StorageError):
+        return exc
+    return StorageError(f"{url}: {type(exc).__name__}: {exc}")
+
+
+def is_dir(name: str) -> bool:
+    """Whether ``name`` is a folder (a URL: a prefix that holds objects)."""
+    if not is_url(name):
+        return Path(name).is_dir()
+    fs, path = _fs(name)
+    try:
+        return bool(fs.isdir(path))
+    except Exception as exc:  # the store's own errors, of many kinds
+        raise _failed(name, exc) from None
+
+
+def is_file(name: str) -> bool:
+    """Whether ``name`` is a file (a URL: an object). A URL found once is remembered by
+    this process: a store is asked once per archive, not once per record read from it."""
+    if not is_url(name):
+        return Path(name).is_file()
+    if name in _FOUND:
+        return True
+    try:
+        fs, path = _fs(name)
+        found = bool(fs.isfile(path))
+    except Exception:  # an unreadable URL is not a file; reading it says why
+        return False
+    if found:
+        if len(_FOUND) >= _FOUND_MOST:
+            _FOUND.clear()
+        _FOUND.add(name)
+    return found
+
+
+_FOUND: Final[set[str]] = set()
+_FOUND_MOST: Final = 4096
+
+
+def files_under(folder: str) -> list[str]:
+    """The files below a URL's folder, as URLs, in the order of a local folder's (name by
+    name, a folder's files where its name sorts), leaving out hidden files and folders (a
+    name part starting with ``.``)."""
+    fs, path = _fs(folder)
+    try:
+        found = sorted(fs.find(path), key=lambda p: p.split("/"))  # as local folders
+    except Exception as exc:
+        raise _failed(folder, exc) from None
+    base = path.rstrip("/") + "/"
+    kept = [p for p in found if p.startswith(base)
+            and not any(part.startswith(".") for part in p[len(base):].split("/"))]
+    return [_under(folder, p[len(base):]) for p in kept]
+
+
+def _under(folder: str, relative: str) -> str:
+    return folder.rstrip("/") + "/" + relative
+
+
+def read_bytes(name: str) -> bytes:
+    """The whole of a file or object. Raises ``OSError`` (:class:`StorageError` for a
+    URL; ``FileNotFoundError`` when nothing is there)."""
+    if not is_url(name):
+        return Path(name).read_bytes()
+    fs, path = _fs(name)
+    try:
+        return bytes(fs.cat_file(path))
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{name}: no such file or object") from None
+    except Exception as exc:
+        raise _failed(name, exc) from None
+
+
+def read_range(name: str, start: int, end: int) -> bytes:
+    """Bytes ``start`` to ``end`` (exclusive) of a file or object, fewer at its end: one
+    ranged request for a URL."""
+    if not is_url(name):
+        with open(name, "rb") as f:
+            f.seek(start)
+            return f.read(end - start)
+    fs, path = _fs(name)
+    try:
+        return bytes(fs.cat_file(path, start=start, end=end))
+    except Exception as exc:
+        raise _failed(name, exc) from None
+
+
+@contextmanager
+def opened(name: str) -> Iterator[IO[bytes]]:
+    """A file or object opened for reading, seekable (a URL's reads are ranged requests).
+    Raises ``OSError``."""
+    if not is_url(name):
+        with open(name, "rb") as f:
+            yield f
+        return
+    fs, path = _fs(name)
+    try:
+        f = fs.open(path, "rb")
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{name}: no such file or object") from None
+    except Exception as exc:
+        raise _failed(name, exc) from None
+    with io.BufferedReader(f) as buffered:  # the file interface in full (readline(size))
+        yield buffered
+
+
+def open_kept(name: str) -> IO[bytes]:
+    """A file or object opened for reading, for the caller to close (an archive kept
+    open)."""
+    if not is_url(name):
+        return open(name, "rb")  # the caller closes it
+    fs, path = _fs(name)
+    try:
+        return fs.open(path, "rb")  # type: ignore[no-any-return]
+    except Exception as exc:
+        raise _failed(name, exc) from None

@@ -61,22 +61,20 @@ def kind(name: str) -> str | None:
     copied here)."""
     lower = name.lower()
     try:
-        with storage.opened(name) as f:
-            head = f.read(16)
-            tar = lower.endswith(_TAR_SUFFIXES) and _is_tar(f)
+        head = storage.read_range(name, 0, 16)
+        if lower.endswith(_TAR_SUFFIXES):
+            with storage.opened(name) as f:
+                return "tar" if _is_tar(f) else None
     except OSError:
         return None
     if lower.endswith(".zip") and head.startswith(b"PK"):
         return "zip"
-    if tar:
-        return "tar"
     if head == _SQLITE_MAGIC and (storage.is_url(name) or _houou_table(name)):
         return "houou-logs"
     return None
 
 
 def _is_tar(f: IO[bytes]) -> bool:
-    f.seek(0)
     try:
         return tarfile.is_tarfile(f)
     except (OSError, EOFError, tarfile.TarError):

@@ -28,7 +28,7 @@ import pytest
 
 from .cluster.poison import MARK
 from .conftest import CORPUS, CORPUS_MISSING, EXAMPLES, ROOT
-from .objectstore import REASON, S3Server
+from .objectstore import REASON, S3Server, Unavailable
 
 distributed = pytest.importorskip("distributed", reason="the cluster tests need Dask "
                                   "distributed: pip install -e '.[test]' installs it")
@@ -90,7 +90,7 @@ def store() -> Iterator[S3Server | None]:
     is as a real deployment tells them (``None`` without s3fs and moto)."""
     try:
         server = S3Server()
-    except pytest.skip.Exception:
+    except Unavailable:
         yield None
         return
     ENV.update(server.env)

@@ -343,11 +343,15 @@ def _relative(name: str, inputs: tuple[str, ...]) -> Path:
     path = name.replace(archives.SEPARATOR, "/")
     for i in inputs:
         archive = archives.named_like(i) and archives.kind(i) is not None
-        base = i.rstrip("/") if storage.is_url(i) else str(Path(i))
-        if not (archive or storage.is_dir(i)) or not path.startswith(base + "/"):
+        if not (archive or storage.is_dir(i)):
             continue
-        below = path[len(base) + 1:]
-        return Path(base.rsplit("/", 1)[-1], below) if archive else Path(below)
+        if storage.is_url(i):
+            base = i.rstrip("/")
+            if path.startswith(base + "/"):
+                below = path[len(base) + 1:]
+                return Path(base.rsplit("/", 1)[-1], below) if archive else Path(below)
+        elif Path(i) in Path(path).parents:
+            return Path(path).relative_to(Path(i).parent if archive else Path(i))
     return Path(path.rsplit("/", 1)[-1])
 
 

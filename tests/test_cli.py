@@ -383,3 +383,18 @@ def test_audit_as_json_lines_writes_each_game_as_it_is_audited(tmp_path: Path) -
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_convert_keeps_sub_folders_of_a_relative_folder(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``mjlog convert . -o OUT``: each record keeps its place below the folder named, as
+    for a folder named by its full path."""
+    (tmp_path / "games" / "2024").mkdir(parents=True)
+    shutil.copy(EXAMPLES / "east-ron.mjlog", tmp_path / "games" / "a.mjlog")
+    shutil.copy(EXAMPLES / "east-ron.mjlog", tmp_path / "games" / "2024" / "b.mjlog")
+    monkeypatch.chdir(tmp_path / "games")
+    for name, source in (("dot", "."), ("slash", "./"), ("full", str(tmp_path / "games"))):
+        code, _ = run("convert", source, "-t", "jsonl", "-o", str(tmp_path / name))
+        assert code == 0, name
+        assert sorted(p.relative_to(tmp_path / name).as_posix()
+                      for p in (tmp_path / name).rglob("*.jsonl")) == ["2024/b.jsonl", "a.jsonl"]

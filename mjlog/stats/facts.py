@@ -176,7 +176,8 @@ class Batch:
             if t == "wins":
                 df = df.with_columns(pl.col("yaku").str.split(",").list.eval(
                     pl.element().filter(pl.element() != "")))
-            out[t] = df.select(list(schema)).cast(schema)  # type: ignore[arg-type]
+            df = df.select(list(schema))
+            out[t] = df if df.schema == schema else df.cast(schema)  # type: ignore[arg-type]
         return out
 
 

@@ -142,3 +142,28 @@ def test_a_damaged_member_read_from_its_entry_is_an_error(tmp_path: Path) -> Non
     zip_path.write_bytes(bytes(data))
     with archives.located(known), pytest.raises(InputError, match="bad CRC"):
         file_bytes(name)
+
+
+@pytest.mark.parametrize("command", ["audit", "stats"])
+def test_a_damaged_archive_in_a_folder_is_an_unreadable_input(folder: Path, tmp_path: Path,
+                                                              command: str) -> None:
+    """A zip whose directory cannot be read is reported with the reason, exit status 2 (it
+    was a traceback): the audit still reads the folder's other records; statistics stop,
+    as for any named file they cannot read, rather than count without it."""
+    from click.testing import CliRunner
+
+    from mjlog.cli import main
+
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    for f in sorted((folder / "plain").iterdir())[:3]:
+        (mixed / f.name).write_bytes(f.read_bytes())
+    (mixed / "broken.zip").write_bytes((folder / "games.zip").read_bytes()[:3000])
+    out = CliRunner().invoke(main, [command, str(mixed), *(
+        ["--format", "json"] if command == "audit" else ["--min-games", "1"])])
+    assert out.exit_code == 2, out.output
+    assert out.exception is None or isinstance(out.exception, SystemExit), out.exception
+    assert f"cannot open {mixed / 'broken.zip'}" in out.output
+    if command == "audit":
+        report = json.loads(out.stdout)
+        assert report["summary"]["games"] == 3 and report["summary"]["unreadable_files"] == 1

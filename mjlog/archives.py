@@ -61,10 +61,10 @@ def kind(name: str) -> str | None:
     copied here)."""
     lower = name.lower()
     try:
-        head = storage.read_range(name, 0, 16)
         if lower.endswith(_TAR_SUFFIXES):
             with storage.opened(name) as f:
                 return "tar" if _is_tar(f) else None
+        head = storage.read_range(name, 0, 16)
     except OSError:
         return None
     if lower.endswith(".zip") and head.startswith(b"PK"):

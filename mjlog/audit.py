@@ -295,7 +295,7 @@ def _worker_died(item: tuple[str, bool]) -> list[FileReport]:
 
 def collect(inputs: Iterable[str | Path]) -> list[tuple[str, bool]]:
     """The files to audit: ``(path, named explicitly)`` (see :func:`mjlog.formats.expand`)."""
-    return [(str(p), explicit) for p, explicit in expand(inputs)]
+    return list(expand(inputs))
 
 
 def audit(inputs: Iterable[str | Path], *, jobs: int = 1, cluster: str | None = None,

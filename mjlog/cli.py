@@ -195,11 +195,12 @@ def convert(inputs: tuple[str, ...], target: str, output: str, plain: bool, dial
     folders or archives that are not records are skipped.
     """
     items = _expanded(inputs)
-    many = len(items) > 1 or any(storage.is_dir(i) for i in inputs)
+    holders = _holders(inputs)
+    many = len(items) > 1 or any(not archive for _, archive in holders)
     if many and output == "-":
         raise click.UsageError("converting several files needs -o FOLDER")
     suffix = FORMATS[target].extension
-    outs = _planned_outputs(items, inputs, output, suffix, many, keep_extension)
+    outs = _planned_outputs(items, holders, output, suffix, many, keep_extension)
     options = WriteOptions(plain=plain, per_round=per_round, dialect=dialect)
     failed = converted = 0
     with _staged(outs, output, many) as staged, Progress(len(items), "converting") as progress, \
@@ -296,8 +297,8 @@ def _atomically(path: Path, write_to: Callable[[Path], object]) -> None:
             tmp.unlink(missing_ok=True)
 
 
-def _planned_outputs(items: list[tuple[str, bool]], inputs: tuple[str, ...], output: str,
-                     suffix: str, many: bool, keep: bool) -> dict[str, Path]:
+def _planned_outputs(items: list[tuple[str, bool]], holders: list[tuple[str, bool]],
+                     output: str, suffix: str, many: bool, keep: bool) -> dict[str, Path]:
     """Where each input's conversion goes. Raises a usage error, before anything is
     written, when two records would go to one file or an output would replace an input
     (records only: files a folder holds that are no record are left out)."""
@@ -306,7 +307,7 @@ def _planned_outputs(items: list[tuple[str, bool]], inputs: tuple[str, ...], out
     if not many:
         outs = {items[0][0]: Path(output)} if items else {}
     else:
-        outs = {p: Path(output) / _renamed(_relative(p, inputs), suffix, keep)
+        outs = {p: Path(output) / _renamed(_relative(p, holders), suffix, keep)
                 for p, explicit in items if explicit or _is_record(p)}
     _refuse_clashes(outs, {Path(p).resolve() for p, _ in items if not storage.is_url(p)})
     return outs
@@ -336,15 +337,23 @@ def _is_record(path: str) -> bool:
         return True  # reading it fails later, with the reason
 
 
-def _relative(name: str, inputs: tuple[str, ...]) -> Path:
+def _holders(inputs: tuple[str, ...]) -> list[tuple[str, bool]]:
+    """The inputs that hold records (folders and archives), each with whether it is an
+    archive: looked at once, not once per record."""
+    out = []
+    for i in inputs:
+        archive = archives.named_like(i) and archives.kind(i) is not None
+        if archive or storage.is_dir(i):
+            out.append((i, archive))
+    return out
+
+
+def _relative(name: str, holders: list[tuple[str, bool]]) -> Path:
     """Where an input goes under the output folder: its path below the folder named,
     a record in an archive under a folder named after the archive (for a URL, below the
     URL named)."""
     path = name.replace(archives.SEPARATOR, "/")
-    for i in inputs:
-        archive = archives.named_like(i) and archives.kind(i) is not None
-        if not (archive or storage.is_dir(i)):
-            continue
+    for i, archive in holders:
         if storage.is_url(i):
             base = i.rstrip("/")
             if path.startswith(base + "/"):
@@ -786,11 +795,12 @@ def _stats_run(inputs: tuple[str, ...], keys: list[str], options: dict[str, str]
     """:func:`mjlog.stats.run` with a progress bar on a terminal, errors as messages."""
     from mjlog import stats
 
-    count = len(_expanded(inputs))
+    items = _expanded(inputs)
+    count = len(items)
     run = partial(stats.run, inputs, by=keys, options=options, filters=filters,
                   facts_dir=facts_dir, overwrite=replace[0], update=replace[1],
                   jobs=engine.jobs, cluster=engine.cluster,
-                  dedupe=not keep_duplicates, report=report)
+                  dedupe=not keep_duplicates, report=report, listed=items)
     try:
         if sys.stderr.isatty() and count > 1:
             with Progress(count, "reading") as progress:

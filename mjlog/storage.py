@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, Any, Final, TypeVar
 
+T = TypeVar("T")
 _URL: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+://")
 INSTALL: Final = ("mjlog reads URLs with fsspec (pip install 'mjlog[cloud]') and the "
                   "store's own package (s3fs for s3://, gcsfs for gs://)")
@@ -51,21 +52,25 @@ def _fs(url: str) -> tuple[Any, str]:
     return fs, path
 
 
-def _failed(url: str, exc: Exception) -> StorageError:
-    if isinstance(exc, StorageError):
-        return exc
-    return StorageError(f"{url}: {type(exc).__name__}: {exc}")
+def _store(url: str, action: Callable[[Any, str], T]) -> T:
+    """``action(file system, path)`` of ``url``, its errors as ``OSError``:
+    ``FileNotFoundError`` when nothing is there, else :class:`StorageError`."""
+    fs, path = _fs(url)
+    try:
+        return action(fs, path)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{url}: no such file or object") from None
+    except StorageError:
+        raise
+    except Exception as exc:  # the store's own errors, of many kinds
+        raise StorageError(f"{url}: {type(exc).__name__}: {exc}") from None
 
 
 def is_dir(name: str) -> bool:
     """Whether ``name`` is a folder (a URL: a prefix that holds objects)."""
     if not is_url(name):
         return Path(name).is_dir()
-    fs, path = _fs(name)
-    try:
-        return bool(fs.isdir(path))
-    except Exception as exc:  # the store's own errors, of many kinds
-        raise _failed(name, exc) from None
+    return _store(name, lambda fs, path: bool(fs.isdir(path)))
 
 
 def is_file(name: str) -> bool:
@@ -76,9 +81,8 @@ def is_file(name: str) -> bool:
     if name in _FOUND:
         return True
     try:
-        fs, path = _fs(name)
-        found = bool(fs.isfile(path))
-    except Exception:  # an unreadable URL is not a file; reading it says why
+        found = _store(name, lambda fs, path: bool(fs.isfile(path)))
+    except OSError:  # an unreadable URL is not a file; reading it says why
         return False
     if found:
         if len(_FOUND) >= _FOUND_MOST:
@@ -98,19 +102,12 @@ def files_under(folder: str) -> list[str]:
     """The files below a URL's folder, as URLs, in the order of a local folder's (name by
     name, a folder's files where its name sorts), leaving out hidden files and folders (a
     name part starting with ``.``)."""
-    fs, path = _fs(folder)
-    try:
-        found = sorted(fs.find(path), key=lambda p: p.split("/"))  # as local folders
-    except Exception as exc:
-        raise _failed(folder, exc) from None
-    base = path.rstrip("/") + "/"
-    kept = [p for p in found if p.startswith(base)
-            and not any(part.startswith(".") for part in p[len(base):].split("/"))]
-    return [_under(folder, p[len(base):]) for p in kept]
-
-
-def _under(folder: str, relative: str) -> str:
-    return folder.rstrip("/") + "/" + relative
+    base = _fs(folder)[1].rstrip("/") + "/"
+    found = _store(folder, lambda fs, path: fs.find(path))
+    below = sorted((p[len(base):] for p in found if p.startswith(base)),
+                   key=lambda p: p.split("/"))  # as a local folder is listed
+    return [f"{folder.rstrip('/')}/{p}" for p in below
+            if not any(part.startswith(".") for part in p.split("/"))]
 
 
 def read_bytes(name: str) -> bytes:
@@ -118,13 +115,7 @@ def read_bytes(name: str) -> bytes:
     URL; ``FileNotFoundError`` when nothing is there)."""
     if not is_url(name):
         return Path(name).read_bytes()
-    fs, path = _fs(name)
-    try:
-        return bytes(fs.cat_file(path))
-    except FileNotFoundError:
-        raise FileNotFoundError(f"{name}: no such file or object") from None
-    except Exception as exc:
-        raise _failed(name, exc) from None
+    return _store(name, lambda fs, path: bytes(fs.cat_file(path)))
 
 
 def read_range(name: str, start: int, end: int) -> bytes:
@@ -134,39 +125,22 @@ def read_range(name: str, start: int, end: int) -> bytes:
         with open(name, "rb") as f:
             f.seek(start)
             return f.read(end - start)
-    fs, path = _fs(name)
-    try:
-        return bytes(fs.cat_file(path, start=start, end=end))
-    except Exception as exc:
-        raise _failed(name, exc) from None
+    return _store(name, lambda fs, path: bytes(fs.cat_file(path, start=start, end=end)))
 
 
 @contextmanager
 def opened(name: str) -> Iterator[IO[bytes]]:
-    """A file or object opened for reading, seekable (a URL's reads are ranged requests).
-    Raises ``OSError``."""
-    if not is_url(name):
-        with open(name, "rb") as f:
-            yield f
-        return
-    fs, path = _fs(name)
-    try:
-        f = fs.open(path, "rb", block_size=_BLOCK)
-    except FileNotFoundError:
-        raise FileNotFoundError(f"{name}: no such file or object") from None
-    except Exception as exc:
-        raise _failed(name, exc) from None
-    with io.BufferedReader(f) as buffered:  # the file interface in full (readline(size))
-        yield buffered
+    """A file or object opened for reading, closed when the block ends (see
+    :func:`open_kept`). Raises ``OSError``."""
+    with open_kept(name) as f:
+        yield f
 
 
 def open_kept(name: str) -> IO[bytes]:
-    """A file or object opened for reading, for the caller to close (an archive kept
-    open)."""
+    """A file or object opened for reading, seekable, for the caller to close (an archive
+    kept open). A URL's reads are ranged requests of at least :data:`_BLOCK` bytes.
+    Raises ``OSError``."""
     if not is_url(name):
         return open(name, "rb")  # the caller closes it
-    fs, path = _fs(name)
-    try:
-        return fs.open(path, "rb", block_size=_BLOCK)  # type: ignore[no-any-return]
-    except Exception as exc:
-        raise _failed(name, exc) from None
+    raw = _store(name, lambda fs, path: fs.open(path, "rb", block_size=_BLOCK))
+    return io.BufferedReader(raw)  # the file interface in full (readline(size))

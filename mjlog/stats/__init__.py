@@ -261,7 +261,7 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
         facts_dir: str | Path | None = None, overwrite: bool = False, update: bool = False,
         jobs: int = 1, cluster: str | None = None, batch_games: int = 500,
         dedupe: bool = True, progress: Callable[[int, int], Any] | None = None,
-        report: bool = False) -> Summary:
+        report: bool = False, listed: Sequence[tuple[str, bool]] | None = None) -> Summary:
     """Stream ``inputs`` into metrics per group of ``by`` (plus ``players``).
 
     With ``facts_dir``, the fact tables of the games counted (after the filters
@@ -274,13 +274,15 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
     facts are those of a run over everything (an archive that grew costs only its
     new games). ``jobs`` reads in a pool of processes, ``cluster`` on the workers of
     the Dask cluster whose scheduler is at that address (:mod:`mjlog.cluster`): the
-    same table and facts. Raises :class:`InputError` for an unreadable named file,
+    same table and facts. ``listed``: ``inputs`` as :func:`mjlog.formats.expand`
+    gives them, from a caller that has listed them already (a folder or a bucket is then
+    not listed twice). Raises :class:`InputError` for an unreadable named file,
     :class:`FileExistsError` for a non-empty ``facts_dir`` without ``overwrite`` or
     ``update``, and ``ValueError`` for an update under other filters. Does not print.
     """
     keys = with_players(by)
     opts = options_in_force(options)
-    items = [(str(p), explicit) for p, explicit in expand(inputs)]
+    items = list(listed) if listed is not None else list(expand(inputs))
     keep = filters or Filters()
     writer = FactsWriter(Path(facts_dir), overwrite=overwrite, update=update) \
         if facts_dir else None

@@ -531,7 +531,7 @@ def iter_batches(inputs: Iterable[str | Path], *, batch_games: int = 500
     """
     batch = Batch()
     for item in expand(inputs):
-        add_file(batch, (str(item[0]), item[1]))
+        add_file(batch, item)
         if batch.games >= batch_games:
             yield batch.frames()
             batch = Batch()

@@ -11,10 +11,12 @@ a worker killed outright while it holds the pool's task queue lock (it holds
 it while it waits for a task) leaves the lock taken, and the parent's
 ``terminate`` then waits for that lock forever. Unwinding releases it. (A
 SIGTERM sent to the whole group hung one audit in 40 on a loaded machine; none
-in 100 since.) Workers killed one by one while the parent goes on, so that the
-pool starts new ones, can still hang its ``terminate`` on a loaded machine,
-about once in fifteen: the pool of :mod:`multiprocessing` does not survive
-workers dying under it.
+in 100 since.) A worker killed outright by something else (the kernel's
+out-of-memory killer, a ``kill -9``) can still leave that lock taken, and the
+pool of :mod:`multiprocessing` does not survive workers dying under it: so the
+parent gives ``terminate`` a few seconds (:data:`PATIENCE`), then kills the
+workers that are left and goes on, and an interrupted run always ends. A second
+Ctrl-C kills them at once.
 A run that ends well closes the pool and waits for its workers to finish
 (:func:`workers`): no signal is sent, so nothing is printed by workers torn
 down mid-exit. This module only starts pools; what runs in them is the
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import threading
 from collections.abc import Callable, Generator, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -40,6 +43,8 @@ from typing import Generic, TypeVar
 from mjlog import archives
 
 T = TypeVar("T")
+PATIENCE = 10.0
+"""Seconds an interrupted pool is given to stop its workers before they are killed."""
 Item = TypeVar("Item", bound=tuple[str, bool])
 """An item of work: a file (or an archive's record) and whether it was named."""
 
@@ -151,18 +156,39 @@ def results(pending: IMapIterator[T], poll: float = 0.2) -> Iterator[T]:
 
 
 @contextmanager
-def workers(jobs: int) -> Iterator[Pool]:
+def workers(jobs: int, patience: float = PATIENCE) -> Iterator[Pool]:
     """A :func:`pool` that, when the block ends well, is closed and joined (every worker
-    ends by itself); on an exception or an interrupt it is terminated and joined."""
+    ends by itself); on an exception or an interrupt it is terminated and joined, and
+    its workers still alive after ``patience`` seconds are killed (:func:`_stop`)."""
+    before = set(multiprocessing.active_children())
     p = pool(jobs)
     try:
         yield p
     except BaseException:
-        p.terminate()
-        p.join()
+        _stop(p, before, patience)
         raise
     p.close()
     p.join()
+
+
+def _stop(p: Pool, before: set[multiprocessing.process.BaseProcess], patience: float) -> None:
+    """Terminate and join ``p`` in a thread of its own, waiting for it at most ``patience``
+    seconds (an interrupt cuts the wait short); then kill and reap every child process
+    started since ``before`` that is still alive (the pool's workers, replacements
+    included). A ``terminate`` that never returns is left behind in its daemon thread."""
+    def terminate() -> None:
+        p.terminate()
+        p.join()
+
+    stopping = threading.Thread(target=terminate, daemon=True, name="mjlog-pool-stop")
+    stopping.start()
+    try:
+        stopping.join(patience)
+    finally:
+        if stopping.is_alive():
+            for child in set(multiprocessing.active_children()) - before:
+                child.kill()
+                child.join()
 
 
 def _ignore_interrupts() -> None:

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -19,20 +20,34 @@ pytestmark = pytest.mark.slow  # real runs over the corpus, interrupted
 XML = CORPUS / "tenhou-xml"
 
 
+_MJLOG = ("import faulthandler, signal; faulthandler.register(signal.SIGUSR1, all_threads=True)"
+          "; from mjlog.cli import run; run()")
+"""``mjlog``, which prints where each of its threads is when sent SIGUSR1."""
+
+
 def _interrupt(args: list[str], cwd: Path, sig: int = signal.SIGINT, workers: int = 2) -> int:
     """Run ``mjlog ARGS``, signal its process group once it is under way, and return its
-    exit status once every process of the group is gone."""
+    exit status once every process of the group is gone. A run that does not end within
+    a minute fails the test with the stacks of its threads."""
     if not XML.is_dir():
         pytest.skip(CORPUS_MISSING)
-    proc = subprocess.Popen([sys.executable, "-m", "mjlog.cli", *args], cwd=cwd,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
-    _wait_for_workers(proc, workers)
-    time.sleep(1)  # the first files
-    assert proc.poll() is None, "the run ended before it could be interrupted"
-    os.killpg(proc.pid, sig)
-    status = proc.wait(timeout=60)
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen([sys.executable, "-c", _MJLOG, *args], cwd=cwd,
+                                env={**os.environ, "PYTHONPATH": str(ROOT)},
+                                stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+        _wait_for_workers(proc, workers)
+        time.sleep(1)  # the first files
+        assert proc.poll() is None, "the run ended before it could be interrupted"
+        os.killpg(proc.pid, sig)
+        try:
+            status = proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.kill(proc.pid, signal.SIGUSR1)
+            time.sleep(1)
+            os.killpg(proc.pid, signal.SIGKILL)
+            err.seek(0)
+            raise AssertionError("the interrupted run did not end; its threads:\n"
+                                 + err.read().decode(errors="replace")[-8000:]) from None
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         try:

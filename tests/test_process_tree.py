@@ -7,6 +7,7 @@ of that group may be left. (Interrupted runs are checked in ``test_interrupts.py
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -31,6 +32,43 @@ def test_a_parallel_run_leaves_no_process(command: list[str], tmp_path: Path) ->
     assert proc.returncode in (0, 1), err  # the examples hold errors on purpose
     assert b"Traceback" not in err and b"Exception ignored" not in err, err
     deadline = time.monotonic() + 1
+    while _group_size(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _group_size(proc.pid) == 0, "worker processes were left behind"
+
+
+_KILLED_WORKER = """
+import os, signal, sys, time
+from mjlog import parallel
+if __name__ == "__main__":
+    signal.signal(signal.SIGINT, parallel.interrupted)
+    with parallel.workers(1, patience=2) as pool:
+        worker = pool.apply(os.getpid)
+        time.sleep(1)  # the worker waits for its next task, holding the task queue's lock
+        os.kill(worker, signal.SIGKILL)  # as the out-of-memory killer does
+        print("killed", flush=True)
+        time.sleep(120)
+"""
+
+
+def test_an_interrupt_ends_a_run_whose_worker_was_killed_outright(tmp_path: Path) -> None:
+    """A worker killed outright leaves the pool's task queue locked, so that stopping the
+    pool the usual way never returns; the interrupt still ends the run, and every process
+    of its group, within a few seconds."""
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED_WORKER], cwd=tmp_path,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    assert proc.stdout is not None and proc.stdout.readline() == b"killed\n"
+    time.sleep(0.5)  # the pool has started a worker in its place
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        status = proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert status == 130, proc.stderr.read() if proc.stderr else b""
+    deadline = time.monotonic() + 5
     while _group_size(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _group_size(proc.pid) == 0, "worker processes were left behind"

@@ -413,7 +413,8 @@ def audit_items(items: list[tuple[str, bool]], *, jobs: int = 1, cluster: str | 
                 sink: Callable[[GameReport], Any] | None = None) -> AuditReport:
     """Audit the files of :func:`collect` and return the report: in this process, in a
     pool of ``jobs`` processes, or on the Dask cluster whose scheduler is at ``cluster``
-    (:mod:`mjlog.cluster`; a file that kills its workers is unreadable, ``worker-died``).
+    (:mod:`mjlog.cluster`). In a pool or on a cluster, a file that kills its workers is
+    unreadable, ``worker-died``.
 
     ``progress`` is called with 1 and the file's games after each file (for a progress
     line, :class:`mjlog.progress.Progress`). With ``sink``,

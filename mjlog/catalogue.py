@@ -44,9 +44,9 @@ DIAGNOSTICS: Final = (
             "read"),
            ("internal-error", ERR, "a reader failed on this input: a bug in mjlog, reported "
             "with the exception"),
-           ("worker-died", ERR, "on a cluster, reading or judging this file made the worker "
-            "processes exit, alone and again (a crash, the worker's memory limit): reported, "
-            "not retried forever"),
+           ("worker-died", ERR, "in a pool or on a cluster, reading or judging this file made "
+            "the worker processes exit, alone and again (a crash, the worker's memory limit): "
+            "reported, not retried forever"),
            ("unknown-variant", ERR, "a file of a known format's shape that is none of the "
             "variants mjlog reads (tenhou.net/6 with tiles as strings, Mahjong Soul's messages "
             "left as binary): one diagnostic, not one per value")),

@@ -17,6 +17,17 @@ pool of :mod:`multiprocessing` does not survive workers dying under it: so the
 parent gives ``terminate`` a few seconds (:data:`PATIENCE`), then kills the
 workers that are left and goes on, and an interrupted run always ends. A second
 Ctrl-C kills them at once.
+
+A worker that dies in the middle of a batch (the out-of-memory killer, a crash in
+a C library) would leave the pool waiting forever for a result that never comes.
+So each worker writes its process id beside the task it takes (a shared array, no
+lock to be left taken); the parent, waiting for a batch, sees when the worker that
+took it is gone, and runs the batch's files one by one in a pool of their own. A
+file whose worker dies again is given to ``poisoned`` (reported, not retried
+forever): the same outcome as on a cluster (:mod:`mjlog.cluster`). A worker
+killed in the few instructions between taking a task and writing its slot, or
+while it holds the task queue's lock, still stalls the pool.
+
 A run that ends well closes the pool and waits for its workers to finish
 (:func:`workers`): no signal is sent, so nothing is printed by workers torn
 down mid-exit. This module only starts pools; what runs in them is the
@@ -31,14 +42,19 @@ in the order of the batches whichever finishes first.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
+import sys
 import threading
+from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from functools import partial
-from multiprocessing.pool import IMapIterator, Pool
-from typing import Generic, TypeVar
+from multiprocessing.pool import AsyncResult, Pool
+from multiprocessing.sharedctypes import RawArray
+from types import FrameType
+from typing import Any, Generic, TypeVar
 
 from mjlog import archives
 
@@ -47,26 +63,27 @@ PATIENCE = 10.0
 """Seconds an interrupted pool is given to stop its workers before they are killed."""
 Item = TypeVar("Item", bound=tuple[str, bool])
 """An item of work: a file (or an archive's record) and whether it was named."""
+WINDOW_PER_WORKER = 4
+"""Batches sent to a pool ahead of the one the parent waits for, per worker."""
+ATTEMPTS = 2
+"""Runs of a file alone, after its batch lost its worker, before it is given up."""
+_taken: Any = None
+"""In a pool's worker: the pool's array of task slots (:func:`_start_worker`)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Located(Generic[Item, T]):
-    """``fn`` as a pool's worker runs it: given a batch with the entries of its archive
-    members (:func:`mjlog.archives.entries`), so that the worker reads them without
-    holding their archives' directories."""
+    """``fn`` as a pool's worker runs it: given a task slot, and a batch with the entries
+    of its archive members (:func:`mjlog.archives.entries`), so that the worker reads them
+    without holding their archives' directories. The worker first writes its process id
+    in the slot, so that the parent knows who took the task."""
 
     fn: Callable[[list[Item]], T]
 
-    def __call__(self, job: tuple[list[Item], dict[str, archives.Entry]]) -> T:
-        with archives.located(job[1]):
-            return self.fn(job[0])
-
-
-def with_entries(batches: list[list[Item]]) -> Iterator[tuple[list[Item], dict[str,
-                                                                              archives.Entry]]]:
-    """Each batch with the entries of its zip members (computed as the batch is sent)."""
-    for batch in batches:
-        yield batch, archives.entries(name for name, _ in batch)
+    def __call__(self, job: tuple[int, list[Item], dict[str, archives.Entry]]) -> T:
+        _taken[job[0]] = os.getpid()
+        with archives.located(job[2]):
+            return self.fn(job[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,9 +130,10 @@ def map_batches(fn: Callable[[list[Item]], T], items: list[Item], sizing: Sizing
                 poisoned: Callable[[Item], T]
                 ) -> Generator[tuple[list[Item], list[T]], None, None]:
     """Each batch of ``items`` with ``fn`` of it, in the order of the batches, run where
-    ``engine`` says. The results of a batch are one, ``fn(batch)``, except on a cluster
-    when the batch killed workers: then one per file, ``fn([file])`` or, for a file that
-    kills workers on its own, ``poisoned(file)`` (see :func:`mjlog.cluster.map_batches`).
+    ``engine`` says. The results of a batch are one, ``fn(batch)``, except in a pool or on
+    a cluster when the batch killed workers: then one per file, ``fn([file])`` or, for a
+    file that kills workers on its own, ``poisoned(file)`` (see :func:`_one_by_one` and
+    :func:`mjlog.cluster.map_batches`).
     Closing the iterator ends the pool or cancels the cluster's tasks."""
     if engine.cluster is not None:
         from mjlog import cluster
@@ -126,47 +144,138 @@ def map_batches(fn: Callable[[list[Item]], T], items: list[Item], sizing: Sizing
     if engine.jobs <= 1:
         yield from ((batch, [fn(batch)]) for batch in batches)
         return
-    with workers(engine.jobs) as p:
-        pending = p.imap(Located(fn), with_entries(batches))
-        for batch, result in zip(batches, results(pending), strict=True):
-            yield batch, [result]
+    yield from _pooled(fn, batches, engine.jobs, poisoned)
 
 
-def pool(jobs: int) -> Pool:
-    """A pool of ``jobs`` fresh ("spawn") worker processes that ignore SIGINT; use it as a
-    context manager so that an exception or an interrupt in the parent ends them."""
-    return multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_interrupts)
+def _pooled(fn: Callable[[list[Item]], T], batches: list[list[Item]], jobs: int,
+            poisoned: Callable[[Item], T]) -> Generator[tuple[list[Item], list[T]], None, None]:
+    """:func:`map_batches` in a local pool of ``jobs`` workers, a window of batches at a
+    time; a batch whose worker died is run again file by file (:func:`_one_by_one`)."""
+    taken = slots(len(batches))
+    run = Located(fn)
+    with workers(jobs, taken=taken) as p:
+        window: deque[tuple[int, AsyncResult[T]]] = deque()
+        ahead = iter(enumerate(batches))
+        while True:
+            for i, batch in ahead:
+                job = (i, batch, archives.entries(name for name, _ in batch))
+                window.append((i, p.apply_async(run, (job,))))
+                if len(window) >= jobs * WINDOW_PER_WORKER:
+                    break
+            if not window:
+                return
+            i, pending = window.popleft()
+            outcome = _outcome(p, pending, i)
+            yield batches[i], ([outcome.value] if isinstance(outcome, _Done)
+                               else _one_by_one(run, batches[i], poisoned, outcome))
 
 
-def results(pending: IMapIterator[T], poll: float = 0.2) -> Iterator[T]:
-    """The results of ``pool.imap(...)``, waited for ``poll`` seconds at a time.
+@dataclass(frozen=True, slots=True)
+class _Done(Generic[T]):
+    """A task's result."""
 
-    A signal sent to the whole process (Ctrl-C) may land on one of the pool's helper
-    threads; Python runs its handler in the main thread only when that thread next runs,
-    and a main thread blocked in ``next()`` with no timeout may never run again (seen: one
-    interrupted run in seven hung). Waking every ``poll`` seconds lets the handler run.
-    """
+    value: T
+
+
+@dataclass(frozen=True, slots=True)
+class _Died:
+    """The worker that took a task exited without its result, with ``exitcode``."""
+
+    exitcode: int | None
+
+    def __str__(self) -> str:
+        code = self.exitcode
+        if code is None:
+            return "ended"
+        return (f"was killed by signal {-code} ({signal.Signals(-code).name})"
+                if code < 0 and -code in signal.valid_signals() else f"exited with code {code}")
+
+
+def _outcome(p: Workers, pending: AsyncResult[T], slot: int, poll: float = 0.2
+             ) -> _Done[T] | _Died:
+    """The task's result (an exception it raised is raised here), or :class:`_Died` once
+    the worker that took it (its process id in slot ``slot`` of ``p.taken``) is gone
+    without it; ``p`` is then marked as having lost a task.
+
+    Waits ``poll`` seconds at a time: a signal sent to the whole process (Ctrl-C) may land
+    on one of the pool's helper threads, and Python runs its handler in the main thread
+    only when that thread next runs (a main thread blocked without a timeout hung one
+    interrupted run in seven). A task whose worker is killed before it writes its slot
+    (a few instructions) is still waited for."""
     while True:
         try:
-            yield pending.next(timeout=poll)
+            return _Done(pending.get(timeout=poll))
         except multiprocessing.TimeoutError:
-            continue
-        except StopIteration:
-            return
+            pass
+        live = {c.pid: c for c in multiprocessing.active_children() if c.pid is not None}
+        pid = p.taken[slot]
+        if pid and pid not in live:
+            try:  # a result sent just before the worker ended
+                return _Done(pending.get(timeout=poll))
+            except multiprocessing.TimeoutError:
+                p.lost = True
+                return _Died(p.seen[pid].exitcode if pid in p.seen else None)
+        p.seen.update(live)
+
+
+def _one_by_one(run: Located[Item, T], batch: list[Item], poisoned: Callable[[Item], T],
+                died: _Died) -> list[T]:
+    """The results of ``batch``'s files, each run alone in a pool of one worker, up to
+    :data:`ATTEMPTS` times; a file whose worker dies each time gets ``poisoned(file)``."""
+    print(f"a worker process {died} in the middle of a batch of {len(batch)} files; its "
+          "files are run one by one", file=sys.stderr)
+    taken = slots(len(batch) * ATTEMPTS)
+    out: list[T] = []
+    with workers(1, taken=taken) as p:
+        for k, item in enumerate(batch):
+            for slot in range(k * ATTEMPTS, (k + 1) * ATTEMPTS):
+                job = (slot, [item], archives.entries([item[0]]))
+                outcome = _outcome(p, p.apply_async(run, (job,)), slot)
+                if isinstance(outcome, _Done):
+                    out.append(outcome.value)
+                    break
+            else:
+                out.append(poisoned(item))
+    return out
+
+
+def slots(n: int) -> Any:
+    """An array of ``n`` task slots in shared memory, each to hold the process id of the
+    worker that took the task (0 until then). No lock: each slot has one writer."""
+    return RawArray("q", n)
+
+
+class Workers(Pool):
+    """A pool of fresh ("spawn") worker processes that ignore SIGINT and write their
+    process id in ``taken`` (:func:`slots`) as they take a :class:`Located` task."""
+
+    def __init__(self, jobs: int, taken: Any = None) -> None:
+        super().__init__(jobs, initializer=_start_worker, initargs=(taken,),
+                         context=multiprocessing.get_context("spawn"))
+        self.taken = taken
+        self.lost = False
+        """Whether a task's worker died without its result: the pool then waits for that
+        result forever, and can only be terminated."""
+        self.seen: dict[int, multiprocessing.process.BaseProcess] = {}
+        """The workers seen alive, by process id (for the exit code of one that died)."""
 
 
 @contextmanager
-def workers(jobs: int, patience: float = PATIENCE) -> Iterator[Pool]:
-    """A :func:`pool` that, when the block ends well, is closed and joined (every worker
-    ends by itself); on an exception or an interrupt it is terminated and joined, and
-    its workers still alive after ``patience`` seconds are killed (:func:`_stop`)."""
+def workers(jobs: int, patience: float = PATIENCE, taken: Any = None) -> Iterator[Workers]:
+    """A :class:`Workers` pool that, when the block ends well, is closed and joined (every
+    worker ends by itself); on an exception or an interrupt, or when it lost a task, it
+    is terminated and joined, and its workers still alive after ``patience`` seconds are
+    killed (:func:`_stop`)."""
     before = set(multiprocessing.active_children())
-    p = pool(jobs)
+    p = Workers(jobs, taken)
     try:
         yield p
     except BaseException:
         _stop(p, before, patience)
         raise
+    if p.lost:
+        _stop(p, before, patience)
+        return
     p.close()
     p.join()
 
@@ -191,9 +300,23 @@ def _stop(p: Pool, before: set[multiprocessing.process.BaseProcess], patience: f
                 child.join()
 
 
-def _ignore_interrupts() -> None:
+def _start_worker(taken: Any) -> None:
+    """A worker's start: SIGINT ignored, SIGTERM an exit that unwinds, ``taken`` kept."""
+    global _taken
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, interrupted)
+    signal.signal(signal.SIGTERM, _terminated)
+    _taken = taken
+
+
+def _terminated(signum: int, frame: FrameType | None) -> None:
+    """A worker's SIGTERM handler: :func:`interrupted`, unless the worker is already on its
+    way out (in ``threading._shutdown``, having been told there is no more work), where
+    an exception would only be printed as ignored."""
+    while frame is not None:
+        if frame.f_code.co_name == "_shutdown" and frame.f_code.co_filename == threading.__file__:
+            return
+        frame = frame.f_back
+    interrupted(signum, frame)
 
 
 def interrupted(signum: int, _frame: object) -> None:

@@ -1,0 +1,118 @@
+"""A local pool (``--jobs``) whose worker dies in the middle of a batch, as the kernel's
+out-of-memory killer or a crash in a C library would do it: the run goes on and gives what
+a run without the death gives (the cluster's counterpart is in ``test_cluster.py``).
+
+The commands run in real subprocesses; a worker is killed with SIGKILL from outside, or
+exits on its own when it reads a marked record (``tests/cluster/poison.py``, loaded into
+the workers only, by a ``sitecustomize`` module put first on their path).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from .cluster.poison import MARK
+from .conftest import CORPUS, CORPUS_MISSING, ROOT
+from .test_interrupts import _group_size
+
+pytestmark = pytest.mark.slow  # whole audits of corpus records
+
+XML = CORPUS / "tenhou-xml"
+_POISONED_WORKERS = """import sys
+if "--multiprocessing-fork" in sys.argv:  # a pool's worker, not the command itself
+    import tests.cluster.poison
+"""
+
+
+def _records(tmp_path: Path, count: int) -> Path:
+    """A folder of the first ``count`` Tenhou records of the corpus."""
+    if not XML.is_dir():
+        pytest.skip(CORPUS_MISSING)
+    folder = tmp_path / "records"
+    folder.mkdir()
+    for path in sorted(XML.rglob("*.mjlog"))[:count]:
+        (folder / path.name).write_bytes(path.read_bytes())
+    return folder
+
+
+def _mjlog(*args: str, path: tuple[Path, ...] = ()) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "mjlog.cli", *args],
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                                map(str, [*path, ROOT]))},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
+def _workers(pid: int) -> list[int]:
+    """The pool workers among the children of process ``pid`` (read from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid and b"spawn_main" in command:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _finished(proc: subprocess.Popen[str]) -> tuple[str, str]:
+    out, err = proc.communicate(timeout=300)
+    deadline = time.monotonic() + 5
+    while _group_size(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _group_size(proc.pid) == 0, "worker processes were left behind"
+    return out, err
+
+
+def test_a_worker_killed_mid_batch_changes_nothing_in_the_report() -> None:
+    if not XML.is_dir():
+        pytest.skip(CORPUS_MISSING)
+    alone = _mjlog("audit", str(XML), "--format", "json")
+    expected, _ = _finished(alone)
+    proc = _mjlog("audit", str(XML), "--format", "json", "--jobs", "2")
+    deadline = time.monotonic() + 60
+    while len(_workers(proc.pid)) < 2:
+        assert proc.poll() is None and time.monotonic() < deadline, "no workers started"
+        time.sleep(0.05)
+    time.sleep(3)  # the workers are reading batches (a worker is idle for microseconds)
+    os.kill(_workers(proc.pid)[0], signal.SIGKILL)
+    time.sleep(0.2)
+    assert proc.poll() is None, "the run ended before its worker was killed"
+    out, err = _finished(proc)
+    assert proc.returncode == alone.returncode, err
+    assert "a worker process was killed by signal 9 (SIGKILL) in the middle of a batch" in err
+    assert json.loads(out) == json.loads(expected)
+
+
+def test_a_record_that_ends_its_workers_is_reported(tmp_path: Path) -> None:
+    folder = _records(tmp_path, 40)
+    poison = folder / sorted(p.name for p in folder.iterdir())[20]
+    poison.write_bytes(poison.read_bytes() + b"<!-- " + MARK + b" -->")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(_POISONED_WORKERS)
+    proc = _mjlog("audit", str(folder), "--format", "json", "--jobs", "2", path=(site,))
+    out, err = _finished(proc)
+    assert proc.returncode == 2, err  # an input could not be read
+    report = json.loads(out)
+    [unreadable] = report["unreadable"]
+    assert unreadable["path"] == str(poison) and unreadable["code"] == "worker-died"
+    assert "a worker process exited with code 70 in the middle of a batch of 2 files" in err
+    stats = _mjlog("stats", str(folder), "--format", "csv", "--jobs", "2", path=(site,))
+    _, err = _finished(stats)
+    assert stats.returncode == 0, err
+    assert f"warning: {poison}: left out: the worker processes reading it exited" in err
+    poison.unlink()
+    local, _ = _finished(_mjlog("audit", str(folder), "--format", "json"))
+    assert len(json.loads(local)["games"]) == 39
+    assert report["games"] == json.loads(local)["games"]

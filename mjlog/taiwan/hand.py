@@ -82,7 +82,8 @@ def _special_waits(counts: Sequence[int], liguligu: bool, sixteen: bool) -> int:
     mask = 0
     odd = sum(1 for n in counts if n & 1)
     lig = liguligu and odd <= 2
-    six = sixteen and max(counts) <= 2
+    # 十六不搭 holds all seven honours: one tile adds at most one
+    six = sixteen and max(counts) <= 2 and sum(1 for k in HONOURS if counts[k]) >= 6
     if not (lig or six):
         return 0
     c = list(counts)

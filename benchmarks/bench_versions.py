@@ -42,7 +42,9 @@ print(elapsed, games)
 def timed_run(tree: Path, folder: str, rules: bool) -> tuple[float, int]:
     """Seconds and games of one audit of ``folder`` by the version in ``tree``."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    out = subprocess.run([sys.executable, "-c", _PROGRAM, folder,
+    # -P: the folder the benchmark is run from (the repository's root, where the new
+    # version's mjlog is) must not come before the tree on the path
+    out = subprocess.run([sys.executable, "-P", "-c", _PROGRAM, folder,
                           "rules" if rules else "no-rules"],
                          env=env, capture_output=True, text=True, check=True).stdout.split()
     return float(out[0]), int(out[1])

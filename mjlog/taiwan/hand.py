@@ -110,6 +110,39 @@ def waits(counts: Sequence[int], melds: int, *, liguligu: bool = True,
     return mask
 
 
+class SeatWaits:
+    """Each seat's waits (:func:`waits`), computed once for each hand the seat holds.
+
+    A discard is tested against the hands of the three other seats, which stay as they
+    were until their own turn: a bit test each, where a shape test each cost most of a
+    Taiwanese audit. A hand is its tiles, its melds and its unknown tiles, so an entry
+    never goes stale; a hand with unknown tiles or a flower in it waits on nothing.
+    """
+
+    def __init__(self, *, liguligu: bool, sixteen: bool) -> None:
+        self.liguligu, self.sixteen = liguligu, sixteen
+        self._known: dict[int, tuple[tuple[frozenset[int], int, int], int]] = {}
+
+    def of(self, seat: int, concealed: Iterable[int], melds: int, unknown: int = 0) -> int:
+        """The kinds (a mask) that complete the hand ``seat`` holds now."""
+        hand = (frozenset(concealed), melds, unknown)
+        known = self._known.get(seat)
+        if known is not None and known[0] == hand:
+            return known[1]
+        mask = 0
+        if not unknown and all(KIND_OF[t] < NUM_KINDS for t in hand[0]):
+            mask = waits(kind_counts(hand[0]), melds, liguligu=self.liguligu,
+                         sixteen=self.sixteen)
+        self._known[seat] = (hand, mask)
+        return mask
+
+    def completes(self, seat: int, concealed: Iterable[int], melds: int, tile: int,
+                  unknown: int = 0) -> bool:
+        """Whether physical ``tile`` completes the hand (never a flower)."""
+        kind = KIND_OF[tile]
+        return kind < NUM_KINDS and bool(self.of(seat, concealed, melds, unknown) >> kind & 1)
+
+
 def partner_waits(a: int, b: int) -> int:
     """Kinds (a mask) that make a run with two tiles ``a`` <= ``b`` of a hand: what T1
     forbids discarding after a chi with them (45m: 3m and 6m; 46m: 5m)."""

@@ -52,7 +52,7 @@ from mjlog.replay.engine import Engine
 from mjlog.ruleset import Ruleset
 from mjlog.scoring.payments import next_round
 from mjlog.taiwan import tai as tw
-from mjlog.taiwan.hand import is_win, kind_counts, meld_of, partner_waits, waits
+from mjlog.taiwan.hand import SeatWaits, is_win, kind_counts, meld_of, partner_waits, waits
 from mjlog.tiles import FIRST_FLOWER, KIND_OF, NUM_KINDS, Tile
 
 SOURCE = "mjlog-random"
@@ -86,6 +86,7 @@ class TaiwanGame:
 
     def __init__(self, ruleset: Ruleset, seed: int, style: Style) -> None:
         self.rules = ruleset
+        self.waits = SeatWaits(liguligu=ruleset.taiwan.liguligu, sixteen=ruleset.taiwan.sixteen)
         # five sets need better play than four: the riichi default style wins too rarely
         self.style = Style(best=0.98, chi=0.35, pon=0.5) if style == Style() else style
         self.seed = seed
@@ -178,8 +179,11 @@ class TaiwanGame:
         return kind_counts(self.engine.state.players[p].concealed, extra)
 
     def _complete(self, p: int, extra: int = -1) -> bool:
+        ps = self.engine.state.players[p]
+        if extra >= 0:
+            return self.waits.completes(p, ps.concealed, len(ps.melds), extra)
         rs = self.rules
-        return is_win(self._counts(p, extra), len(self.engine.state.players[p].melds),
+        return is_win(self._counts(p), len(ps.melds),
                       liguligu=rs.taiwan.liguligu, sixteen=rs.taiwan.sixteen)
 
     def _turn(self, p: int, *, drew: bool) -> int:

@@ -40,7 +40,7 @@ from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.rules.evidence import hand_picture
 from mjlog.ruleset import Ruleset
-from mjlog.taiwan.hand import is_win, kind_counts, waits
+from mjlog.taiwan.hand import SeatWaits, is_win, kind_counts
 from mjlog.tiles import KIND_OF, NUM_KINDS, tile_str
 
 
@@ -74,8 +74,8 @@ class TaiwanReferee(Referee):
         """Whether the hand of the win being judged is complete."""
         self.flower_win = ""
         """The win being judged as a flower win: ``eight``, ``rob`` (七搶一) or ``""``."""
-        self._waits: dict[int, tuple[tuple[frozenset[int], int, int], int]] = {}
-        """Each seat's last hand (tiles, melds, unknown tiles) and its waits."""
+        self.waits = SeatWaits(liguligu=ruleset.taiwan.liguligu, sixteen=ruleset.taiwan.sixteen)
+        """Each seat's waits, once per hand it holds."""
 
     def picture(self, p: int) -> tuple[str, str]:
         """Evidence: the hand of player ``p`` on the table now."""
@@ -92,33 +92,15 @@ class TaiwanReferee(Referee):
 
     def complete_with(self, p: int, extra: int = -1) -> bool:
         """Whether ``p``'s hand (with tile ``extra``) is a complete Taiwanese hand. With
-        ``extra``, read from the hand's waits (:meth:`waits_of`)."""
-        if extra >= 0:
-            return KIND_OF[extra] < NUM_KINDS and bool(self.waits_of(p) >> KIND_OF[extra] & 1)
+        ``extra``, read from the hand's waits (:class:`mjlog.taiwan.hand.SeatWaits`)."""
         ps = self.engine.state.players[p]
+        if extra >= 0:
+            return self.waits.completes(p, ps.concealed, len(ps.melds), extra, ps.unknown)
         if ps.unknown or any(KIND_OF[t] >= NUM_KINDS for t in ps.concealed):
             return False
         opts = self.rules.taiwan
         return is_win(kind_counts(ps.concealed), len(ps.melds),
                       liguligu=opts.liguligu, sixteen=opts.sixteen)
-
-    def waits_of(self, p: int) -> int:
-        """The kinds (a mask) that complete ``p``'s hand, 0 for a hand with unknown tiles
-        or a flower in it. Computed once for each hand a seat holds: a discard is
-        checked against the three other hands, which stay as they were until their own
-        turn."""
-        ps = self.engine.state.players[p]
-        hand = (frozenset(ps.concealed), len(ps.melds), ps.unknown)
-        known = self._waits.get(p)
-        if known is not None and known[0] == hand:
-            return known[1]
-        mask = 0
-        if not ps.unknown and all(KIND_OF[t] < NUM_KINDS for t in ps.concealed):
-            opts = self.rules.taiwan
-            mask = waits(kind_counts(ps.concealed), len(ps.melds), liguligu=opts.liguligu,
-                         sixteen=opts.sixteen)
-        self._waits[p] = (hand, mask)
-        return mask
 
     def _enter(self, p: int, what: str) -> None:
         seat = self.seats[p]
@@ -133,7 +115,6 @@ class TaiwanReferee(Referee):
     def before_round_start(self, ev: RoundStart) -> None:
         self.seats = [Seat() for _ in ev.hands]
         self.pending = None
-        self._waits = {}
 
     def _settle(self, ev: object) -> None:
         """The tile others could win on was not won on: whoever it completes passed it."""

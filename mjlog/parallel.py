@@ -151,7 +151,7 @@ def _pooled(fn: Callable[[list[Item]], T], batches: list[list[Item]], jobs: int,
             poisoned: Callable[[Item], T]) -> Generator[tuple[list[Item], list[T]], None, None]:
     """:func:`map_batches` in a local pool of ``jobs`` workers, a window of batches at a
     time; a batch whose worker died is run again file by file (:func:`_one_by_one`)."""
-    taken = slots(len(batches))
+    taken = _slots(len(batches))
     run = Located(fn)
     with workers(jobs, taken=taken) as p:
         window: deque[tuple[int, AsyncResult[T]]] = deque()
@@ -224,7 +224,7 @@ def _one_by_one(run: Located[Item, T], batch: list[Item], poisoned: Callable[[It
     :data:`ATTEMPTS` times; a file whose worker dies each time gets ``poisoned(file)``."""
     print(f"a worker process {died} in the middle of a batch of {len(batch)} files; its "
           "files are run one by one", file=sys.stderr)
-    taken = slots(len(batch) * ATTEMPTS)
+    taken = _slots(len(batch) * ATTEMPTS)
     out: list[T] = []
     with workers(1, taken=taken) as p:
         for k, item in enumerate(batch):
@@ -239,7 +239,7 @@ def _one_by_one(run: Located[Item, T], batch: list[Item], poisoned: Callable[[It
     return out
 
 
-def slots(n: int) -> Any:
+def _slots(n: int) -> Any:
     """An array of ``n`` task slots in shared memory, each to hold the process id of the
     worker that took the task (0 until then). No lock: each slot has one writer."""
     return RawArray("q", n)
@@ -247,7 +247,7 @@ def slots(n: int) -> Any:
 
 class Workers(Pool):
     """A pool of fresh ("spawn") worker processes that ignore SIGINT and write their
-    process id in ``taken`` (:func:`slots`) as they take a :class:`Located` task."""
+    process id in ``taken`` (:func:`_slots`) as they take a :class:`Located` task."""
 
     def __init__(self, jobs: int, taken: Any = None) -> None:
         super().__init__(jobs, initializer=_start_worker, initargs=(taken,),

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -59,17 +60,19 @@ def _interrupt(args: list[str], cwd: Path, sig: int = signal.SIGINT, workers: in
     raise AssertionError("processes of the run were left behind")
 
 
-def _group_size(pgid: int) -> int:
-    """How many live processes are in process group ``pgid`` (read from /proc)."""
-    count = 0
+def _processes() -> Iterator[tuple[Path, list[str]]]:
+    """Each process's /proc folder and the fields of its ``stat`` after the command's
+    name (state, parent, group, …); processes gone while read are left out."""
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
+            yield stat.parent, stat.read_text().rsplit(")", 1)[1].split()
         except (OSError, IndexError):
             continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            count += 1
-    return count
+
+
+def _group_size(pgid: int) -> int:
+    """How many live processes are in process group ``pgid``."""
+    return sum(1 for _, fields in _processes() if int(fields[2]) == pgid and fields[0] != "Z")
 
 
 def _wait_for_workers(proc: subprocess.Popen[bytes], workers: int) -> None:

@@ -9,6 +9,7 @@ the workers only, by a ``sitecustomize`` module put first on their path).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -21,7 +22,7 @@ import pytest
 
 from .cluster.poison import MARK
 from .conftest import CORPUS, CORPUS_MISSING, ROOT
-from .test_interrupts import _group_size
+from .test_interrupts import _group_size, _processes
 
 pytestmark = pytest.mark.slow  # whole audits of corpus records
 
@@ -55,16 +56,12 @@ def _mjlog(*args: str, path: tuple[Path, ...] = ()) -> subprocess.Popen[str]:
 
 
 def _workers(pid: int) -> list[int]:
-    """The pool workers among the children of process ``pid`` (read from /proc)."""
+    """The pool workers among the children of process ``pid``."""
     found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            command = (stat.parent / "cmdline").read_bytes()
-        except (OSError, IndexError):
-            continue
-        if int(fields[1]) == pid and b"spawn_main" in command:
-            found.append(int(stat.parent.name))
+    for folder, fields in _processes():
+        with contextlib.suppress(OSError):
+            if int(fields[1]) == pid and b"spawn_main" in (folder / "cmdline").read_bytes():
+                found.append(int(folder.name))
     return found
 
 

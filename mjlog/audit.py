@@ -41,6 +41,7 @@ from mjlog.families import family_of
 from mjlog.formats import expand, iter_path
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
+from mjlog.replay.observer import Observer
 from mjlog.ruleset import MISSING, OPTIONS, PRESETS, Ruleset, describe, option_value
 from mjlog.settlement import Settlement, settle
 from mjlog.wall.verify import WallCheck
@@ -155,9 +156,14 @@ class GameReport:
         }
 
 
+Watcher = Callable[[Engine, Ruleset, Sequence[Observer]], Observer]
+"""What makes an observer that watches an audit's replay (:func:`audit_record`)."""
+
+
 def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True, scores: bool = True,
                  rules: bool = True, preset: str | None = None,
-                 options: Options = (), force: bool = False) -> GameReport:
+                 options: Options = (), force: bool = False,
+                 watch: Watcher | None = None) -> GameReport:
     """Replay one game and return its report (findings, violations, mismatches …).
 
     With ``wall``, a Tenhou record's tiles are also checked against its shuffle
@@ -165,7 +171,9 @@ def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True, scores: 
     recomputed (:mod:`mjlog.scoring.verify`); with ``rules``, every move is
     judged by the rule checks (:mod:`mjlog.rules`). Scores and rules use the
     ruleset of :func:`ruleset_for` (``force``: the preset even for a record it does not
-    fit; without it, such a record gets a ``ruleset-not-applied`` note).
+    fit; without it, such a record gets a ``ruleset-not-applied`` note). ``watch``
+    makes one more observer from the engine, the ruleset and the judging observers; it
+    runs after them in the same replay (the replay viewer records the table with it).
     """
     start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
     misfit = preset_misfit(start.ruleset, preset) \
@@ -176,7 +184,10 @@ def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True, scores: 
     wall_check = WallCheck(rec, engine) if wall else None
     if wall_check is not None and wall_check.active:
         judging.observers.append(wall_check)
-    engine.run(rec.events, judging.observers)
+    observers = list(judging.observers)
+    if watch is not None:
+        observers.append(watch(engine, ruleset, judging.observers))
+    engine.run(rec.events, observers)
     findings = engine.findings + (wall_check.findings if wall_check is not None else [])
     if misfit:
         findings.append(Finding(code="ruleset-not-applied", severity=Severity.INFO,

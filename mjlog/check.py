@@ -98,6 +98,12 @@ class Referee(Observer):
         """What breaking ``rule`` costs under the ruleset (the family says)."""
         return ""
 
+    def furiten(self, p: int) -> str:
+        """Why seat ``p`` may not win on a discard now, in words (furiten, 過水, a dead
+        hand), or ``""``: the referee's memory as it stands, for the replay viewer.
+        Judges nothing."""
+        return ""
+
 
 R = TypeVar("R", bound=Referee)
 

@@ -15,6 +15,7 @@ import shutil
 import signal
 import sys
 import textwrap
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing, contextmanager
 from datetime import datetime
@@ -67,6 +68,8 @@ from mjlog.ruleset import (
     option_value,
     parse_option,
 )
+from mjlog.view.model import game_view
+from mjlog.view.page import index_page, viewer_page
 from mjlog.wall.verify import walls_for
 
 if TYPE_CHECKING:
@@ -452,6 +455,85 @@ def _replay_to(
         raise click.UsageError(f"round {label} has only {engine.state.turn} moves")
     where = f"turn {engine.state.turn}" if turn is not None else "before the result"
     return engine, f"{label}, {where}", first, stop
+
+
+# ---------------------------------------------------------------- view
+
+
+@main.command("view")
+@_INPUTS
+@click.option("-o", "--output", metavar="OUT", default=None,
+              help="The page to write (a .html file) for one game, or a folder for several "
+              "(one page per game and index.html). Default: RECORD.html beside the current "
+              "folder's files for one game, the folder mjlog-view for several.")
+@click.option("--rules", "preset", metavar="PRESET",
+              help="Audit under this ruleset preset (see `mjlog rules`): its findings are "
+              "marked on the page. Default: the ruleset each record suggests.")
+@click.option("--set", "settings", multiple=True, metavar="OPTION=VALUE",
+              help="Change one ruleset option (repeatable), e.g. --set kuikae=same.")
+@click.option("--force-rules", is_flag=True,
+              help="Apply --rules also to records of another rule family or number of players.")
+@click.option("--no-wall", is_flag=True,
+              help="Do not check Tenhou records' tiles against their shuffle seed.")
+def view_cmd(inputs: tuple[str, ...], output: str | None, preset: str | None,
+             settings: tuple[str, ...], force_rules: bool, no_wall: bool) -> None:
+    """Write each game as a page that replays it move by move, in any browser, offline.
+
+    The page shows the table at every move (hands, melds, rivers, dora, scores,
+    each hand's shanten, waits and furiten), each round's result, the final
+    standings, and every finding of the audit at its move. Everything on it was
+    computed by mjlog's replay; the page only draws it. Exit status: 0 when
+    every page was written, 2 when an input could not be read.
+    """
+    options = _rule_options(preset, settings)
+    items = _expanded(inputs)
+    games = _games_of(items)
+    if not games:
+        raise InputFailure("no game records found")
+    make = partial(game_view, preset=preset, options=options, force=force_rules,
+                   wall=not no_wall)
+    if len(games) == 1 and (output is None or output.endswith(".html")):
+        path, i, rec = games[0]
+        out = Path(output) if output else Path(_relative(path, []).stem + ".html")
+        _refuse_clashes({path: out}, {Path(p).resolve() for p, _ in items})
+        _write_text(out, viewer_page(make(rec, i)))
+        click.echo(f"wrote {out}", err=True)
+        return
+    folder = Path(output or "mjlog-view")
+    holders, rows = _holders(inputs), []
+    counts = Counter(path for path, _, _ in games)
+    for path, i, rec in games:
+        rel = _renamed(_relative(path, holders), "", False)
+        name = rel.with_name(rel.name + (f"-game{i + 1}" if counts[path] > 1 else "") + ".html")
+        data = make(rec, i)
+        _write_text(folder / name, viewer_page(data, index_href=_up(name) + "index.html"))
+        rows.append((name.as_posix(), f"{path}" + (f" game {i + 1}" if counts[path] > 1 else ""),
+                     f"{len(data['rounds'])} rounds, {len(data['findings'])} findings"))
+    _write_text(folder / "index.html", index_page(f"{len(games)} games", rows))
+    click.echo(f"wrote {len(games)} pages and index.html to {folder}", err=True)
+
+
+def _games_of(items: list[tuple[str, bool]]) -> list[tuple[str, int, GameRecord]]:
+    """Every game of the inputs, with its file and index; a file in a folder that is no
+    record is skipped, a named one that cannot be read ends the command (exit status 2)."""
+    games = []
+    for path, explicit in items:
+        try:
+            records = read_path(path)
+        except InputError as exc:
+            if explicit or exc.diagnostic.code != "unknown-format":
+                raise InputFailure(f"{path}: {exc.diagnostic.message}") from None
+            continue
+        for rec in records:
+            for d in rec.diagnostics:
+                click.echo(f"{path}: {d}", err=True)
+        games += [(path, i, rec) for i, rec in enumerate(records)]
+    return games
+
+
+def _up(name: Path) -> str:
+    """The relative link from a page at ``name`` to its folder's top."""
+    return "../" * (len(name.parts) - 1)
 
 
 # ---------------------------------------------------------------- audit

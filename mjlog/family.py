@@ -93,6 +93,13 @@ class RuleFamily:
         """The limit name a win of ``han`` and ``fu`` reaches (``""`` below the limits)."""
         raise NotImplementedError
 
+    def readiness(self, counts: Sequence[int], melds: int, ruleset: Ruleset) -> tuple[int, int]:
+        """A hand's shanten (-1 when complete, 0 when ready) and, for a hand one tile
+        short, its winning kinds (a 34-bit mask): what the replay viewer shows beside a
+        hand. ``counts`` holds 34 kind counts of the concealed tiles; ``melds`` the calls.
+        Judges nothing (furiten is the referee's, :meth:`mjlog.check.Referee.furiten`)."""
+        raise NotImplementedError
+
     def result_deltas(self, ev: Result, *, players: int, dealer: int, first: bool,
                       ruleset: Ruleset) -> tuple[int, ...]:
         """The score changes a result states implicitly (its claimed value and who pays),

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,3 +51,27 @@ def tenhou_xml_paths() -> list[Path]:
 def example_xml() -> bytes:
     """A complete east-only game of our own in Tenhou mjlog XML."""
     return (EXAMPLES / "east-riichi.mjlog").read_bytes()
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's headless Chromium (``/usr/bin/chromium``, which ``.ci/run`` installs), driven
+    by Playwright with no browser download of its own. Outside CI a machine without it skips
+    the page tests, saying so; in CI they fail instead."""
+    if CHROMIUM is None:
+        message = "Chromium is not installed (apt-get install chromium; .ci/run does it)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield b
+        b.close()

@@ -11,36 +11,14 @@ without Chromium skips these tests, saying so; in CI they fail instead.
 from __future__ import annotations
 
 import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from click.testing import CliRunner
 
 from mjlog.cli import main
 
 from .conftest import CORPUS, EXAMPLES, corpus_paths
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if CHROMIUM is None:
-        message = "Chromium is not installed (apt-get install chromium; .ci/run does it)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=_FLAGS)
-        yield b
-        b.close()
 
 
 def _report(tmp_path: Path, *args: str) -> Path:

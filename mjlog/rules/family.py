@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from mjlog.check import Check, Referee
 from mjlog.events import AbortiveDraw, Event, ExhaustiveDraw, Win, YakuClaim
 from mjlog.family import Judging, Result, RuleFamily
+from mjlog.hand.shape import shanten, waits
 from mjlog.randomplay import RandomGame, Style
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
@@ -100,6 +101,11 @@ class Riichi(RuleFamily):
 
     def limit(self, han: int, fu: int, ruleset: Ruleset) -> str:
         return hand_value(han, fu, ruleset)[1]
+
+    def readiness(self, counts: Sequence[int], melds: int, ruleset: Ruleset) -> tuple[int, int]:
+        """Shanten over the standard shape, seven pairs and thirteen orphans; the waits of
+        a hand of 3n + 1 tiles."""
+        return shanten(counts, melds), (waits(counts, melds) if sum(counts) % 3 == 1 else 0)
 
     def result_deltas(self, ev: Result, *, players: int, dealer: int, first: bool,
                       ruleset: Ruleset) -> tuple[int, ...]:

@@ -34,7 +34,7 @@ from mjlog.hand.shape import counts_of, waits
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.replay.state import PlayerState
-from mjlog.rules.evidence import consequence, hand_picture
+from mjlog.rules.evidence import consequence, hand_picture, kinds_text
 from mjlog.ruleset import Ruleset
 from mjlog.scoring.verify import WinValues
 from mjlog.tiles import KIND_OF, NUM_KINDS, tile_str, tiles_str
@@ -89,6 +89,20 @@ class RiichiReferee(Referee):
     def picture(self, p: int) -> tuple[str, str]:
         """Evidence: the hand of player ``p`` on the table now."""
         return ("hand", hand_picture(self.engine.state.players[p], self.rules.red_fives))
+
+    def furiten(self, p: int) -> str:
+        """Furiten of seat ``p`` as the furiten check would judge a ron now: a wait it has
+        discarded, a winning tile passed in riichi, or one passed since its last discard
+        (the waits are those of its hand after its last discard)."""
+        if not 0 <= p < len(self.seats):
+            return ""
+        seat = self.seats[p]
+        own = seat.waits & seat.river_kinds
+        if own:
+            return f"furiten: waits on {kinds_text(own)}, discarded"
+        if seat.riichi_furiten:
+            return f"riichi furiten: passed {seat.riichi_furiten}"
+        return f"temporary furiten: passed {seat.passed}" if seat.passed else ""
 
     # -- the round
 

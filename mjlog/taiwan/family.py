@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from mjlog.check import Check, Referee
 from mjlog.events import Event, Win, YakuClaim
 from mjlog.family import Judging, Result, RuleFamily
+from mjlog.hand.shape import standard_shanten
 from mjlog.randomplay import Style
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
@@ -33,6 +34,7 @@ from mjlog.taiwan.checks import (
     RonOnTile,
     WhoMayWin,
 )
+from mjlog.taiwan.hand import waits
 from mjlog.taiwan.play import TaiwanGame
 from mjlog.taiwan.referee import TaiwanReferee
 from mjlog.taiwan.scorer import TaiwanScorer
@@ -89,6 +91,13 @@ class Taiwan16(RuleFamily):
 
     def limit(self, han: int, fu: int, ruleset: Ruleset) -> str:
         return ""
+
+    def readiness(self, counts: Sequence[int], melds: int, ruleset: Ruleset) -> tuple[int, int]:
+        """Shanten over five sets and a pair; the waits of a hand one tile short, the
+        special shapes included as the ruleset plays them."""
+        opts = ruleset.taiwan
+        return (standard_shanten(counts, melds, sets=5),
+                waits(counts, melds, liguligu=opts.liguligu, sixteen=opts.sixteen))
 
     def result_deltas(self, ev: Result, *, players: int, dealer: int, first: bool,
                       ruleset: Ruleset) -> tuple[int, ...]:

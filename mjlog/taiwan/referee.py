@@ -81,6 +81,15 @@ class TaiwanReferee(Referee):
         """Evidence: the hand of player ``p`` on the table now."""
         return ("hand", hand_picture(self.engine.state.players[p], False))
 
+    def furiten(self, p: int) -> str:
+        """Seat ``p``'s dead hand or 過水 (a passed win), as the checks hold them now."""
+        if not 0 <= p < len(self.seats):
+            return ""
+        seat = self.seats[p]
+        if seat.dead:
+            return f"dead hand: {seat.dead}"
+        return f"過水: passed {seat.guo_shui}" if seat.guo_shui else ""
+
     def kill(self, rule: Rule, p: int, why: str, message: str,
              evidence: tuple[tuple[str, str], ...] = ()) -> None:
         """Make ``p``'s hand dead (暗相/明相) for breaking ``rule``, and report it."""

@@ -1,0 +1,253 @@
+"""What the replay viewer shows: the table after every event of a game, as compact data.
+
+:func:`game_view` replays a record once, through the audit
+(:func:`mjlog.audit.audit_record`) with a :class:`Recorder` watching the
+same replay, and returns plain JSON-able data:
+
+* ``steps``: one per event the replay applied, in order. A step holds what
+  changed on the table since the step before it (a seat's hand, river,
+  melds, the scores …), each value whole, never a difference to apply: the
+  table at step *k* is the round's first step (``key``, holding everything)
+  with the later steps' values written over it, up to *k*. A step also
+  says what happened (``c``), its event's index in the record (``e``), who
+  moved (``who``) and, at a win, a draw or the game's end, the result screen
+  (``res``), which belong to that step alone.
+* ``findings``: the audit's violations, score mismatches, findings and
+  notes, each with the step it points at.
+
+Tiles are mpsz codes of two characters (``5m``, ``0p`` a red five, ``1z``
+east, ``1f`` a flower, ``??`` a tile nobody wrote down). Everything here is
+computed by mjlog's replay and referee; the page only shows it. This module
+writes no page (:mod:`mjlog.view.page` does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
+
+from mjlog.audit import GameReport, Options, audit_record
+from mjlog.check import Referee
+from mjlog.diagnostics import BaseFinding, ScoreMismatch, Severity, Violation
+from mjlog.events import (
+    EVENT_TYPES,
+    AddedKan,
+    Chi,
+    ClosedKan,
+    Discard,
+    Draw,
+    Event,
+    GameStart,
+    OpenKan,
+    Pon,
+    RoundStart,
+    round_label,
+)
+from mjlog.families import family_of
+from mjlog.hand.shape import counts_of, kinds_of_mask
+from mjlog.record import GameRecord
+from mjlog.replay.engine import Engine
+from mjlog.replay.observer import Observer
+from mjlog.replay.state import PlayerState, TableState
+from mjlog.ruleset import Ruleset
+from mjlog.tiles import KIND_OF, NUM_KINDS, RED_FIVE_IDS, UNKNOWN, kind_str, tile_str
+from mjlog.view.captions import caption, result_screen
+
+WIND_NAMES: Final = ("East", "South", "West", "North")
+ONE_STEP: Final = frozenset({"c", "e", "who", "res", "key"})
+"""Step fields that belong to their step alone (the others last until overwritten)."""
+
+
+def code(tile: int, red: bool) -> str:
+    """A tile's two-character code (``??`` for a tile nobody wrote down)."""
+    return "??" if tile == UNKNOWN else tile_str(tile, red)
+
+
+def codes(tiles: Iterable[int], red: bool, sort: bool = True) -> str:
+    """Tiles as concatenated codes, sorted by kind (a red five in place of its five) unless
+    ``sort`` is false."""
+    items = sorted(tiles, key=lambda t: (KIND_OF[t], t not in RED_FIVE_IDS)) if sort else tiles
+    return "".join(code(t, red) for t in items)
+
+
+class Recorder(Observer):
+    """Records the table after every event the engine applies (module docstring)."""
+
+    name = "viewer"
+
+    def __init__(self, engine: Engine, ruleset: Ruleset, judges: Sequence[Observer],
+                 names: list[str]) -> None:
+        self.engine = engine
+        self.ruleset = ruleset
+        self.red = ruleset.red_fives
+        self.family = family_of(ruleset)
+        self.referee = next((o for o in judges if isinstance(o, Referee)), None)
+        self.names = names
+        self.steps: list[dict[str, Any]] = []
+        self.labels: list[str] = []
+        """Each step's round label (``E1-0``), empty before the first round."""
+        self.rounds: list[tuple[str, str, int]] = []
+        """Each round: its label, its name in words and its first step."""
+        self._last: dict[str, Any] = {}
+        self._ready: dict[tuple[tuple[int, ...], int], tuple[int, int]] = {}
+        self._drawn: dict[int, int] = {}
+
+    def record(self, ev: Event) -> None:
+        """One step: what the event changed, what it was, and its result screen."""
+        engine, s = self.engine, self.engine.state
+        if isinstance(ev, Draw):
+            self._drawn[ev.player] = ev.tile
+        elif isinstance(ev, RoundStart | Discard | Chi | Pon | OpenKan):
+            self._drawn.clear()
+        snap = self.snapshot(s)
+        key = isinstance(ev, RoundStart | GameStart)
+        step = dict(snap) if key else {k: v for k, v in snap.items() if self._last.get(k) != v}
+        self._last = snap
+        step.update(c=caption(ev, s, self.names, self.red), e=engine.index)
+        who = getattr(ev, "player", getattr(ev, "winner", None))
+        if who is not None:
+            step["who"] = who
+        if key:
+            step["key"] = 1
+        res = result_screen(ev, s, self.names, self.red)
+        if res is not None:
+            step["res"] = res
+        if isinstance(ev, RoundStart):
+            label = round_label(ev.round_wind, ev.round_number, ev.honba)
+            name = f"{WIND_NAMES[ev.round_wind % 4]} {ev.round_number}" + (
+                f", honba {ev.honba}" if ev.honba else "")
+            self.rounds.append((label, name, len(self.steps)))
+        self.labels.append(self.rounds[-1][0] if self.rounds else "")
+        self.steps.append(step)
+
+    def snapshot(self, s: TableState) -> dict[str, Any]:
+        """Everything on the table now, field by field."""
+        snap: dict[str, Any] = {
+            "rw": s.round_wind, "rn": s.round_number, "hb": s.honba, "ks": s.kyotaku,
+            "dl": s.dealer, "wall": s.live_wall, "t": s.turn, "s": list(s.scores),
+            "d": codes(s.dora_indicators, self.red, sort=False),
+            "ura": codes(s.ura_indicators, self.red, sort=False),
+        }
+        for p, ps in enumerate(s.players):
+            snap[f"h{p}"] = self._hand(p, ps, s)
+            snap[f"m{p}"] = [self._meld(m, p, s.n) for m in ps.melds]
+            snap[f"v{p}"] = "".join(self._discard(ps, i) for i in range(len(ps.river)))
+            snap[f"k{p}"] = codes([*ps.kita, *ps.flowers], self.red, sort=False)
+            snap[f"q{p}"] = int(ps.riichi)
+            snap[f"a{p}"] = self._analysis(p, ps)
+        return snap
+
+    def _hand(self, p: int, ps: PlayerState, s: TableState) -> str:
+        """The concealed tiles sorted, unknown ones after, and a tile just drawn apart
+        (after ``|``)."""
+        drawn = self._drawn.get(p, -1)
+        held = sorted(ps.concealed, key=lambda t: (KIND_OF[t], t not in RED_FIVE_IDS))
+        apart = s.to_discard == p and drawn in ps.concealed
+        if apart:
+            held.remove(drawn)
+        text = "".join(code(t, self.red) for t in held) + "??" * ps.unknown
+        return text + ("|" + code(drawn, self.red) if apart else "")
+
+    def _meld(self, m: Event, p: int, n: int) -> list[Any]:
+        """A meld: its kind, its tiles, the called tile and whose it was (seats to the
+        right: 1 the next player, 2 across, 3 the one before; 0 a closed kan)."""
+        if isinstance(m, ClosedKan):
+            return ["closed_kan", codes(m.tiles, self.red), "", 0]
+        assert isinstance(m, Chi | Pon | OpenKan | AddedKan)
+        extra = code(m.added, self.red) if isinstance(m, AddedKan) else ""
+        return [m.TYPE, codes(m.tiles, self.red), code(m.called, self.red),
+                (m.from_player - p) % n, extra]
+
+    def _discard(self, ps: PlayerState, i: int) -> str:
+        """A river tile with its marks: ``'`` drawn and thrown, ``*`` riichi, ``^`` called."""
+        d = ps.river[i]
+        return (code(d.tile, self.red) + ("'" if d.tsumogiri else "")
+                + ("*" if i == ps.riichi_index else "") + ("^" if i in ps.called_away else ""))
+
+    def _analysis(self, p: int, ps: PlayerState) -> list[Any]:
+        """Shanten, waits (codes) and furiten of a fully known hand; ``[]`` otherwise."""
+        kinds = [KIND_OF[t] for t in ps.concealed]
+        if ps.unknown or not kinds or max(kinds) >= NUM_KINDS:
+            return []
+        key = (tuple(counts_of(kinds)), len(ps.melds))
+        found = self._ready.get(key)
+        if found is None:
+            found = self._ready[key] = self.family.readiness(key[0], key[1], self.ruleset)
+        shanten, waits = found
+        text = "".join(kind_str(k) for k in kinds_of_mask(waits))
+        why = self.referee.furiten(p) if self.referee is not None else ""
+        return [shanten, text, why]
+
+
+for _tag in EVENT_TYPES:  # the recorder looks at every event, after it is applied
+    setattr(Recorder, "after_" + _tag, Recorder.record)
+
+
+def game_view(rec: GameRecord, index: int = 0, *, preset: str | None = None,
+              options: Options = (), force: bool = False, wall: bool = True
+              ) -> dict[str, Any]:
+    """The viewer's data of one game (module docstring), audited under ``preset`` and
+    ``options`` as :func:`mjlog.audit.audit_record` does, in the same replay."""
+    start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
+    names = [p.name or f"Seat {i + 1}" for i, p in enumerate(start.players)] if start else []
+    made: list[Recorder] = []
+
+    def watch(engine: Engine, ruleset: Ruleset, judges: Sequence[Observer]) -> Observer:
+        made.append(Recorder(engine, ruleset, judges, names))
+        return made[0]
+
+    report = audit_record(rec, index, preset=preset, options=options, force=force, wall=wall,
+                          watch=watch)
+    rec_ = made[0]
+    n = len(names) or (rec_.engine.state.n if rec_.steps else 4)
+    return {
+        "source": rec.path, "game": index, "format": rec.format, "ruleset": report.ruleset,
+        "players": names or [f"Seat {i + 1}" for i in range(n)], "n": n,
+        "rounds": [list(r) for r in rec_.rounds], "labels": rec_.labels,
+        "steps": rec_.steps, "findings": findings_of(report, rec_),
+        "settlement": report.settlement.to_dict() if report.settlement else None,
+    }
+
+
+def findings_of(report: GameReport, rec: Recorder) -> list[dict[str, Any]]:
+    """Every finding of the audit as the page lists it, each with the step it points at:
+    its event's step when it names one, else the last step of its round and turn."""
+    by_event = {st["e"]: i for i, st in enumerate(rec.steps)}
+    by_turn: dict[tuple[str, int], int] = {}
+    for i, label in enumerate(rec.labels):
+        by_turn[(label, _turn_at(rec.steps, i))] = i
+        by_turn.setdefault((label, -1), i)
+    out = []
+    items: list[BaseFinding] = [*report.violations, *report.mismatches, *report.findings,
+                                *report.diagnostics]
+    for f in items:
+        step = by_event.get(f.event, -1) if isinstance(f, Violation) else -1
+        if step < 0:
+            step = by_turn.get((f.round, f.turn), by_turn.get((f.round, -1), 0))
+        out.append(_finding(f, step))
+    return out
+
+
+def _turn_at(steps: list[dict[str, Any]], i: int) -> int:
+    """The round's move count at step ``i`` (the last ``t`` written up to it)."""
+    while i >= 0:
+        if "t" in steps[i]:
+            return int(steps[i]["t"])
+        i -= 1
+    return 0
+
+
+def _finding(f: BaseFinding, step: int) -> dict[str, Any]:
+    """One finding as the page shows it."""
+    out: dict[str, Any] = {"step": step, "kind": f.KIND, "code": f.code,
+                           "severity": f.severity.value, "message": f.message,
+                           "place": f.place, "seat": f.player}
+    if isinstance(f, Violation):
+        out.update(rule=f.rule, citation=f.citation, evidence=[list(e) for e in f.evidence],
+                   consequence=f.consequence)
+    elif isinstance(f, ScoreMismatch):
+        out.update(field=f.field, recorded=f.recorded, computed=f.computed)
+    out["severity"] = "error" if isinstance(f, Violation | ScoreMismatch) else (
+        f.severity.value if isinstance(f.severity, Severity) else str(f.severity))
+    return out
+

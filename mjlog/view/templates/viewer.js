@@ -1,0 +1,253 @@
+// mjlog's replay viewer. It draws the data mjlog wrote into the page (#game-data):
+// every value shown was computed by mjlog's replay; nothing here judges the game.
+"use strict";
+(function () {
+  const G = JSON.parse(document.getElementById("game-data").textContent);
+  const steps = G.steps, N = G.n, ONE_STEP = new Set(["c", "e", "who", "res", "key"]);
+  const WINDS = ["East", "South", "West", "North"], WIND_KANJI = "東南西北";
+  const $ = (id) => document.getElementById(id);
+  const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
+  const num = (x) => (x === null || x === undefined ? "" : Number(x).toLocaleString("en"));
+
+  // ---- tiles: our own drawings, one SVG per code, with a text label
+  const SUIT = { m: ["萬", "characters", "#b91c1c"], p: ["筒", "dots", "#1d4ed8"], s: ["索", "bamboo", "#15803d"] };
+  const HONOR = [["東", "east wind", "#1b1b1b"], ["南", "south wind", "#1b1b1b"], ["西", "west wind", "#1b1b1b"],
+    ["北", "north wind", "#1b1b1b"], ["", "white dragon", "#1d4ed8"], ["發", "green dragon", "#15803d"], ["中", "red dragon", "#b91c1c"]];
+  const FLOWER = "春夏秋冬梅蘭菊竹";
+  const cache = {};
+  function label(c) {
+    if (c === "??") return "a tile not written down";
+    if (c === "back") return "a face-down tile";
+    const d = +c[0], s = c[1];
+    if (s === "z") return HONOR[d - 1] ? HONOR[d - 1][1] : c;
+    if (s === "f") return "flower " + FLOWER[d - 1];
+    return d === 0 ? "red 5 of " + SUIT[s][1] : d + " of " + SUIT[s][1];
+  }
+  function face(c) {
+    const d = +c[0], s = c[1];
+    const big = (t, col, y, size) => `<text x="15" y="${y}" font-size="${size}" text-anchor="middle" fill="${col}" font-weight="700" font-family="IPAGothic, 'Noto Sans CJK JP', sans-serif">${t}</text>`;
+    if (c === "??") return big("?", "#6b7280", 27, 20);
+    if (s === "z") {
+      if (d === 5) return `<rect x="7" y="8" width="16" height="24" rx="2" fill="none" stroke="#1d4ed8" stroke-width="2.5"/>`;
+      const h = HONOR[d - 1] || ["?", "", "#000"];
+      return big(h[0], h[2], 28, 19);
+    }
+    if (s === "f") return big(FLOWER[d - 1] || "?", "#7e22ce", 26, 16) + `<text x="25" y="37" font-size="8" text-anchor="end" fill="#7e22ce">${d}</text>`;
+    const [glyph, , col] = SUIT[s];
+    const digit = d === 0 ? 5 : d;
+    const ink = d === 0 ? "#dc2626" : "#1b1b1b";
+    return big(digit, ink, 20, 17) + big(glyph, col, 35, 11) + (d === 0 ? `<circle cx="25" cy="6" r="2.6" fill="#dc2626"/>` : "");
+  }
+  function tileSVG(c, extra) {
+    const key = c + "|" + (extra || "");
+    if (cache[key]) return cache[key];
+    const back = c === "back";
+    const body = back
+      ? `<rect x="1" y="1" width="28" height="38" rx="4" fill="#c2410c" stroke="#7c2d12"/><rect x="5" y="5" width="20" height="30" rx="3" fill="none" stroke="#fed7aa" stroke-width="1.2"/>`
+      : `<rect x="1" y="1" width="28" height="38" rx="4" fill="#fbfaf5" stroke="#9ca3af"/>` + face(c);
+    const l = esc(label(c)), side = (extra || "").includes("sideways");
+    // a tile turned on its side (a called tile, a riichi declaration) is drawn turned, in a wider box
+    const svg = side ? `<svg viewBox="0 0 40 30" role="img" aria-label="${l}, turned"><title>${l}, turned</title><g transform="translate(0 30) rotate(-90)">${body}</g></svg>`
+      : `<svg viewBox="0 0 30 40" role="img" aria-label="${l}"><title>${l}</title>${body}</svg>`;
+    return (cache[key] = `<span class="tile ${extra || ""}" data-code="${c}">${svg}</span>`);
+  }
+  const codes = (s) => (s ? s.match(/../g) : []);
+  const tilesHTML = (s, extra) => codes(s).map((c) => tileSVG(c, extra)).join("");
+
+  // ---- the table at a step: the round's first step with later values written over it
+  const keyOf = [];
+  steps.forEach((st, i) => keyOf.push(st.key ? i : (i ? keyOf[i - 1] : 0)));
+  function stateAt(k) {
+    const out = {};
+    for (let i = keyOf[k]; i <= k; i++) for (const f in steps[i]) if (!ONE_STEP.has(f)) out[f] = steps[i][f];
+    for (const f of ONE_STEP) if (f in steps[k]) out[f] = steps[k][f];
+    return out;
+  }
+  const roundOf = [];
+  { let r = -1; const firsts = new Set(G.rounds.map((x) => x[2]));
+    steps.forEach((_, i) => { if (firsts.has(i)) r++; roundOf.push(r); }); }
+  const findingsAt = {};
+  G.findings.forEach((f, i) => (findingsAt[f.step] = findingsAt[f.step] || []).push(i));
+
+  let cur = 0, view = -1, shownRound = null;
+  const name = (p) => G.players[p] || "Seat " + (p + 1);
+
+  function seatHTML(S, p, place) {
+    const open = view < 0 || view === p;
+    const dealer = S.dl === p, wind = WINDS[(p - S.dl + 4) % 4];
+    const hand = (S["h" + p] || "").split("|");
+    const handTiles = open ? tilesHTML(hand[0]) : codes(hand[0]).map(() => tileSVG("back")).join("");
+    const drawn = hand[1] ? `<span class="drawn">${open ? tileSVG(hand[1]) : tileSVG("back")}</span>` : "";
+    const melds = (S["m" + p] || []).map((m) => meldHTML(m)).join("");
+    const river = (S["v" + p] || "").match(/..['*^]*/g) || [];
+    const riverHTML = river.map((t) => {
+      const cls = (t.includes("'") ? " tsumogiri" : "") + (t.includes("*") ? " sideways" : "") + (t.includes("^") ? " called" : "");
+      return tileSVG(t.slice(0, 2), cls.trim());
+    }).join("");
+    const a = S["a" + p] || [], flags = findingsAt[cur] || [];
+    const flagged = flags.some((i) => G.findings[i].seat === p);
+    let info = "";
+    if (open && a.length) {
+      info = a[0] < 0 ? "complete hand" : a[0] === 0 ? "ready" : a[0] + " from ready";
+      if (a[1]) info += `, waits <span class="evidence-tiles waits" data-waits="${a[1]}">${tilesHTML(a[1])}</span>`;
+      if (a[2]) info += ` · <span class="furiten">${esc(a[2])}</span>`;
+    }
+    const side = (S["k" + p] || "") ? `<div class="row small" aria-label="set aside">${tilesHTML(S["k" + p])}</div>` : "";
+    return `<div class="seat seat-${place}${S.who === p ? " acting" : ""}${flagged ? " flagged" : ""}" data-seat="${p}">
+      <h3><span>${wind}${dealer ? " (dealer)" : ""}</span><span class="name">${esc(name(p))}</span>
+      <span class="score" data-score="${(S.s || [])[p]}">${num((S.s || [])[p])}</span>${S["q" + p] ? '<span class="riichi-flag">riichi</span>' : ""}</h3>
+      <div class="row hand" data-tiles="${hand.join("")}" data-open="${open ? 1 : 0}" aria-label="hand">${handTiles}${drawn}</div>
+      <div class="melds small">${melds}</div>${side}
+      <div class="river small" data-river="${esc(S["v" + p] || "")}" aria-label="discards">${riverHTML}</div>
+      <div class="info-line">${info}</div></div>`;
+  }
+  function meldHTML(m) {
+    const [kind, tiles, called, from, added] = m;
+    const list = codes(tiles);
+    if (kind === "closed_kan") return `<span class="meld" aria-label="closed kan">${list.map((c, i) => tileSVG(i === 0 || i === 3 ? "back" : c)).join("")}</span>`;
+    const rest = list.slice(); const at = rest.indexOf(called); if (at >= 0) rest.splice(at, 1);
+    if (added) { const j = rest.indexOf(added); if (j >= 0) rest.splice(j, 1); }
+    const turned = tileSVG(called, "sideways") + (added ? tileSVG(added, "sideways") : "");
+    // the called tile lies on the side it came from: left for the player before, middle across, right after
+    const parts = from === 3 ? [turned, ...rest.map((c) => tileSVG(c))] : from === 2
+      ? [tileSVG(rest[0]), turned, ...rest.slice(1).map((c) => tileSVG(c))] : [...rest.map((c) => tileSVG(c)), turned];
+    return `<span class="meld" aria-label="${esc(kind.replace("_", " ") + " from " + ["", "the next player", "across", "the player before"][from])}">${parts.join("")}</span>`;
+  }
+  function centerHTML(S) {
+    const label = G.rounds[roundOf[cur]] ? G.rounds[roundOf[cur]][1] : "Before the first round";
+    return `<div id="center"><div class="round">${esc(label)}</div>
+      <div class="counts">honba ${S.hb || 0} · riichi sticks ${S.ks || 0} · ${S.wall || 0} tiles left · move ${S.t || 0}</div>
+      <div>dora <span class="row small" style="justify-content:center">${tilesHTML(S.d || "")}</span></div>
+      ${S.ura ? `<div>ura <span class="row small" style="justify-content:center">${tilesHTML(S.ura)}</span></div>` : ""}</div>`;
+  }
+  function resultHTML(r) {
+    if (!r) return "";
+    const deltas = (d) => (d && d.length ? `<table><tr><th>player</th><th>change</th></tr>${d.map((x, p) =>
+      `<tr><td>${esc(name(p))}</td><td class="${x > 0 ? "pos" : x < 0 ? "neg" : ""}">${x > 0 ? "+" : ""}${num(x)}</td></tr>`).join("")}</table>` : "");
+    if (r.kind === "win") {
+      const how = r.winner === r.from ? "tsumo" : "ron from " + esc(name(r.from));
+      const yaku = r.yaku.map(([y, h]) => `<tr><td>${esc(y)}</td><td>${h}</td></tr>`).join("");
+      return `<div id="result" data-kind="win"><h3>${esc(name(r.winner))} wins by ${how}</h3>
+        <div class="row">${tilesHTML(r.hand)}<span class="drawn" style="margin-left:.6rem">${tileSVG(r.tile)}</span>
+        ${r.melds.map((m) => `<span class="meld" style="margin-left:.6rem">${tilesHTML(m)}</span>`).join("")}</div>
+        <p>dora ${tilesHTML(r.dora)} ${r.ura ? " · ura " + tilesHTML(r.ura) : ""}</p>
+        <table><tr><th>yaku</th><th>han</th></tr>${yaku}</table>
+        <p><b>${r.han} han ${r.fu} fu${r.limit ? " · " + esc(r.limit) : ""} · ${num(r.points)} points</b></p>${deltas(r.deltas)}</div>`;
+    }
+    if (r.kind === "draw") {
+      const hands = r.hands.map((h, p) => h ? `<p>${esc(name(p))} ready: <span class="row">${tilesHTML(h)}</span></p>` : "").join("");
+      return `<div id="result" data-kind="draw"><h3>${esc(r.name[0].toUpperCase() + r.name.slice(1))}</h3>${hands || "<p>Nobody ready.</p>"}${deltas(r.deltas)}</div>`;
+    }
+    return `<div id="result" data-kind="end"><h3>Final standings</h3><table><tr><th>place</th><th>player</th><th>score</th><th>points</th></tr>${r.rows.map((row) =>
+      `<tr><td>${row[0]}</td><td>${esc(row[2])}</td><td>${num(row[3])}</td><td>${row[4] === null ? "" : row[4]}</td></tr>`).join("")}</table></div>`;
+  }
+
+  // ---- drawing and moving
+  function draw() {
+    const S = stateAt(cur);
+    const bottom = view >= 0 ? view : 0;
+    const places = N === 3 ? ["bottom", "right", "left"] : ["bottom", "right", "top", "left"];
+    let seats = "";
+    for (let i = 0; i < N; i++) seats += seatHTML(S, (bottom + i) % N, places[i]);
+    const table = $("table");
+    table.innerHTML = seats + centerHTML(S) + resultHTML(S.res);
+    Object.assign(table.dataset, { step: cur, turn: S.t || 0, round: G.labels[cur] || "" });
+    $("caption").textContent = S.c || "";
+    $("slider").value = cur;
+    $("position").textContent = `move ${cur + 1} of ${steps.length}`;
+    lists();
+    const hash = `#step=${cur}` + (view >= 0 ? `&seat=${view}` : "");
+    if (location.hash !== hash) history.replaceState(null, "", hash);
+  }
+  function lists() {
+    const r = roundOf[cur];
+    if (shownRound !== r) {
+      shownRound = r;
+      const first = r >= 0 ? G.rounds[r][2] : 0, last = r + 1 < G.rounds.length ? G.rounds[r + 1][2] : steps.length;
+      let html = "";
+      for (let i = first; i < last; i++) html += `<li data-step="${i}"${findingsAt[i] ? ' class="flagged"' : ""}>${esc(steps[i].c)}</li>`;
+      $("moves").innerHTML = html;
+    }
+    for (const li of $("moves").children) li.classList.toggle("current", +li.dataset.step === cur);
+    for (const li of $("rounds").children) li.classList.toggle("current", +li.dataset.round === r);
+    for (const li of $("findings").querySelectorAll("li[data-finding]")) li.classList.toggle("current", +li.dataset.step === cur);
+    const now = $("moves").querySelector(".current"), box = $("moves");
+    if (now) box.scrollTop = now.offsetTop - box.clientHeight / 2;  // within the list only
+  }
+  function go(k) { cur = Math.max(0, Math.min(steps.length - 1, k)); draw(); }
+  function seatMove(dir) {
+    const seat = view >= 0 ? view : (stateAt(cur).who ?? 0);
+    for (let i = cur + dir; i >= 0 && i < steps.length; i += dir) if (steps[i].who === seat && "t" in steps[i]) return go(i);
+  }
+  function roundMove(dir) {
+    const r = roundOf[cur] + dir;
+    if (r < 0) return go(0);
+    if (r >= G.rounds.length) return go(steps.length - 1);
+    go(G.rounds[r][2]);
+  }
+  const actions = { start: () => go(0), end: () => go(steps.length - 1), prev: () => go(cur - 1), next: () => go(cur + 1),
+    "prev-turn": () => seatMove(-1), "next-turn": () => seatMove(1), "prev-round": () => roundMove(-1), "next-round": () => roundMove(1) };
+  function setView(v) { view = v >= 0 && v < N ? v : -1; $("seat").value = String(view); draw(); }
+
+  function evidenceHTML(text) {
+    // runs of mpsz tiles (123m055p1z) are drawn as tiles; the rest stays text
+    return esc(text).replace(/\b((?:[0-9]+[mpsz])+)\b/g, (run) => {
+      const out = []; let digits = "";
+      for (const ch of run) { if (/[0-9]/.test(ch)) digits += ch; else { for (const d of digits) out.push(d + ch); digits = ""; } }
+      return `<span class="evidence-tiles" title="${run}">${out.map((c) => tileSVG(c)).join("")}</span>`;
+    });
+  }
+  function findingsList() {
+    $("finding-count").textContent = `(${G.findings.length})`;
+    $("findings").innerHTML = G.findings.map((f, i) => {
+      const rows = [];
+      if (f.rule) rows.push(["rule", `§${esc(f.rule)}: ${esc(f.citation)}`]);
+      (f.evidence || []).forEach(([n, t]) => rows.push([esc(n), evidenceHTML(t)]));
+      if (f.field) rows.push(["recorded", esc(JSON.stringify(f.recorded))], ["computed", esc(JSON.stringify(f.computed))]);
+      if (f.consequence) rows.push(["consequence", esc(f.consequence)]);
+      return `<li class="sev-${f.severity}" data-finding="${i}" data-step="${f.step}" tabindex="0">
+        <span class="code">${esc(f.code)}</span> <span class="place">${esc(f.place)}</span>
+        <div>${esc(f.message || (f.field ? f.field + " differs" : ""))}</div>
+        ${rows.length ? `<dl>${rows.map(([a, b]) => `<dt>${a}</dt><dd>${b}</dd>`).join("")}</dl>` : ""}</li>`;
+    }).join("") || "<li>None: the audit found nothing in this game.</li>";
+  }
+
+  function init() {
+    $("slider").max = steps.length - 1;
+    $("rounds").innerHTML = G.rounds.map((r, i) => `<li data-round="${i}" data-step="${r[2]}">${esc(r[1])}</li>`).join("");
+    findingsList();
+    document.querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => actions[b.dataset.go]()));
+    $("slider").addEventListener("input", (e) => go(+e.target.value));
+    $("seat").addEventListener("change", (e) => setView(+e.target.value));
+    for (const id of ["moves", "rounds", "findings"]) $(id).addEventListener("click", (e) => {
+      const li = e.target.closest("li[data-step]"); if (li) go(+li.dataset.step);
+    });
+    $("findings").addEventListener("keydown", (e) => {
+      const li = e.target.closest("li[data-step]"); if (li && e.key === "Enter") go(+li.dataset.step);
+    });
+    document.addEventListener("keydown", (e) => {
+      if (e.target.tagName === "INPUT" && e.target.type !== "range" || e.target.tagName === "SELECT") return;
+      const k = e.key;
+      if (k === "ArrowRight") actions[e.shiftKey ? "next-turn" : "next"]();
+      else if (k === "ArrowLeft") actions[e.shiftKey ? "prev-turn" : "prev"]();
+      else if (k === "PageDown" || k === "ArrowDown") actions["next-round"]();
+      else if (k === "PageUp" || k === "ArrowUp") actions["prev-round"]();
+      else if (k === "Home") actions.start();
+      else if (k === "End") actions.end();
+      else if (/^[0-9]$/.test(k)) setView(+k - 1);
+      else return;
+      e.preventDefault();
+    });
+    window.addEventListener("hashchange", fromHash);
+    fromHash();
+  }
+  function fromHash() {
+    const h = new URLSearchParams(location.hash.slice(1));
+    const seat = h.has("seat") ? +h.get("seat") : -1;
+    view = seat >= 0 && seat < N ? seat : -1;
+    $("seat").value = String(view);
+    const k = h.has("step") ? +h.get("step") : 0;
+    go(Number.isFinite(k) ? k : 0);
+  }
+  init();
+})();

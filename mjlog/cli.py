@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import click
 
 from mjlog import __version__, archives, parallel, storage
-from mjlog.audit import AuditReport, Checks, Spool, audit_items, summary_line
+from mjlog.audit import AuditReport, Checks, GameReport, Spool, audit_items, summary_line
 from mjlog.cluster import ClusterError
 from mjlog.compression import LIMIT_VARIABLE
 from mjlog.conversion import convert_all
@@ -70,6 +70,7 @@ from mjlog.ruleset import (
 )
 from mjlog.view.model import game_view
 from mjlog.view.page import index_page, viewer_page
+from mjlog.view.report import RefereeReport
 from mjlog.wall.verify import walls_for
 
 if TYPE_CHECKING:
@@ -541,10 +542,12 @@ def _up(name: Path) -> str:
 
 @main.command("audit")
 @_INPUTS
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text",
-              show_default=True, help="Report format (json: schemas/audit-report.schema.json; "
-              "jsonl: the same as one object a line, each game's line written as soon as it "
-              "is audited, the summary last).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl", "html"]),
+              default="text", show_default=True,
+              help="Report format (json: schemas/audit-report.schema.json; jsonl: the same as "
+              "one object a line, each game's line written as soon as it is audited, the "
+              "summary last; html: the referee's page, with -o REPORT.html, and a replay page "
+              "of each game with findings in REPORT-games/).")
 @_JOBS
 @_CLUSTER
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
@@ -589,10 +592,13 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, cluster: str | None,
     if output and Path(output).resolve() in {Path(p).resolve() for p, _ in items}:
         raise click.UsageError(f"the report {output} would replace an input; nothing was "
                                "written")
+    if fmt == "html":
+        _audit_page(items, parallel.Engine(jobs, cluster), checks, output)
+        return
     stream = None if output else sys.stdout
     with Spool(fmt, all_games=all_games, summary_only=summary_only, stream=stream) as spool:
         with _cluster_errors():
-            report = _audited(items, parallel.Engine(jobs, cluster), checks, spool,
+            report = _audited(items, parallel.Engine(jobs, cluster), checks, spool.add,
                               bar=fmt == "text")
         if output:
             _write_parts(Path(output), spool.parts(report))
@@ -600,6 +606,11 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, cluster: str | None,
         else:
             for part in spool.parts(report):
                 click.echo(part, nl=False)
+    _exit_for(report)
+
+
+def _exit_for(report: AuditReport) -> None:
+    """End an audit with its exit status (0 clean, 1 findings, 2 unreadable or no game)."""
     s = report.summary
     if s.unreadable_files or not s.games:
         if not s.games:
@@ -608,16 +619,32 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, cluster: str | None,
     sys.exit(1 if s.errors or s.score_mismatches else 0)
 
 
+def _audit_page(items: list[tuple[str, bool]], engine: parallel.Engine, checks: Checks,
+                output: str | None) -> None:
+    """``audit --format html``: the referee's page and the replay pages of the games with
+    findings beside it."""
+    if not output or output == "-" or not output.endswith(".html"):
+        raise click.UsageError("--format html writes a page and the games' replay pages "
+                               "beside it: give -o REPORT.html")
+    page = RefereeReport(checks)
+    with _cluster_errors():
+        report = _audited(items, engine, checks, page.add, bar=True)
+    written = page.write(Path(output), report, _write_text)
+    click.echo(f"{output}: {summary_line(report.summary)} ({len(written) - 1} replay pages "
+               f"in {Path(output).stem}-games)")
+    _exit_for(report)
+
+
 def _audited(items: list[tuple[str, bool]], engine: parallel.Engine, checks: Checks,
-             spool: Spool, *, bar: bool) -> AuditReport:
-    """Audit ``items`` with each game's report going to ``spool``; with ``bar``, on a
+             sink: Callable[[GameReport], object], *, bar: bool) -> AuditReport:
+    """Audit ``items`` with each game's report going to ``sink``; with ``bar``, on a
     terminal, a progress bar on standard error."""
     if bar and sys.stderr.isatty() and len(items) > 1:
         with Progress(len(items), "auditing") as progress:
             return audit_items(items, jobs=engine.jobs, cluster=engine.cluster, checks=checks,
-                               progress=progress, sink=spool.add)
+                               progress=progress, sink=sink)
     return audit_items(items, jobs=engine.jobs, cluster=engine.cluster, checks=checks,
-                       sink=spool.add)
+                       sink=sink)
 
 
 def _rule_options(preset: str | None, settings: tuple[str, ...]) -> tuple[tuple[str, object], ...]:

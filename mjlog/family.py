@@ -51,6 +51,8 @@ class RuleFamily:
     """Whether a declaration with a discard (``*`` in notation) deposits a stick."""
     needs_value: ClassVar[bool] = True
     """Whether a win written in notation must state its fu and points."""
+    value_unit: ClassVar[str] = "han"
+    """What a win's value is counted in (``han``, with fu; ``台`` in Taiwanese mahjong)."""
 
     def checks(self) -> Sequence[type[Check[Any]]]:
         """The family's rule checks, in the order they judge each event."""

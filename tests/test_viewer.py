@@ -381,3 +381,39 @@ def test_every_25th_corpus_game_loads_without_a_console_error(
         assert errors == []
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------- the referee's page
+
+
+def test_the_referees_page_needs_a_file_to_write(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["audit", str(EXAMPLES), "--format", "html"])
+    assert result.exit_code == 2 and "-o REPORT.html" in result.output
+
+
+def test_the_referees_page_links_each_finding_to_its_move(browser: Any, tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    result = CliRunner().invoke(main, ["audit", str(EXAMPLES), "--format", "html", "-o", str(out),
+                                       "--set", "kan_after_riichi=forbidden"])
+    assert result.exit_code == 1, result.output  # the disputes have findings
+    pages = sorted((tmp_path / "report-games").glob("*.html"))
+    assert len(pages) >= 10 and "06-kan-after-riichi" in " ".join(p.name for p in pages)
+    context, page, errors = _open(browser, out)
+    try:
+        findings = page.eval_on_selector_all(".finding[data-step]", """fs => fs.map(f => ({
+            step: f.dataset.step, href: f.querySelector('a.move').getAttribute('href'),
+            code: f.querySelector('.code').textContent}))""")
+        assert len(findings) >= 20 and {"kan-after-riichi", "furiten-ron", "win-fu"} <= {
+            f["code"] for f in findings}
+        assert all(f["href"].endswith(f"#step={f['step']}") for f in findings)
+        assert page.locator(".picture .pseat").count() >= 4 * 10  # a table per move shown
+        assert page.locator(".picture svg").count() > 200
+        assert page.locator("text=Who owes what").count() >= 5
+        kan = next(f for f in findings if f["code"] == "kan-after-riichi")
+        page.click(f'a.move[href="{kan["href"]}"]')
+        page.wait_for_load_state("load")
+        assert _shown(page)["step"] == int(kan["step"])
+        assert "closed kan" in page.locator("#caption").text_content()
+        assert errors == []
+    finally:
+        context.close()

@@ -54,6 +54,7 @@ class Taiwan16(RuleFamily):
     has_dora = False
     riichi_stick = False
     needs_value = False
+    value_unit = "台"
 
     def checks(self) -> Sequence[type[Check[Any]]]:
         return CHECKS

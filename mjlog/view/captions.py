@@ -56,8 +56,9 @@ def _who(names: list[str], p: int | None) -> str:
     return names[p] if 0 <= p < len(names) else f"Seat {p + 1}"
 
 
-def caption(ev: Event, s: TableState, names: list[str], red: bool) -> str:
-    """One line saying what ``ev`` did, naming players by name and tiles by code."""
+def caption(ev: Event, s: TableState, names: list[str], red: bool, unit: str = "han") -> str:
+    """One line saying what ``ev`` did, naming players by name and tiles by code; a win's
+    value in ``unit`` (``han`` with its fu, or ``台``)."""
     w = partial(_who, names)
     match ev:
         case Draw():
@@ -88,10 +89,10 @@ def caption(ev: Event, s: TableState, names: list[str], red: bool) -> str:
         case DoraReveal():
             return f"New dora indicator: {_t(ev.indicator, red)}"
         case _:
-            return _round_caption(ev, s, names)
+            return _round_caption(ev, names, unit)
 
 
-def _round_caption(ev: Event, s: TableState, names: list[str]) -> str:
+def _round_caption(ev: Event, names: list[str], unit: str) -> str:
     """Captions of the events that start, end or decide a round or the game."""
     w = partial(_who, names)
     match ev:
@@ -102,7 +103,8 @@ def _round_caption(ev: Event, s: TableState, names: list[str]) -> str:
                     f"{f', honba {ev.honba}' if ev.honba else ''}: {w(ev.dealer)} deals")
         case Win():
             how = "tsumo" if ev.winner == ev.from_player else f"ron from {w(ev.from_player)}"
-            value = f"{ev.han} han {ev.fu} fu, " if ev.han else ""
+            value = (f"{ev.han} {unit}" + (f" {ev.fu} fu" if unit == "han" else "") + ", "
+                     if ev.han else "")
             return f"{w(ev.winner)} wins by {how}: {value}{ev.points:,} points"
         case ExhaustiveDraw():
             ready = [w(p) for p, h in enumerate(ev.hands) if h is not None]

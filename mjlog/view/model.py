@@ -103,7 +103,8 @@ class Recorder(Observer):
         key = isinstance(ev, RoundStart | GameStart)
         step = dict(snap) if key else {k: v for k, v in snap.items() if self._last.get(k) != v}
         self._last = snap
-        step.update(c=caption(ev, s, self.names, self.red), e=engine.index)
+        step.update(c=caption(ev, s, self.names, self.red, self.family.value_unit),
+                    e=engine.index)
         who = getattr(ev, "player", getattr(ev, "winner", None))
         if who is not None:
             step["who"] = who
@@ -184,8 +185,8 @@ for _tag in EVENT_TYPES:  # the recorder looks at every event, after it is appli
 
 
 def game_view(rec: GameRecord, index: int = 0, *, preset: str | None = None,
-              options: Options = (), force: bool = False, wall: bool = True
-              ) -> dict[str, Any]:
+              options: Options = (), force: bool = False, wall: bool = True,
+              rules: bool = True, scores: bool = True) -> dict[str, Any]:
     """The viewer's data of one game (module docstring), audited under ``preset`` and
     ``options`` as :func:`mjlog.audit.audit_record` does, in the same replay."""
     start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
@@ -197,11 +198,12 @@ def game_view(rec: GameRecord, index: int = 0, *, preset: str | None = None,
         return made[0]
 
     report = audit_record(rec, index, preset=preset, options=options, force=force, wall=wall,
-                          watch=watch)
+                          rules=rules, scores=scores, watch=watch)
     rec_ = made[0]
     n = len(names) or (rec_.engine.state.n if rec_.steps else 4)
     return {
         "source": rec.path, "game": index, "format": rec.format, "ruleset": report.ruleset,
+        "unit": rec_.family.value_unit,
         "players": names or [f"Seat {i + 1}" for i in range(n)], "n": n,
         "rounds": [list(r) for r in rec_.rounds], "labels": rec_.labels,
         "steps": rec_.steps, "findings": findings_of(report, rec_),
@@ -214,18 +216,32 @@ def findings_of(report: GameReport, rec: Recorder) -> list[dict[str, Any]]:
     its event's step when it names one, else the last step of its round and turn."""
     by_event = {st["e"]: i for i, st in enumerate(rec.steps)}
     by_turn: dict[tuple[str, int], int] = {}
+    results: dict[str, list[int]] = {}
     for i, label in enumerate(rec.labels):
-        by_turn[(label, _turn_at(rec.steps, i))] = i
+        by_turn.setdefault((label, _turn_at(rec.steps, i)), i)
         by_turn.setdefault((label, -1), i)
+        if "res" in rec.steps[i]:
+            results.setdefault(label, []).append(i)
     out = []
     items: list[BaseFinding] = [*report.violations, *report.mismatches, *report.findings,
                                 *report.diagnostics]
     for f in items:
         step = by_event.get(f.event, -1) if isinstance(f, Violation) else -1
+        if step < 0 and isinstance(f, ScoreMismatch):
+            step = _result_step(rec.steps, results.get(f.round, []), f.player)
         if step < 0:
             step = by_turn.get((f.round, f.turn), by_turn.get((f.round, -1), 0))
         out.append(_finding(f, step))
     return out
+
+
+def _result_step(steps: list[dict[str, Any]], results: list[int], player: int | None) -> int:
+    """The result a score mismatch is about: the round's win of ``player`` when it has one,
+    else its first result (-1 when the round has none)."""
+    for i in results:
+        if steps[i]["res"].get("winner") == player:
+            return i
+    return results[0] if results else -1
 
 
 def _turn_at(steps: list[dict[str, Any]], i: int) -> int:

@@ -22,7 +22,8 @@ _TEMPLATES = files("mjlog.view") / "templates"
 
 
 @cache
-def _environment() -> jinja2.Environment:
+def environment() -> jinja2.Environment:
+    """The page templates of :mod:`mjlog.view`, HTML-escaped."""
     return jinja2.Environment(
         loader=jinja2.FunctionLoader(lambda name: (_TEMPLATES / name).read_text("utf-8")),
         autoescape=True, trim_blocks=True, lstrip_blocks=True)
@@ -42,13 +43,14 @@ def script_json(data: Any) -> Markup:
 
 def viewer_page(game: dict[str, Any], *, title: str = "", index_href: str = "") -> str:
     """The HTML page of one game's data; ``index_href`` links back to an index page."""
-    return _environment().get_template("viewer.html.j2").render(
+    return environment().get_template("viewer.html.j2").render(
         title=title or f"{Path(game['source']).name}, game {game['game'] + 1}", game=game,
         css=Markup(asset("viewer.css")), js=Markup(asset("viewer.js")),
+        tiles_js=Markup(asset("tiles.js")),
         data=script_json(game), index_href=index_href)
 
 
 def index_page(title: str, rows: list[tuple[str, str, str]]) -> str:
     """A page listing games: (link, name, summary) each."""
-    return _environment().get_template("index.html.j2").render(
+    return environment().get_template("index.html.j2").render(
         title=title, rows=rows, css=Markup(asset("viewer.css")))

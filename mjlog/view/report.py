@@ -47,7 +47,9 @@ class RefereeReport:
         """Write the viewer page of each kept game into ``OUT-games/``, then the report
         page at ``out`` (with ``write_text``); return the pages written."""
         folder = out.with_name(out.stem + "-games")
-        written, sections, pictures = [], [], []
+        written: list[Path] = []
+        sections: list[dict[str, Any]] = []
+        pictures: list[dict[str, Any]] = []
         for k, g in enumerate(self.games):
             data = self._view(g)
             name = f"{k + 1:03d}-{re.sub(r'[^A-Za-z0-9._-]+', '-', Path(g.path).stem)[:60]}.html"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import importlib.util
 import os
+import re
 import shutil
 import signal
 import sys
@@ -36,13 +37,15 @@ from mjlog.events import (
     AbortiveDraw,
     DoraReveal,
     Draw,
+    Event,
     ExhaustiveDraw,
+    GameEnd,
     GameStart,
     RoundStart,
     Win,
     round_label,
 )
-from mjlog.families import FAMILIES, random_game, rules_by_code
+from mjlog.families import FAMILIES, family_of, random_game, rules_by_code
 from mjlog.formats import (
     FORMATS,
     WriteOptions,
@@ -55,7 +58,7 @@ from mjlog.formats import (
 )
 from mjlog.progress import Progress
 from mjlog.record import GameRecord
-from mjlog.render import table_text, wall_text
+from mjlog.render import result_text, table_text, wall_text
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import TurnLimit
 from mjlog.ruleset import (
@@ -68,6 +71,7 @@ from mjlog.ruleset import (
     option_value,
     parse_option,
 )
+from mjlog.view.captions import caption, result_screen
 from mjlog.view.model import game_view
 from mjlog.view.page import index_page, viewer_page
 from mjlog.view.report import RefereeReport
@@ -373,34 +377,89 @@ def _relative(name: str, holders: list[tuple[str, bool]]) -> Path:
 
 @main.command("replay")
 @click.argument("input_", metavar="INPUT", type=_Input(exists=True, dir_okay=False))
-@click.option("--round", "round_", metavar="LABEL",
-              help="Round to show, e.g. E2 or E2-1 (East 2, one honba). Default: the last.")
+@click.option("--round", "round_", metavar="ROUND",
+              help="Round to show: E2, e2, 'East 2', or E2-1 / 'East 2, honba 1' for one honba. "
+              "Default: the last.")
 @click.option("--turn", type=click.IntRange(min=0), metavar="N",
               help="Show the table after the N-th move of the round (draws, discards and "
               "calls count one each; 0 = as dealt). Default: just before the round's result.")
+@click.option("--end", "at_end", is_flag=True,
+              help="Show the round's end instead: the table after its result, the result "
+              "(yaku, value, every payment, ura; a draw's ready hands) and, after the game's "
+              "last round, the final standings.")
 @click.option("--game", type=click.IntRange(min=1), default=1, show_default=True,
               help="Which game of a file holding several.")
 @click.option("--show-wall", is_flag=True,
               help="Also show the wall (live and dead, what is still to come), for records "
               "whose shuffle seed reproduces it or whose platform publishes it (Mahjong "
               "Soul, Riichi City).")
-def replay_cmd(input_: str, round_: str | None, turn: int | None, game: int,
+def replay_cmd(input_: str, round_: str | None, turn: int | None, at_end: bool, game: int,
                show_wall: bool) -> None:
-    """Print the table (hands, melds, rivers, scores, dora, wall) at a point of a game."""
+    """Print the table (hands, melds, rivers, scores, dora, wall) at a point of a game,
+    and the move that led to it.
+
+    \b
+    Marks in a river: 5m* the riichi declaration, 5m' a tile thrown as it was
+    drawn (tsumogiri), (5m) a tile another player called. Tiles are mpsz: 0m is
+    a red five, 1z-7z east, south, west, north, white, green, red, 1f-8f flowers.
+    A hand's "and N not written down" counts tiles the record does not name.
+    """
     records = _read_or_exit(input_)
     if game > len(records):
         raise click.UsageError(f"{input_} holds {len(records)} game(s)")
+    if at_end and turn is not None:
+        raise click.UsageError("give --turn or --end, not both")
     rec = records[game - 1]
     for d in rec.diagnostics:
         click.echo(f"{input_}: {d}", err=True)
-    engine, label, first, stop = _replay_to(rec, round_, turn)
+    engine, label, first, stop = _replay_to(rec, _round_wanted(round_), turn)
     start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
     red = start.ruleset.red_fives if start else True
+    results: list[Event] = []
+    if at_end:
+        stop, results = _to_round_end(engine, rec.events, stop)
+        label = label.replace("before the result", "its end")
     click.echo(table_text(engine.state, start, red=red, heading=f"{input_}  {label}"), nl=False)
+    names = [p.name or f"seat {i}" for i, p in enumerate(start.players)] if start else []
+    unit = family_of(start.ruleset).value_unit if start else "han"
+    if stop > first + 1 or at_end:
+        last = rec.events[stop - 1]
+        click.echo(f"last move: {caption(last, engine.state, names, red, unit)}")
+    for ev in results:
+        res = result_screen(ev, engine.state, names, red)
+        if res is not None:
+            click.echo(result_text(res, names, unit), nl=False)
     if show_wall:
         click.echo(_wall_at(rec, first, stop, red), nl=False)
     for f in engine.findings:
         click.echo(f"finding so far: {f}")
+
+
+_ROUND_WORDS = re.compile(r"^\s*(east|south|west|north|[eswn])\s*(\d+)"
+                          r"(?:\s*(?:-|,\s*honba)\s*(\d+))?\s*$", re.IGNORECASE)
+
+
+def _round_wanted(text: str | None) -> str | None:
+    """``--round`` as a label (``E2`` or ``E2-1``): E2, e2, 'East 2', 'east 2, honba 1'."""
+    if text is None:
+        return None
+    m = _ROUND_WORDS.match(text)
+    if m is None:
+        raise click.BadParameter(f"{text!r} is no round; write E2, 'East 2' or E2-1",
+                                 param_hint="--round")
+    label = f"{m[1][0].upper()}{int(m[2])}"
+    return label if m[3] is None else f"{label}-{int(m[3])}"
+
+
+def _to_round_end(engine: Engine, events: list[Event], stop: int) -> tuple[int, list[Event]]:
+    """Apply the events from ``stop`` up to the next round's start (or the record's end);
+    return where it stopped and the results and game end met on the way."""
+    end = stop
+    while end < len(events) and not isinstance(events[end], RoundStart):
+        end += 1
+    engine.run(events, start=stop, stop=end)
+    return end, [ev for ev in events[stop:end]
+                 if isinstance(ev, Win | ExhaustiveDraw | AbortiveDraw | GameEnd)]
 
 
 def _matches(rs: RoundStart, want: str) -> bool:
@@ -436,9 +495,12 @@ def _replay_to(
     events = rec.events
     starts = [i for i, ev in enumerate(events) if isinstance(ev, RoundStart)]
     if want is not None:
-        starts = [i for i in starts if _matches(events[i], want)]  # type: ignore[arg-type]
-        if not starts:
-            raise click.UsageError(f"no round {want} in this game")
+        found = [i for i in starts if _matches(events[i], want)]  # type: ignore[arg-type]
+        if not found:
+            raise click.UsageError(f"no round {want} in this game; its rounds: " + ", ".join(
+                round_label(e.round_wind, e.round_number, e.honba)  # type: ignore[union-attr]
+                for e in (events[i] for i in starts)))
+        starts = found
     elif not starts:
         raise click.UsageError("the record has no round")
     first = starts[0] if want is not None else starts[-1]

@@ -9,6 +9,7 @@ River marks: ``*`` after a tile is the riichi declaration, ``'`` a tsumogiri
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from mjlog.events import (
     AddedKan,
@@ -20,7 +21,7 @@ from mjlog.events import (
     Pon,
 )
 from mjlog.replay.state import TableState
-from mjlog.tiles import tile_str, tiles_str
+from mjlog.tiles import join_mpsz, tile_str, tiles_str
 from mjlog.wall.source import WallSource
 
 WINDS = "ESWN"
@@ -75,6 +76,40 @@ def table_text(state: TableState, game: GameStart | None, *, red: bool = True,
             t = tile_str(d.tile, red) + ("*" if d.riichi else "") + ("'" if d.tsumogiri else "")
             river.append(f"({t})" if i in ps.called_away else t)
         lines.append(f"  river: {' '.join(river) or '-'}")
+    return "\n".join(lines) + "\n"
+
+
+def result_text(res: dict[str, Any], names: Sequence[str], unit: str = "han") -> str:
+    """A result screen (:func:`mjlog.view.captions.result_screen`) as text: a win's hand,
+    yaku and value, a draw's ready hands, every payment; the final standings."""
+    def who(p: int) -> str:
+        return names[p] if 0 <= p < len(names) else f"seat {p}"
+
+    def mpsz(codes: str) -> str:
+        return join_mpsz(codes[i:i + 2].replace("??", "?") for i in range(0, len(codes), 2))
+
+    lines = []
+    if res["kind"] == "win":
+        how = "tsumo" if res["winner"] == res["from"] else f"ron from {who(res['from'])}"
+        lines.append(f"result: {who(res['winner'])} wins by {how}")
+        lines.append(f"  hand:  {mpsz(res['hand'])} + {res['tile']}"
+                     + "".join(f" [{mpsz(m)}]" for m in res["melds"]))
+        lines.extend(f"  {name}: {han} {unit}" for name, han in res["yaku"])
+        fu = f" {res['fu']} fu" if unit == "han" else ""
+        limit = f", {res['limit']}" if res["limit"] else ""
+        lines.append(f"  value: {res['han']} {unit}{fu}{limit}, {res['points']:,} points"
+                     + (f"; ura indicators {mpsz(res['ura'])}" if res["ura"] else ""))
+    elif res["kind"] == "draw":
+        lines.append(f"result: {res['name']}")
+        lines.extend(f"  ready: {who(p)} {mpsz(h)}" for p, h in enumerate(res["hands"]) if h)
+    else:
+        lines.append("final standings:")
+        lines.extend(f"  {place}. {name}: {score:,}" + (f", {pts:+g} points" if pts is not None
+                                                         else "")
+                     for place, _, name, score, pts in res["rows"])
+    if res.get("deltas"):
+        lines.append("  payments: " + ", ".join(f"{who(p)} {d:+,}" for p, d in
+                                                enumerate(res["deltas"])))
     return "\n".join(lines) + "\n"
 
 

@@ -134,9 +134,38 @@ def test_audit_catches_a_forged_draw_in_a_seeded_record(tmp_path: Path) -> None:
     assert code == 0
 
 
-def test_replay_unknown_round_is_a_usage_error() -> None:
+def test_replay_unknown_round_is_a_usage_error_that_lists_the_rounds() -> None:
     code, out = run("replay", str(EXAMPLES / "east-ron.mjlog"), "--round", "S3")
-    assert code == 2 and "no round S3" in out
+    assert code == 2 and "no round S3 in this game; its rounds: E1-0, E2-0" in out
+    code, out = run("replay", str(EXAMPLES / "east-ron.mjlog"), "--round", "Easter")
+    assert code == 2 and "'Easter' is no round" in out
+
+
+def test_replay_takes_a_round_in_any_spelling() -> None:
+    wanted = run("replay", str(EXAMPLES / "east-riichi.jsonl"), "--round", "E1", "--turn", "9")
+    for spelling in ("e1", "East 1", "east1", "E1-0", "east 1, honba 0"):
+        assert run("replay", str(EXAMPLES / "east-riichi.jsonl"), "--round", spelling,
+                   "--turn", "9") == wanted, spelling
+
+
+def test_replay_names_the_last_move_and_at_the_end_the_result_and_standings() -> None:
+    code, out = run("replay", str(EXAMPLES / "east-riichi.jsonl"), "--round", "E1", "--turn", "12")
+    assert code == 0 and "last move: Ben discards 8m (the tile just drawn) and declares riichi" \
+        in out
+    code, out = run("replay", str(EXAMPLES / "east-riichi.jsonl"), "--round", "E1", "--end")
+    assert code == 0 and "result: Ben wins by ron from Chiyo" in out
+    assert "  riichi: 1 han" in out and "value: 2 han 40 fu, 2,600 points" in out
+    assert "payments: Aoi +0, Ben +3,600, Chiyo -2,600, Dai +0" in out
+    assert "seat 1 S Ben  27600" in out  # the table after the payment
+    code, out = run("replay", str(EXAMPLES / "east-riichi.jsonl"), "--round", "E4", "--end")
+    assert code == 0 and "final standings:\n  1. Ben: 27,600, +38 points" in out
+    code, out = run("replay", str(EXAMPLES / "east-riichi.jsonl"), "--turn", "3", "--end")
+    assert code == 2 and "not both" in out
+
+
+def test_replay_help_explains_the_marks() -> None:
+    code, out = run("replay", "--help")
+    assert code == 0 and "5m* the riichi declaration" in out and "(5m) a tile another" in out
 
 
 def test_convert_to_jsonl(tmp_path: Path) -> None:

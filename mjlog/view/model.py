@@ -58,9 +58,14 @@ ONE_STEP: Final = frozenset({"c", "e", "who", "res", "key"})
 """Step fields that belong to their step alone (the others last until overwritten)."""
 
 
+_CODES: Final = {red: (*(tile_str(t, red) for t in range(UNKNOWN)), "??")
+                 for red in (False, True)}
+"""Each tile id's code, with and without red fives."""
+
+
 def code(tile: int, red: bool) -> str:
     """A tile's two-character code (``??`` for a tile nobody wrote down)."""
-    return "??" if tile == UNKNOWN else tile_str(tile, red)
+    return _CODES[red][tile]
 
 
 def codes(tiles: Iterable[int], red: bool, sort: bool = True) -> str:
@@ -91,6 +96,8 @@ class Recorder(Observer):
         self._last: dict[str, Any] = {}
         self._ready: dict[tuple[tuple[int, ...], int], tuple[int, int]] = {}
         self._drawn: dict[int, int] = {}
+        self._seats: dict[int, tuple[tuple[Any, ...], tuple[Any, ...]]] = {}
+        self._keys = [(f"h{p}", f"m{p}", f"v{p}", f"k{p}", f"q{p}", f"a{p}") for p in range(4)]
 
     def record(self, ev: Event) -> None:
         """One step: what the event changed, what it was, and its result screen."""
@@ -130,13 +137,27 @@ class Recorder(Observer):
             "ura": codes(s.ura_indicators, self.red, sort=False),
         }
         for p, ps in enumerate(s.players):
-            snap[f"h{p}"] = self._hand(p, ps, s)
-            snap[f"m{p}"] = [self._meld(m, p, s.n) for m in ps.melds]
-            snap[f"v{p}"] = "".join(self._discard(ps, i) for i in range(len(ps.river)))
-            snap[f"k{p}"] = codes([*ps.kita, *ps.flowers], self.red, sort=False)
-            snap[f"q{p}"] = int(ps.riichi)
-            snap[f"a{p}"] = self._analysis(p, ps)
+            seat = self._seat(p, ps, s)
+            snap.update(zip(self._keys[p], seat, strict=True))
+            if seat[5]:  # furiten can change while the hand does not
+                snap[f"a{p}"] = [*seat[5], self.referee.furiten(p) if self.referee else ""]
         return snap
+
+    def _seat(self, p: int, ps: PlayerState, s: TableState) -> tuple[Any, ...]:
+        """A seat's hand, melds, river, set-aside tiles, riichi and readiness: worked out
+        again only when something of the seat changed (most events change one seat)."""
+        drawn = self._drawn.get(p, -1) if s.to_discard == p else -1
+        mark = (frozenset(ps.concealed), ps.unknown, drawn, len(ps.river), len(ps.called_away),
+                ps.riichi_index, tuple(map(id, ps.melds)), len(ps.kita), len(ps.flowers))
+        kept = self._seats.get(p)
+        if kept is not None and kept[0] == mark:
+            return kept[1]
+        seat = (self._hand(p, ps, s), [self._meld(m, p, s.n) for m in ps.melds],
+                "".join(self._discard(ps, i) for i in range(len(ps.river))),
+                codes([*ps.kita, *ps.flowers], self.red, sort=False), int(ps.riichi),
+                self._analysis(ps))
+        self._seats[p] = (mark, seat)
+        return seat
 
     def _hand(self, p: int, ps: PlayerState, s: TableState) -> str:
         """The concealed tiles sorted, unknown ones after, and a tile just drawn apart
@@ -165,8 +186,8 @@ class Recorder(Observer):
         return (code(d.tile, self.red) + ("'" if d.tsumogiri else "")
                 + ("*" if i == ps.riichi_index else "") + ("^" if i in ps.called_away else ""))
 
-    def _analysis(self, p: int, ps: PlayerState) -> list[Any]:
-        """Shanten, waits (codes) and furiten of a fully known hand; ``[]`` otherwise."""
+    def _analysis(self, ps: PlayerState) -> list[Any]:
+        """Shanten and waits (codes) of a fully known hand; ``[]`` otherwise."""
         kinds = [KIND_OF[t] for t in ps.concealed]
         if ps.unknown or not kinds or max(kinds) >= NUM_KINDS:
             return []
@@ -175,9 +196,7 @@ class Recorder(Observer):
         if found is None:
             found = self._ready[key] = self.family.readiness(key[0], key[1], self.ruleset)
         shanten, waits = found
-        text = "".join(kind_str(k) for k in kinds_of_mask(waits))
-        why = self.referee.furiten(p) if self.referee is not None else ""
-        return [shanten, text, why]
+        return [shanten, "".join(kind_str(k) for k in kinds_of_mask(waits))]
 
 
 for _tag in EVENT_TYPES:  # the recorder looks at every event, after it is applied
@@ -203,7 +222,7 @@ def game_view(rec: GameRecord, index: int = 0, *, preset: str | None = None,
     n = len(names) or (rec_.engine.state.n if rec_.steps else 4)
     return {
         "source": rec.path, "game": index, "format": rec.format, "ruleset": report.ruleset,
-        "unit": rec_.family.value_unit,
+        "unit": rec_.family.value_unit, "dora": rec_.family.has_dora,
         "players": names or [f"Seat {i + 1}" for i in range(n)], "n": n,
         "rounds": [list(r) for r in rec_.rounds], "labels": rec_.labels,
         "steps": rec_.steps, "findings": findings_of(report, rec_),

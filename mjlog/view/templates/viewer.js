@@ -26,7 +26,8 @@
   const findingsAt = {};
   G.findings.forEach((f, i) => (findingsAt[f.step] = findingsAt[f.step] || []).push(i));
 
-  let cur = 0, view = -1, shownRound = null;
+  let cur = 0, view = -1, shownRound = null, hideResult = false;
+  const HIDE = `<button id="hide-result" title="Show the table under the result (R)">show the table</button>`;
   const name = (p) => G.players[p] || "Seat " + (p + 1);
 
   function seatHTML(S, p, place) {
@@ -74,17 +75,18 @@
     const label = G.rounds[roundOf[cur]] ? G.rounds[roundOf[cur]][1] : "Before the first round";
     return `<div id="center"><div class="round">${esc(label)}</div>
       <div class="counts">honba ${S.hb || 0} · riichi sticks ${S.ks || 0} · ${S.wall || 0} tiles left · move ${S.t || 0}</div>
-      <div>dora <span class="row small" style="justify-content:center">${tilesHTML(S.d || "")}</span></div>
+      ${G.dora ? `<div>dora <span class="row small" style="justify-content:center">${tilesHTML(S.d || "")}</span></div>` : ""}
       ${S.ura ? `<div>ura <span class="row small" style="justify-content:center">${tilesHTML(S.ura)}</span></div>` : ""}</div>`;
   }
   function resultHTML(r) {
     if (!r) return "";
+    if (hideResult) return `<button id="show-result" title="Show the result again (R)">show the result</button>`;
     const deltas = (d) => (d && d.length ? `<table><tr><th>player</th><th>change</th></tr>${d.map((x, p) =>
       `<tr><td>${esc(name(p))}</td><td class="${x > 0 ? "pos" : x < 0 ? "neg" : ""}">${x > 0 ? "+" : ""}${num(x)}</td></tr>`).join("")}</table>` : "");
     if (r.kind === "win") {
       const how = r.winner === r.from ? "tsumo" : "ron from " + esc(name(r.from));
       const yaku = r.yaku.map(([y, h]) => `<tr><td>${esc(y)}</td><td>${h}</td></tr>`).join("");
-      return `<div id="result" data-kind="win"><h3>${esc(name(r.winner))} wins by ${how}</h3>
+      return `<div id="result" data-kind="win">${HIDE}<h3>${esc(name(r.winner))} wins by ${how}</h3>
         <div class="row">${tilesHTML(r.hand)}<span class="drawn" style="margin-left:.6rem">${tileSVG(r.tile)}</span>
         ${r.melds.map((m) => `<span class="meld" style="margin-left:.6rem">${tilesHTML(m)}</span>`).join("")}</div>
         <p>dora ${tilesHTML(r.dora)} ${r.ura ? " · ura " + tilesHTML(r.ura) : ""}</p>
@@ -93,9 +95,9 @@
     }
     if (r.kind === "draw") {
       const hands = r.hands.map((h, p) => h ? `<p>${esc(name(p))} ready: <span class="row">${tilesHTML(h)}</span></p>` : "").join("");
-      return `<div id="result" data-kind="draw"><h3>${esc(r.name[0].toUpperCase() + r.name.slice(1))}</h3>${hands || "<p>Nobody ready.</p>"}${deltas(r.deltas)}</div>`;
+      return `<div id="result" data-kind="draw">${HIDE}<h3>${esc(r.name[0].toUpperCase() + r.name.slice(1))}</h3>${hands || "<p>Nobody ready.</p>"}${deltas(r.deltas)}</div>`;
     }
-    return `<div id="result" data-kind="end"><h3>Final standings</h3><table><tr><th>place</th><th>player</th><th>score</th><th>points</th></tr>${r.rows.map((row) =>
+    return `<div id="result" data-kind="end">${HIDE}<h3>Final standings</h3><table><tr><th>place</th><th>player</th><th>score</th><th>points</th></tr>${r.rows.map((row) =>
       `<tr><td>${row[0]}</td><td>${esc(row[2])}</td><td>${num(row[3])}</td><td>${row[4] === null ? "" : row[4]}</td></tr>`).join("")}</table></div>`;
   }
 
@@ -127,11 +129,16 @@
     }
     for (const li of $("moves").children) li.classList.toggle("current", +li.dataset.step === cur);
     for (const li of $("rounds").children) li.classList.toggle("current", +li.dataset.round === r);
-    for (const li of $("findings").querySelectorAll("li[data-finding]")) li.classList.toggle("current", +li.dataset.step === cur);
+    for (const li of $("findings-box").querySelectorAll("li[data-finding]")) li.classList.toggle("current", +li.dataset.step === cur);
     const now = $("moves").querySelector(".current"), box = $("moves");
     if (now) box.scrollTop = now.offsetTop - box.clientHeight / 2;  // within the list only
   }
-  function go(k) { cur = Math.max(0, Math.min(steps.length - 1, k)); draw(); }
+  function go(k) {
+    const next = Math.max(0, Math.min(steps.length - 1, k));
+    if (next !== cur) hideResult = false;
+    cur = next; draw();
+  }
+  function toggleResult() { hideResult = !hideResult; draw(); }
   function seatMove(dir) {
     const seat = view >= 0 ? view : (stateAt(cur).who ?? 0);
     for (let i = cur + dir; i >= 0 && i < steps.length; i += dir) if (steps[i].who === seat && "t" in steps[i]) return go(i);
@@ -147,8 +154,10 @@
   function setView(v) { view = v >= 0 && v < N ? v : -1; $("seat").value = String(view); draw(); }
 
   function findingsList() {
-    $("finding-count").textContent = `(${G.findings.length})`;
-    $("findings").innerHTML = G.findings.map((f, i) => {
+    // problems first; the notes (what was not judged or verified) folded below them
+    const problems = G.findings.filter((f) => f.severity !== "info").length;
+    $("finding-count").textContent = `(${problems}${problems < G.findings.length ? ", and " + (G.findings.length - problems) + " notes" : ""})`;
+    const item = (f, i) => {
       const rows = [];
       if (f.rule) rows.push(["rule", `§${esc(f.rule)}: ${esc(f.citation)}`]);
       (f.evidence || []).forEach(([n, t]) => rows.push([esc(n), evidenceHTML(t)]));
@@ -158,7 +167,13 @@
         <span class="code">${esc(f.code)}</span> <span class="place">${esc(f.place)}</span>
         <div>${esc(f.message || (f.field ? f.field + " differs" : ""))}</div>
         ${rows.length ? `<dl>${rows.map(([a, b]) => `<dt>${a}</dt><dd>${b}</dd>`).join("")}</dl>` : ""}</li>`;
-    }).join("") || "<li>None: the audit found nothing in this game.</li>";
+    };
+    const listed = G.findings.map((f, i) => f.severity !== "info" ? item(f, i) : "").join("");
+    const notes = G.findings.map((f, i) => f.severity === "info" ? item(f, i) : "").join("");
+    $("findings").innerHTML = listed || "<li>None: the audit found no problem in this game.</li>";
+    $("notes-list").innerHTML = notes;
+    $("notes").hidden = !notes;
+    $("notes").querySelector("summary").textContent = `Notes: what was not judged or verified (${G.findings.length - problems})`;
   }
 
   function init() {
@@ -167,12 +182,16 @@
     findingsList();
     document.querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => actions[b.dataset.go]()));
     $("slider").addEventListener("input", (e) => go(+e.target.value));
+    $("table").addEventListener("click", (e) => { if (e.target.closest("#hide-result, #show-result")) toggleResult(); });
     $("seat").addEventListener("change", (e) => setView(+e.target.value));
-    for (const id of ["moves", "rounds", "findings"]) $(id).addEventListener("click", (e) => {
+    for (const id of ["moves", "rounds"]) $(id).addEventListener("click", (e) => {
       const li = e.target.closest("li[data-step]"); if (li) go(+li.dataset.step);
     });
-    $("findings").addEventListener("keydown", (e) => {
-      const li = e.target.closest("li[data-step]"); if (li && e.key === "Enter") go(+li.dataset.step);
+    // a finding opens on the table, its evidence in sight (R shows the result over it)
+    const toFinding = (li) => { go(+li.dataset.step); if (steps[cur].res) { hideResult = true; draw(); } };
+    $("findings-box").addEventListener("click", (e) => { const li = e.target.closest("li[data-step]"); if (li) toFinding(li); });
+    $("findings-box").addEventListener("keydown", (e) => {
+      const li = e.target.closest("li[data-step]"); if (li && e.key === "Enter") toFinding(li);
     });
     document.addEventListener("keydown", (e) => {
       if (e.target.tagName === "INPUT" && e.target.type !== "range" || e.target.tagName === "SELECT") return;
@@ -184,6 +203,7 @@
       else if (k === "Home") actions.start();
       else if (k === "End") actions.end();
       else if (/^[0-9]$/.test(k)) setView(+k - 1);
+      else if (k === "r" || k === "R") toggleResult();
       else return;
       e.preventDefault();
     });

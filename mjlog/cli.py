@@ -138,6 +138,14 @@ def _read_or_exit(path: str) -> list[GameRecord]:
         raise InputFailure(f"{path}: {exc.diagnostic.message}") from None
 
 
+_NO_WALL = click.option("--no-wall", is_flag=True,
+                        help="Do not check Tenhou records' tiles against their shuffle seed.")
+_SET = click.option("--set", "settings", multiple=True, metavar="OPTION=VALUE",
+                    help="Change one ruleset option (repeatable), e.g. --set kuikae=same.")
+_FORCE_RULES = click.option(
+    "--force-rules", is_flag=True,
+    help="Apply --rules also to records of another rule family or number of players (by "
+    "default they keep their own ruleset, with a note).")
 _JOBS = click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
                      help="Worker processes on this machine.")
 _CLUSTER = click.option(
@@ -527,17 +535,14 @@ def _replay_to(
 @_INPUTS
 @click.option("-o", "--output", metavar="OUT", default=None,
               help="The page to write (a .html file) for one game, or a folder for several "
-              "(one page per game and index.html). Default: RECORD.html beside the current "
-              "folder's files for one game, the folder mjlog-view for several.")
+              "(one page per game and index.html). Default: RECORD.html in the current "
+              "folder for one game, the folder mjlog-view for several.")
 @click.option("--rules", "preset", metavar="PRESET",
               help="Audit under this ruleset preset (see `mjlog rules`): its findings are "
               "marked on the page. Default: the ruleset each record suggests.")
-@click.option("--set", "settings", multiple=True, metavar="OPTION=VALUE",
-              help="Change one ruleset option (repeatable), e.g. --set kuikae=same.")
-@click.option("--force-rules", is_flag=True,
-              help="Apply --rules also to records of another rule family or number of players.")
-@click.option("--no-wall", is_flag=True,
-              help="Do not check Tenhou records' tiles against their shuffle seed.")
+@_SET
+@_FORCE_RULES
+@_NO_WALL
 def view_cmd(inputs: tuple[str, ...], output: str | None, preset: str | None,
              settings: tuple[str, ...], force_rules: bool, no_wall: bool) -> None:
     """Write each game as a page that replays it move by move, in any browser, offline.
@@ -617,18 +622,14 @@ def _up(name: Path) -> str:
 @click.option("--all", "all_games", is_flag=True, help="List clean games too (text format).")
 @click.option("--summary-only", is_flag=True,
               help="Only the summary (and the files skipped or unreadable), no game's part.")
-@click.option("--no-wall", is_flag=True,
-              help="Do not check Tenhou records' tiles against their shuffle seed.")
+@_NO_WALL
 @click.option("--no-scores", is_flag=True,
               help="Do not recompute wins, draws and payments.")
 @click.option("--rules", "preset", metavar="PRESET",
               help="Audit under this ruleset preset (see `mjlog rules`); default: the "
               "ruleset each record suggests.")
-@click.option("--set", "settings", multiple=True, metavar="OPTION=VALUE",
-              help="Change one ruleset option (repeatable), e.g. --set kuikae=same.")
-@click.option("--force-rules", is_flag=True,
-              help="Apply --rules also to records of another rule family or number of "
-              "players (by default they keep their own ruleset, with a note).")
+@_SET
+@_FORCE_RULES
 @click.option("--no-rules", is_flag=True, help="Do not judge the moves by the ruleset.")
 def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, cluster: str | None,
               output: str | None,
@@ -734,8 +735,7 @@ def _rule_options(preset: str | None, settings: tuple[str, ...]) -> tuple[tuple[
 @main.command("generate")
 @click.option("--rules", "preset", metavar="PRESET", default="tenhou", show_default=True,
               help="The ruleset preset the games are played under (see `mjlog rules`).")
-@click.option("--set", "settings", multiple=True, metavar="OPTION=VALUE",
-              help="Change one ruleset option (repeatable), e.g. --set kuikae=same.")
+@_SET
 @click.option("-n", "--games", type=click.IntRange(min=1), default=1, show_default=True,
               help="How many games.")
 @click.option("--seed", type=int, default=0, show_default=True,

@@ -434,7 +434,7 @@ def replay_cmd(input_: str, round_: str | None, turn: int | None, at_end: bool, 
         last = rec.events[stop - 1]
         click.echo(f"last move: {caption(last, engine.state, names, red, unit)}")
     for ev in results:
-        res = result_screen(ev, engine.state, names, red)
+        res = result_screen(ev, engine.state, names, red, start.first_dealer if start else 0)
         if res is not None:
             click.echo(result_text(res, names, unit), nl=False)
     if show_wall:

@@ -121,9 +121,10 @@ def _round_caption(ev: Event, names: list[str], unit: str) -> str:
             return f"{ev.TYPE.replace('_', ' ')}" + (f" ({w(who)})" if who is not None else "")
 
 
-def result_screen(ev: Event, s: TableState, names: list[str], red: bool
-                  ) -> dict[str, Any] | None:
-    """The result screen of a win, a draw or the game's end; ``None`` for other events."""
+def result_screen(ev: Event, s: TableState, names: list[str], red: bool,
+                  first_dealer: int = 0) -> dict[str, Any] | None:
+    """The result screen of a win, a draw or the game's end (equal scores placed from the
+    first dealer on); ``None`` for other events."""
     if isinstance(ev, Win):
         hand = list(ev.hand)
         if ev.win_tile in hand:
@@ -143,7 +144,8 @@ def result_screen(ev: Event, s: TableState, names: list[str], red: bool
                 "hands": [_ts(h, red) if h is not None else None for h in ev.hands]}
     if isinstance(ev, GameEnd):
         scores = list(ev.scores) if ev.scores is not None else list(s.scores)
-        order = sorted(range(len(scores)), key=lambda p: -scores[p])
+        n = len(scores)
+        order = sorted(range(n), key=lambda p: (-scores[p], (p - first_dealer) % n))
         return {"kind": "end", "rows": [
             [place, p, _who(names, p), scores[p],
              ev.points[p] if ev.points is not None and p < len(ev.points) else None]

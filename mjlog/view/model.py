@@ -117,7 +117,8 @@ class Recorder(Observer):
             step["who"] = who
         if key:
             step["key"] = 1
-        res = result_screen(ev, s, self.names, self.red)
+        res = result_screen(ev, s, self.names, self.red,
+                            engine.game.first_dealer if engine.game else 0)
         if res is not None:
             step["res"] = res
         if isinstance(ev, RoundStart):

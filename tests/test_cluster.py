@@ -30,6 +30,8 @@ from .cluster.poison import MARK
 from .conftest import CORPUS, CORPUS_MISSING, EXAMPLES, ROOT
 from .objectstore import REASON, S3Server, Unavailable
 
+pytestmark = pytest.mark.slow  # a real scheduler and workers: CI runs them, the inner loop not
+
 distributed = pytest.importorskip("distributed", reason="the cluster tests need Dask "
                                   "distributed: pip install -e '.[test]' installs it")
 XML = CORPUS / "tenhou-xml"

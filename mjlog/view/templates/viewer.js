@@ -161,7 +161,8 @@
       const rows = [];
       if (f.rule) rows.push(["rule", `§${esc(f.rule)}: ${esc(f.citation)}`]);
       (f.evidence || []).forEach(([n, t]) => rows.push([esc(n), evidenceHTML(t)]));
-      if (f.field) rows.push(["recorded", esc(JSON.stringify(f.recorded))], ["computed", esc(JSON.stringify(f.computed))]);
+      const value = (x) => (x === null ? "(none)" : esc(x));
+      if (f.field) rows.push(["recorded", value(f.recorded)], ["computed", value(f.computed)]);
       if (f.consequence) rows.push(["consequence", esc(f.consequence)]);
       return `<li class="sev-${f.severity}" data-finding="${i}" data-step="${f.step}" tabindex="0">
         <span class="code">${esc(f.code)}</span> <span class="place">${esc(f.place)}</span>

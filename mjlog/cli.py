@@ -16,13 +16,12 @@ import shutil
 import signal
 import sys
 import textwrap
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, nullcontext
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -555,48 +554,64 @@ def view_cmd(inputs: tuple[str, ...], output: str | None, preset: str | None,
     """
     options = _rule_options(preset, settings)
     items = _expanded(inputs)
-    games = _games_of(items)
-    if not games:
-        raise InputFailure("no game records found")
     make = partial(game_view, preset=preset, options=options, force=force_rules,
                    wall=not no_wall)
-    if len(games) == 1 and (output is None or output.endswith(".html")):
-        path, i, rec = games[0]
-        out = Path(output) if output else Path(_relative(path, []).stem + ".html")
-        _refuse_clashes({path: out}, {Path(p).resolve() for p, _ in items})
-        _write_text(out, viewer_page(make(rec, i)))
-        click.echo(f"wrote {out}", err=True)
-        return
-    folder = Path(output or "mjlog-view")
-    holders, rows = _holders(inputs), []
-    counts = Counter(path for path, _, _ in games)
-    for path, i, rec in games:
-        rel = _renamed(_relative(path, holders), "", False)
-        name = rel.with_name(rel.name + (f"-game{i + 1}" if counts[path] > 1 else "") + ".html")
-        data = make(rec, i)
-        _write_text(folder / name, viewer_page(data, index_href=_up(name) + "index.html"))
-        rows.append((name.as_posix(), f"{path}" + (f" game {i + 1}" if counts[path] > 1 else ""),
-                     f"{len(data['rounds'])} rounds, {len(data['findings'])} findings"))
-    _write_text(folder / "index.html", index_page(f"{len(games)} games", rows))
-    click.echo(f"wrote {len(games)} pages and index.html to {folder}", err=True)
+    to_file = output is not None and output.endswith(".html")
+    if to_file or (output is None and len(items) == 1):
+        games = [g for item in items for g in _games_of(item)]
+        if len(games) == 1:
+            path, i, rec = games[0]
+            out = Path(output) if output else Path(_relative(path, []).stem + ".html")
+            _refuse_clashes({path: out}, {Path(p).resolve() for p, _ in items})
+            _write_text(out, viewer_page(make(rec, i)))
+            click.echo(f"wrote {out}", err=True)
+            return
+        if to_file or not games:
+            raise InputFailure("no game records found" if not games else
+                               f"the inputs hold {len(games)} games: -o names a folder for "
+                               "several, not a page")
+    _view_folder(items, Path(output or "mjlog-view"), _holders(inputs), make)
 
 
-def _games_of(items: list[tuple[str, bool]]) -> list[tuple[str, int, GameRecord]]:
-    """Every game of the inputs, with its file and index; a file in a folder that is no
-    record is skipped, a named one that cannot be read ends the command (exit status 2)."""
-    games = []
-    for path, explicit in items:
-        try:
-            records = read_path(path)
-        except InputError as exc:
-            if explicit or exc.diagnostic.code != "unknown-format":
-                raise InputFailure(f"{path}: {exc.diagnostic.message}") from None
-            continue
-        for rec in records:
-            for d in rec.diagnostics:
-                click.echo(f"{path}: {d}", err=True)
-        games += [(path, i, rec) for i, rec in enumerate(records)]
-    return games
+def _view_folder(items: list[tuple[str, bool]], folder: Path, holders: list[tuple[str, bool]],
+                 make: Callable[[GameRecord, int], dict[str, Any]]) -> None:
+    """A page per game under ``folder`` (named after its record, below the folder named) and
+    ``index.html``; file by file, with a progress line on a terminal."""
+    rows: list[tuple[str, str, str]] = []
+    with Progress(len(items), "writing pages") if sys.stderr.isatty() and len(items) > 1 \
+            else nullcontext() as progress:
+        for item in items:
+            games = _games_of(item)
+            for path, i, rec in games:
+                rel = _renamed(_relative(path, holders), "", False)
+                name = rel.with_name(rel.name + (f"-game{i + 1}" if len(games) > 1 else "")
+                                     + ".html")
+                data = make(rec, i)
+                _write_text(folder / name, viewer_page(data, index_href=_up(name) + "index.html"))
+                rows.append((name.as_posix(), path + (f" game {i + 1}" if len(games) > 1 else ""),
+                             f"{len(data['rounds'])} rounds, {len(data['findings'])} findings"))
+            if progress is not None:
+                progress(1, len(games))
+    if not rows:
+        raise InputFailure("no game records found")
+    _write_text(folder / "index.html", index_page(f"{len(rows)} games", rows))
+    click.echo(f"wrote {len(rows)} pages and index.html to {folder}", err=True)
+
+
+def _games_of(item: tuple[str, bool]) -> list[tuple[str, int, GameRecord]]:
+    """Every game of one input file, with its path and index; a file in a folder that is no
+    record gives none, a named one that cannot be read ends the command (exit status 2)."""
+    path, explicit = item
+    try:
+        records = read_path(path)
+    except InputError as exc:
+        if explicit or exc.diagnostic.code != "unknown-format":
+            raise InputFailure(f"{path}: {exc.diagnostic.message}") from None
+        return []
+    for rec in records:
+        for d in rec.diagnostics:
+            click.echo(f"{path}: {d}", err=True)
+    return [(path, i, rec) for i, rec in enumerate(records)]
 
 
 def _up(name: Path) -> str:

@@ -103,6 +103,9 @@ def test_view_writes_one_page_or_a_folder_with_an_index(tmp_path: Path) -> None:
     pages = sorted(p.name for p in folder.glob("*.html"))
     assert "index.html" in pages and "03-wrong-fu.html" in pages and len(pages) > 20
     assert 'href="03-wrong-fu.html"' in (folder / "index.html").read_text(encoding="utf-8")
+    result = runner.invoke(main, ["view", str(EXAMPLES / "03-wrong-fu.mjn"),
+                                  str(EXAMPLES / "02-miscounted-payment.mjn"), "-o", str(one)])
+    assert result.exit_code == 2 and "hold 2 games: -o names a folder" in result.output
 
 
 def test_view_of_an_unreadable_record_says_why(tmp_path: Path) -> None:

@@ -321,49 +321,48 @@ def _blocks(counts: bytes, honours: bool) -> tuple[Frontier, Frontier]:
     A partial set is two tiles one tile from a set: a pair, two neighbours or
     a gap of one.
     """
-    no_pair: set[tuple[int, int]] = set()
-    with_pair: set[tuple[int, int]] = set()
-    _walk(list(counts), 0, 0, 0, False, honours, no_pair, with_pair)
-    return _frontier(no_pair), _frontier(with_pair)
+    found = _splits(tuple(counts), honours, True)
+    return (_frontier({(m, t) for m, t, pair in found if not pair}),
+            _frontier({(m, t) for m, t, pair in found if pair}))
 
 
-def _walk(c: list[int], i: int, sets: int, partials: int, pair: bool, honours: bool,
-          no_pair: set[tuple[int, int]], with_pair: set[tuple[int, int]]) -> None:
-    size = len(c)
-    while i < size and c[i] == 0:
+@lru_cache(maxsize=1 << 17)
+def _splits(c: tuple[int, ...], honours: bool, pair_free: bool
+            ) -> frozenset[tuple[int, int, bool]]:
+    """Every (sets, partial sets, pair taken) the tiles ``c`` of one suit can be split
+    into, taking the first tile left as a set, a run, the pair (while ``pair_free``), a
+    partial set or a loose tile, and the rest the same way. Memoized on what is left, so
+    that a long suit (a Taiwanese hand holds up to 16 tiles) is split in polynomial time."""
+    i = 0
+    while i < len(c) and c[i] == 0:
         i += 1
-    if i == size:
-        (with_pair if pair else no_pair).add((sets, partials))
-        return
-    if c[i] >= 3:
-        c[i] -= 3
-        _walk(c, i, sets + 1, partials, pair, honours, no_pair, with_pair)
-        c[i] += 3
-    if not honours and i + 2 < size and c[i + 1] and c[i + 2]:
-        c[i] -= 1
-        c[i + 1] -= 1
-        c[i + 2] -= 1
-        _walk(c, i, sets + 1, partials, pair, honours, no_pair, with_pair)
-        c[i] += 1
-        c[i + 1] += 1
-        c[i + 2] += 1
-    if c[i] >= 2:
-        c[i] -= 2
-        if not pair:
-            _walk(c, i, sets, partials, True, honours, no_pair, with_pair)
-        _walk(c, i, sets, partials + 1, pair, honours, no_pair, with_pair)
-        c[i] += 2
+    if i == len(c):
+        return frozenset({(0, 0, False)})
+    c = c[i:]
+    out: set[tuple[int, int, bool]] = set()
+
+    def take(rest: tuple[int, ...], sets: int, partials: int, pair: bool, free: bool) -> None:
+        out.update((m + sets, t + partials, p or pair)
+                   for m, t, p in _splits(rest, honours, free))
+
+    first, tail = c[0], c[1:]
+    if first >= 3:
+        take((first - 3, *tail), 1, 0, False, pair_free)
+    if not honours and len(c) > 2 and c[1] and c[2]:
+        take((first - 1, c[1] - 1, c[2] - 1, *c[3:]), 1, 0, False, pair_free)
+    if first >= 2:
+        if pair_free:
+            take((first - 2, *tail), 0, 0, True, False)
+        take((first - 2, *tail), 0, 1, False, pair_free)
     if not honours:
         for gap in (1, 2):
-            if i + gap < size and c[i + gap]:
-                c[i] -= 1
-                c[i + gap] -= 1
-                _walk(c, i, sets, partials + 1, pair, honours, no_pair, with_pair)
-                c[i] += 1
-                c[i + gap] += 1
-    c[i] -= 1
-    _walk(c, i, sets, partials, pair, honours, no_pair, with_pair)
-    c[i] += 1
+            if len(c) > gap and c[gap]:
+                rest = list(c)
+                rest[0] -= 1
+                rest[gap] -= 1
+                take(tuple(rest), 0, 1, False, pair_free)
+    take((first - 1, *tail), 0, 0, False, pair_free)
+    return frozenset(out)
 
 
 def _frontier(found: set[tuple[int, int]]) -> Frontier:

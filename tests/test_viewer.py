@@ -18,7 +18,8 @@ from click.testing import CliRunner
 from mjlog.cli import main
 from mjlog.formats import read_path
 from mjlog.replay.engine import Engine
-from mjlog.view.model import ONE_STEP, codes, game_view
+from mjlog.view.captions import codes
+from mjlog.view.model import ONE_STEP, game_view
 
 from .conftest import EXAMPLES
 from .viewer_pages import OURS, SAMPLES, sample

@@ -35,19 +35,25 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
+from mjlog.render import WIND_NAMES
 from mjlog.replay.state import TableState
 from mjlog.tiles import KIND_OF, RED_FIVE_IDS, UNKNOWN, tile_str
 
-WIND_NAMES: Final = ("East", "South", "West", "North")
+_CODES: Final = {red: (*(tile_str(t, red) for t in range(UNKNOWN)), "??")
+                 for red in (False, True)}
+"""Each tile id's code, with and without red fives."""
 
 
-def _t(tile: int, red: bool) -> str:
-    return "??" if tile == UNKNOWN else tile_str(tile, red)
+def code(tile: int, red: bool) -> str:
+    """A tile's two-character code (``??`` for a tile nobody wrote down)."""
+    return _CODES[red][tile]
 
 
-def _ts(tiles: Iterable[int], red: bool) -> str:
-    items = sorted(tiles, key=lambda t: (KIND_OF[t], t not in RED_FIVE_IDS))
-    return "".join(_t(t, red) for t in items)
+def codes(tiles: Iterable[int], red: bool, sort: bool = True) -> str:
+    """Tiles as concatenated codes, sorted by kind (a red five in place of its five) unless
+    ``sort`` is false."""
+    items = sorted(tiles, key=lambda t: (KIND_OF[t], t not in RED_FIVE_IDS)) if sort else tiles
+    return "".join(code(t, red) for t in items)
 
 
 def _who(names: list[str], p: int | None) -> str:
@@ -62,32 +68,32 @@ def caption(ev: Event, s: TableState, names: list[str], red: bool, unit: str = "
     w = partial(_who, names)
     match ev:
         case Draw():
-            tile = "a tile not written down" if ev.tile == UNKNOWN else _t(ev.tile, red)
+            tile = "a tile not written down" if ev.tile == UNKNOWN else code(ev.tile, red)
             return f"{w(ev.player)} draws {tile}" + (
                 " from the dead wall" if ev.rinshan else "")
         case Discard():
-            return (f"{w(ev.player)} discards {_t(ev.tile, red)}"
+            return (f"{w(ev.player)} discards {code(ev.tile, red)}"
                     + (" (the tile just drawn)" if ev.tsumogiri else "")
                     + (" and declares riichi" if ev.riichi else ""))
         case Chi() | Pon() | OpenKan():
             verb = {Chi: "chis", Pon: "pons", OpenKan: "calls kan on"}[type(ev)]
-            return (f"{w(ev.player)} {verb} {_t(ev.called, red)} from {w(ev.from_player)}: "
-                    f"{_ts(ev.tiles, red)}")
+            return (f"{w(ev.player)} {verb} {code(ev.called, red)} from {w(ev.from_player)}: "
+                    f"{codes(ev.tiles, red)}")
         case AddedKan():
-            return f"{w(ev.player)} adds {_t(ev.added, red)} to a pon: kan {_ts(ev.tiles, red)}"
+            return f"{w(ev.player)} adds {code(ev.added, red)} to a pon: kan {codes(ev.tiles, red)}"
         case ClosedKan():
-            return f"{w(ev.player)} declares a closed kan: {_ts(ev.tiles, red)}"
+            return f"{w(ev.player)} declares a closed kan: {codes(ev.tiles, red)}"
         case Kita():
-            return f"{w(ev.player)} sets aside {_t(ev.tile, red)} (kita)"
+            return f"{w(ev.player)} sets aside {code(ev.tile, red)} (kita)"
         case Flower():
             took = f", taken from {w(ev.from_player)}" if ev.from_player is not None else ""
-            return f"{w(ev.player)} sets aside flower {_t(ev.tile, red)}{took}"
+            return f"{w(ev.player)} sets aside flower {code(ev.tile, red)}{took}"
         case RiichiAccepted():
             return f"{w(ev.player)}'s riichi stands: a stick on the table"
         case ReadyDeclared():
             return f"{w(ev.player)} declares ready"
         case DoraReveal():
-            return f"New dora indicator: {_t(ev.indicator, red)}"
+            return f"New dora indicator: {code(ev.indicator, red)}"
         case _:
             return _round_caption(ev, names, unit)
 
@@ -129,19 +135,19 @@ def result_screen(ev: Event, s: TableState, names: list[str], red: bool,
         hand = list(ev.hand)
         if ev.win_tile in hand:
             hand.remove(ev.win_tile)
-        melds = [_ts(m.tiles, red) for m in s.players[ev.winner].melds] \
+        melds = [codes(m.tiles, red) for m in s.players[ev.winner].melds] \
             if 0 <= ev.winner < s.n else []
         return {"kind": "win", "winner": ev.winner, "from": ev.from_player,
-                "hand": _ts(hand, red), "tile": _t(ev.win_tile, red), "melds": melds,
+                "hand": codes(hand, red), "tile": code(ev.win_tile, red), "melds": melds,
                 "yaku": [[y.name, y.han] for y in ev.yaku], "han": ev.han, "fu": ev.fu,
                 "points": ev.points, "limit": ev.limit, "deltas": list(ev.deltas),
-                "dora": "".join(_t(t, red) for t in ev.dora_indicators),
-                "ura": "".join(_t(t, red) for t in ev.ura_indicators)}
+                "dora": codes(ev.dora_indicators, red, sort=False),
+                "ura": codes(ev.ura_indicators, red, sort=False)}
     if isinstance(ev, ExhaustiveDraw | AbortiveDraw):
         name = ("nagashi mangan" if ev.nagashi else "exhaustive draw") \
             if isinstance(ev, ExhaustiveDraw) else ev.kind.replace("_", " ")
         return {"kind": "draw", "name": name, "deltas": list(ev.deltas),
-                "hands": [_ts(h, red) if h is not None else None for h in ev.hands]}
+                "hands": [codes(h, red) if h is not None else None for h in ev.hands]}
     if isinstance(ev, GameEnd):
         scores = list(ev.scores) if ev.scores is not None else list(s.scores)
         n = len(scores)

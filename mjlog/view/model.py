@@ -23,7 +23,7 @@ writes no page (:mod:`mjlog.view.page` does).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
 from mjlog.audit import GameReport, Options, audit_record
@@ -46,33 +46,16 @@ from mjlog.events import (
 from mjlog.families import family_of
 from mjlog.hand.shape import counts_of, kinds_of_mask
 from mjlog.record import GameRecord
+from mjlog.render import WIND_NAMES
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
 from mjlog.replay.state import PlayerState, TableState
 from mjlog.ruleset import Ruleset
-from mjlog.tiles import KIND_OF, NUM_KINDS, RED_FIVE_IDS, UNKNOWN, kind_str, tile_str
-from mjlog.view.captions import caption, result_screen
+from mjlog.tiles import KIND_OF, NUM_KINDS, RED_FIVE_IDS, kind_str
+from mjlog.view.captions import caption, code, codes, result_screen
 
-WIND_NAMES: Final = ("East", "South", "West", "North")
 ONE_STEP: Final = frozenset({"c", "e", "who", "res", "key"})
 """Step fields that belong to their step alone (the others last until overwritten)."""
-
-
-_CODES: Final = {red: (*(tile_str(t, red) for t in range(UNKNOWN)), "??")
-                 for red in (False, True)}
-"""Each tile id's code, with and without red fives."""
-
-
-def code(tile: int, red: bool) -> str:
-    """A tile's two-character code (``??`` for a tile nobody wrote down)."""
-    return _CODES[red][tile]
-
-
-def codes(tiles: Iterable[int], red: bool, sort: bool = True) -> str:
-    """Tiles as concatenated codes, sorted by kind (a red five in place of its five) unless
-    ``sort`` is false."""
-    items = sorted(tiles, key=lambda t: (KIND_OF[t], t not in RED_FIVE_IDS)) if sort else tiles
-    return "".join(code(t, red) for t in items)
 
 
 class Recorder(Observer):

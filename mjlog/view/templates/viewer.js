@@ -6,10 +6,9 @@
   const steps = G.steps, N = G.n, ONE_STEP = new Set(["c", "e", "who", "res", "key"]);
   const WINDS = ["East", "South", "West", "North"], WIND_KANJI = "東南西北";
   const $ = (id) => document.getElementById(id);
-  const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
   const num = (x) => (x === null || x === undefined ? "" : Number(x).toLocaleString("en"));
 
-  const { tileSVG, tilesHTML, codes, evidenceHTML } = window.mjTiles;
+  const { tileSVG, tilesHTML, codes, evidenceHTML, esc } = window.mjTiles;
 
   // ---- the table at a step: the round's first step with later values written over it
   const keyOf = [];

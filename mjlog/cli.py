@@ -250,15 +250,24 @@ def _staged(outs: dict[str, Path], output: str, many: bool) -> Iterator[dict[str
         yield outs
         return
     final = Path(output)
+    with _staged_folder(final) as stage:
+        yield {src: stage / out.relative_to(final) for src, out in outs.items()}
+
+
+@contextmanager
+def _staged_folder(final: Path) -> Iterator[Path]:
+    """A hidden folder beside ``final`` to write into while the run lasts. When the run
+    ends well, each file written there is moved to the same place under ``final`` (files
+    already there and not written by this run stay); an interrupted or failed run leaves
+    ``final`` as it was."""
     stage = final.parent / f".{final.name}.{os.getpid()}.part"
-    staged = {src: stage / out.relative_to(final) for src, out in outs.items()}
     try:
-        yield staged
+        yield stage
         with _writing(final):
-            for src, out in outs.items():
-                if staged[src].exists():
-                    out.parent.mkdir(parents=True, exist_ok=True)
-                    os.replace(staged[src], out)
+            for written in sorted(f for f in stage.rglob("*") if f.is_file()):
+                out = final / written.relative_to(stage)
+                out.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(written, out)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
 
@@ -576,7 +585,16 @@ def view_cmd(inputs: tuple[str, ...], output: str | None, preset: str | None,
 def _view_folder(items: list[tuple[str, bool]], folder: Path, holders: list[tuple[str, bool]],
                  make: Callable[[GameRecord, int], dict[str, Any]]) -> None:
     """A page per game under ``folder`` (named after its record, below the folder named) and
-    ``index.html``; file by file, with a progress line on a terminal."""
+    ``index.html``; file by file, with a progress line on a terminal. The pages appear in
+    the folder when all are written (:func:`_staged_folder`)."""
+    with _staged_folder(folder) as stage:
+        count = _view_pages(items, stage, holders, make)
+    click.echo(f"wrote {count} pages and index.html to {folder}", err=True)
+
+
+def _view_pages(items: list[tuple[str, bool]], folder: Path, holders: list[tuple[str, bool]],
+                make: Callable[[GameRecord, int], dict[str, Any]]) -> int:
+    """Write the pages of :func:`_view_folder` into ``folder``; return how many."""
     rows: list[tuple[str, str, str]] = []
     with Progress(len(items), "writing pages") if sys.stderr.isatty() and len(items) > 1 \
             else nullcontext() as progress:
@@ -595,7 +613,7 @@ def _view_folder(items: list[tuple[str, bool]], folder: Path, holders: list[tupl
     if not rows:
         raise InputFailure("no game records found")
     _write_text(folder / "index.html", index_page(f"{len(rows)} games", rows))
-    click.echo(f"wrote {len(rows)} pages and index.html to {folder}", err=True)
+    return len(rows)
 
 
 def _games_of(item: tuple[str, bool]) -> list[tuple[str, int, GameRecord]]:
@@ -707,7 +725,9 @@ def _audit_page(items: list[tuple[str, bool]], engine: parallel.Engine, checks: 
     page = RefereeReport(checks)
     with _cluster_errors():
         report = _audited(items, engine, checks, page.add, bar=True)
-    written = page.write(Path(output), report, _write_text)
+    out = Path(output)
+    with _staged_folder(page.folder(out)) as stage:
+        written = page.write(out, report, _write_text, stage)
     click.echo(f"{output}: {summary_line(report.summary)} ({len(written) - 1} replay pages "
                f"in {Path(output).stem}-games)")
     _exit_for(report)

@@ -109,6 +109,16 @@ def test_view_writes_one_page_or_a_folder_with_an_index(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "hold 2 games: -o names a folder" in result.output
 
 
+def test_a_view_that_fails_midway_leaves_no_folder(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.mjn"
+    bad.write_text("E1-0 dora=9p\nhands 123m ? ? ?\nnonsense here\n", encoding="utf-8")
+    folder = tmp_path / "pages"
+    result = CliRunner().invoke(main, ["view", str(EXAMPLES / "03-wrong-fu.mjn"), str(bad),
+                                       "-o", str(folder)])
+    assert result.exit_code == 2 and "bad.mjn" in result.output
+    assert not folder.exists() and [p.name for p in tmp_path.iterdir()] == ["bad.mjn"]
+
+
 def test_view_of_an_unreadable_record_says_why(tmp_path: Path) -> None:
     bad = tmp_path / "bad.mjn"
     bad.write_text("E1-0 dora=9p\nhands 123m ? ? ?\nnonsense here\n", encoding="utf-8")

@@ -24,7 +24,8 @@ from markupsafe import Markup
 from mjlog.audit import AuditReport, Checks, GameReport, settlement_lines, summary_line
 from mjlog.diagnostics import Severity
 from mjlog.formats import read_path
-from mjlog.view.model import ONE_STEP, WIND_NAMES, game_view
+from mjlog.render import WIND_NAMES
+from mjlog.view.model import ONE_STEP, game_view
 from mjlog.view.page import asset, environment, script_json, viewer_page
 
 Writer = Callable[[Path, str], None]
@@ -43,17 +44,24 @@ class RefereeReport:
         if g.violations or g.mismatches or serious:
             self.games.append(g)
 
-    def write(self, out: Path, report: AuditReport, write_text: Writer) -> list[Path]:
-        """Write the viewer page of each kept game into ``OUT-games/``, then the report
-        page at ``out`` (with ``write_text``); return the pages written."""
-        folder = out.with_name(out.stem + "-games")
+    @staticmethod
+    def folder(out: Path) -> Path:
+        """The folder of the replay pages beside the report ``out``: ``OUT-games``."""
+        return out.with_name(out.stem + "-games")
+
+    def write(self, out: Path, report: AuditReport, write_text: Writer, pages: Path
+              ) -> list[Path]:
+        """Write the viewer page of each kept game into ``pages`` (a stage of
+        :meth:`folder`, which the report links to), then the report page at ``out`` (with
+        ``write_text``); return the pages written."""
+        folder = self.folder(out)
         written: list[Path] = []
         sections: list[dict[str, Any]] = []
         pictures: list[dict[str, Any]] = []
         for k, g in enumerate(self.games):
             data = self._view(g)
             name = f"{k + 1:03d}-{re.sub(r'[^A-Za-z0-9._-]+', '-', Path(g.path).stem)[:60]}.html"
-            write_text(folder / name, viewer_page(data))
+            write_text(pages / name, viewer_page(data))
             written.append(folder / name)
             sections.append(_section(g, data, f"{folder.name}/{name}", pictures))
         page = environment().get_template("report.html.j2").render(

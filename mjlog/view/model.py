@@ -51,7 +51,7 @@ from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
 from mjlog.replay.state import PlayerState, TableState
 from mjlog.ruleset import Ruleset
-from mjlog.tiles import KIND_OF, NUM_KINDS, RED_FIVE_IDS, kind_str
+from mjlog.tiles import KIND_OF, NUM_KINDS, kind_str
 from mjlog.view.captions import caption, code, codes, result_screen
 
 ONE_STEP: Final = frozenset({"c", "e", "who", "res", "key"})
@@ -136,23 +136,19 @@ class Recorder(Observer):
         kept = self._seats.get(p)
         if kept is not None and kept[0] == mark:
             return kept[1]
-        seat = (self._hand(p, ps, s), [self._meld(m, p, s.n) for m in ps.melds],
+        seat = (self._hand(ps, drawn), [self._meld(m, p, s.n) for m in ps.melds],
                 "".join(self._discard(ps, i) for i in range(len(ps.river))),
                 codes([*ps.kita, *ps.flowers], self.red, sort=False), int(ps.riichi),
                 self._analysis(ps))
         self._seats[p] = (mark, seat)
         return seat
 
-    def _hand(self, p: int, ps: PlayerState, s: TableState) -> str:
-        """The concealed tiles sorted, unknown ones after, and a tile just drawn apart
-        (after ``|``)."""
-        drawn = self._drawn.get(p, -1)
-        held = sorted(ps.concealed, key=lambda t: (KIND_OF[t], t not in RED_FIVE_IDS))
-        apart = s.to_discard == p and drawn in ps.concealed
-        if apart:
-            held.remove(drawn)
-        text = "".join(code(t, self.red) for t in held) + "??" * ps.unknown
-        return text + ("|" + code(drawn, self.red) if apart else "")
+    def _hand(self, ps: PlayerState, drawn: int) -> str:
+        """The concealed tiles sorted, unknown ones after, and the tile just drawn (``-1``:
+        none) apart, after ``|``."""
+        apart = drawn in ps.concealed
+        text = codes((t for t in ps.concealed if not apart or t != drawn), self.red)
+        return text + "??" * ps.unknown + ("|" + code(drawn, self.red) if apart else "")
 
     def _meld(self, m: Event, p: int, n: int) -> list[Any]:
         """A meld: its kind, its tiles, the called tile and whose it was (seats to the

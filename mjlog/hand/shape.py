@@ -381,26 +381,71 @@ def standard_shanten(counts: Sequence[int], melds: int = 0, sets: int = 4) -> in
     suit.
     """
     b = bytes(counts)
-    keys = ((b[0:9], False), (b[9:18], False), (b[18:27], False), (b[27:34], True))
-    # (sets, pair) -> most partials, combined suit by suit; partials beyond
-    # what the remaining sets can use are worthless, so they are capped
-    states: dict[tuple[int, int], int] = {(melds, 0): 0}
-    for key, honours in keys:
-        no_pair, with_pair = _blocks(key, honours)
-        nxt: dict[tuple[int, int], int] = {}
-        for (m, p), t in states.items():
-            for dm, dt in no_pair:
-                k = (m + dm, p)
-                v = min(t + dt, max(sets - m - dm, 0))
-                if nxt.get(k, -1) < v:
+    states: _States = {(melds, 0): 0}
+    for i, (lo, hi) in enumerate(_SLICES):
+        states = _with_suit(states, _blocks(b[lo:hi], i == 3), sets)
+    return _shanten_of(states, sets)
+
+
+def least_standard_shanten(kinds: Iterable[int], counts: list[int], melds: int,
+                           sets: int) -> tuple[set[int], int]:
+    """:func:`least_shanten` by :func:`standard_shanten`, the same answer in less time:
+    the other three suits are combined once for each suit a discard comes from, and
+    each discard then adds only its own suit's splits. ``counts`` is left as it was."""
+    b = bytes(counts)
+    blocks = [_blocks(b[lo:hi], i == 3) for i, (lo, hi) in enumerate(_SLICES)]
+    others: dict[int, _States] = {}
+    best: set[int] = set()
+    low = 99
+    for k in set(kinds):
+        suit = 3 if k >= 27 else k // 9
+        if suit not in others:
+            states: _States = {(melds, 0): 0}
+            for j, block in enumerate(blocks):
+                if j != suit:
+                    states = _with_suit(states, block, sets)
+            others[suit] = states
+        lo, hi = _SLICES[suit]
+        key = bytearray(b[lo:hi])
+        key[k - lo] -= 1
+        sh = _shanten_of(_with_suit(others[suit], _blocks(bytes(key), suit == 3), sets), sets)
+        if sh < low:
+            low, best = sh, {k}
+        elif sh == low:
+            best.add(k)
+    return best, low
+
+
+_States = dict[tuple[int, int], int]
+"""(sets, pair held) -> most partial sets, over the suits combined so far."""
+
+
+def _with_suit(states: _States, blocks: tuple[Frontier, Frontier], sets: int) -> _States:
+    """``states`` with one more suit's splits taken in. Partial sets beyond what the
+    remaining sets can use are worthless, so they are capped (which makes the order in
+    which suits are taken irrelevant). Written without ``min``/``max`` calls: this is the
+    inner loop of every shanten count."""
+    no_pair, with_pair = blocks
+    nxt: _States = {}
+    get = nxt.get
+    for (m, p), t in states.items():
+        for dm, dt in no_pair:
+            cap, v = sets - m - dm, t + dt
+            if v > cap:
+                v = cap if cap > 0 else 0
+            if get(k := (m + dm, p), -1) < v:
+                nxt[k] = v
+        if not p:
+            for dm, dt in with_pair:
+                cap, v = sets - m - dm, t + dt
+                if v > cap:
+                    v = cap if cap > 0 else 0
+                if get(k := (m + dm, 1), -1) < v:
                     nxt[k] = v
-            if not p:
-                for dm, dt in with_pair:
-                    k = (m + dm, 1)
-                    v = min(t + dt, max(sets - m - dm, 0))
-                    if nxt.get(k, -1) < v:
-                        nxt[k] = v
-        states = nxt
+    return nxt
+
+
+def _shanten_of(states: _States, sets: int) -> int:
     return min(2 * sets - 2 * m - t - p for (m, p), t in states.items())
 
 

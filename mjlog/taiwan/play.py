@@ -45,7 +45,7 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
-from mjlog.hand.shape import is_isolated, least_shanten, standard_shanten
+from mjlog.hand.shape import is_isolated, least_standard_shanten
 from mjlog.randomplay import Style
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
@@ -261,8 +261,7 @@ class TaiwanGame:
         if lone:  # a tile with no partner never helps: no need to count shanten
             return self.rng.choice(lone)
         melds = len(ps.melds)
-        kinds, _ = least_shanten((KIND_OF[t] for t in options), c,
-                                 lambda x: standard_shanten(x, melds, sets=5))
+        kinds, _ = least_standard_shanten((KIND_OF[t] for t in options), c, melds, 5)
         return self.rng.choice([t for t in options if KIND_OF[t] in kinds])
 
     def _discard(self, p: int, tile: Tile) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 
@@ -99,8 +100,8 @@ def test_least_standard_shanten_is_least_shanten_by_standard_shanten(tiles: int,
         before = list(counts)
         fast = least_standard_shanten(held, counts, melds, sets)
         assert counts == before
-        assert fast == least_shanten(held, counts,
-                                     lambda x, m=melds: standard_shanten(x, m, sets)), counts
+        whole = functools.partial(standard_shanten, melds=melds, sets=sets)
+        assert fast == least_shanten(held, counts, whole), counts
         lows.add(fast[1])
     assert len(lows) >= 3  # hands near and far from ready were both tried
 

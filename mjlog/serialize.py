@@ -199,27 +199,42 @@ def _tuple_of(idec: Decoder) -> Decoder:
     def dec(v: Any, path: str) -> tuple[Any, ...]:
         if not isinstance(v, list):
             raise ConversionError(path, f"expected an array, got {json.dumps(v)[:40]}")
-        return tuple(idec(x, f"{path}[{i}]") for i, x in enumerate(v))
+        try:
+            return tuple(idec(x, path) for x in v)
+        except ConversionError:  # again, item by item with each one's path, to say where
+            for i, x in enumerate(v):
+                idec(x, f"{path}[{i}]")
+            raise
 
     return dec
 
 
 def _dataclass_decoder(cls: type) -> Decoder:
+    """The decoder of a dataclass's JSON object. The path of a field is built only when
+    something is wrong with it: the fields are decoded once without, and when one fails,
+    again one by one with each field's path, for the error to say where."""
     plan = [(name, default, _decoder(tp)) for name, tp, default in _fields(cls)]
-    names = {name for name, _, _ in plan}
+    allowed = frozenset({name for name, _, _ in plan} | {"type"})
+    required = [name for name, default, _ in plan if default is dataclasses.MISSING]
 
     def decode(v: Any, path: str) -> Any:
         if not isinstance(v, dict):
             raise ConversionError(path, "expected an object")
-        extra = set(v) - names - {"type"}
-        if extra:
-            raise ConversionError(path, f"unknown field(s) {', '.join(sorted(extra))}")
-        kwargs = {}
-        for name, default, dec in plan:
-            if name in v:
-                kwargs[name] = dec(v[name], f"{path}.{name}")
-            elif default is dataclasses.MISSING:
-                raise ConversionError(path, f"missing field {name!r}")
+        if not allowed.issuperset(v):
+            extra = sorted(set(v) - allowed)
+            raise ConversionError(path, f"unknown field(s) {', '.join(extra)}")
+        try:
+            kwargs = {name: dec(v[name], path) for name, _, dec in plan if name in v}
+            missing = len(kwargs) < len(plan) and any(name not in v for name in required)
+        except ConversionError:
+            missing = True
+        if missing:  # the first field at fault, in order, with its path
+            for name, default, dec in plan:
+                if name in v:
+                    dec(v[name], f"{path}.{name}")
+                elif default is dataclasses.MISSING:
+                    raise ConversionError(path, f"missing field {name!r}")
+            raise AssertionError("a decoder failed once and not again")  # they are pure
         return cls(**kwargs)
 
     return decode
@@ -287,9 +302,30 @@ def dumps(ev: Event) -> str:
 
 
 def write_lines(events: Iterable[Event]) -> Iterator[str]:
-    """Yield each event's JSON line, newline included."""
+    """Yield each event's JSON line, newline included.
+
+    A draw's or a discard's line is written once per value met (most of a game's lines
+    repeat: one player drawing or discarding one tile), then looked up.
+    """
+    lines: dict[Event, str] = {}
     for ev in events:
-        yield dumps(ev) + "\n"
+        if ev.__class__ in _COMMON:
+            line = lines.get(ev)
+            if line is None:
+                if len(lines) >= _CACHE_SIZE:
+                    lines.clear()
+                line = lines[ev] = dumps(ev) + "\n"
+            yield line
+        else:
+            yield dumps(ev) + "\n"
+
+
+_COMMON: frozenset[type] = frozenset({EVENT_TYPES["draw"], EVENT_TYPES["discard"]})
+"""The kinds of event whose lines :func:`write_lines` and :func:`read_lines` remember."""
+_CACHE_SIZE = 4096
+"""Lines remembered at most (a game has some 400 distinct draws and discards)."""
+_SHORT_LINE = 96
+"""The longest line :func:`read_lines` remembers: draws and discards are far shorter."""
 
 
 def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecord]:
@@ -307,13 +343,22 @@ def read_lines(lines: Iterable[tuple[int, str, Exception | None]], path: str = "
                strict: bool = False) -> Iterator[GameRecord]:
     """:func:`read` over numbered lines (:func:`mjlog.jsontext.text_lines` or
     :func:`mjlog.jsontext.file_lines`), yielding each game as soon as the next begins, so
-    that a file of many games is read one game at a time."""
+    that a file of many games is read one game at a time. A draw's or a discard's line
+    seen before gives the event it gave then (events are immutable), unparsed."""
     rec: GameRecord | None = None
     pending: list[Diagnostic] = []
+    known: dict[str, Event] = {}  # a short line read before: its (immutable) event
     for lineno, line, bad in lines:
-        if not line.strip() and bad is None:
+        if bad is None and (ev := known.get(line)) is not None:
+            d = None
+        elif not line.strip() and bad is None:
             continue
-        ev, d = _line_event(lineno, line, bad)
+        else:
+            ev, d = _line_event(lineno, line, bad)
+            if ev is not None and len(line) <= _SHORT_LINE and ev.__class__ in _COMMON:
+                if len(known) >= _CACHE_SIZE:
+                    known.clear()
+                known[line] = ev
         if d is not None:
             if strict:
                 raise InputError(d)

@@ -88,8 +88,16 @@ four suits' bits gives a 4-bit mask.
 _SUIT_TABLES: Final[tuple[dict[bytes, Facts], ...]] = ({}, {}, {}, {})
 """Memoised :data:`Facts` of each suit (characters, circles, bamboo, honours) by its counts."""
 
-_SUIT_TABLE_SIZE: Final = 1 << 11
-"""Entries each suit's table holds before it starts again."""
+_OLDER_TABLES: Final[tuple[dict[bytes, Facts], ...]] = ({}, {}, {}, {})
+"""Each suit's table as it was when it last started again: what is met again is taken from
+here, so the suits seen often outlive a new start (two generations, about what a least
+recently used table keeps, with no bookkeeping on a hit)."""
+
+_FACTS: Final[dict[Facts, Facts]] = {}
+"""Every distinct :data:`Facts` met (a few thousand at most: a suit's waits are 9 bits)."""
+
+_SUIT_TABLE_SIZE: Final = 1 << 12
+"""Entries each suit's table holds before it starts again (the older one holds as many)."""
 
 _SLICES: Final = ((0, 9), (9, 18), (18, 27), (27, 34))
 
@@ -101,6 +109,21 @@ def _suit_facts(suit: int, counts: bytes) -> Facts:
     (held fewer than four times) completes the suit: into sets only when its
     size is 2 mod 3, into sets and a pair when its size is 1 mod 3.
     """
+    table = _SUIT_TABLES[suit]
+    if len(table) >= _SUIT_TABLE_SIZE:  # start again, keeping these for one more round
+        older = _OLDER_TABLES[suit]
+        older.clear()
+        older.update(table)
+        table.clear()
+    facts = _OLDER_TABLES[suit].get(counts)
+    if facts is None:
+        facts = _compute_suit_facts(suit, counts)
+        facts = _FACTS.setdefault(facts, facts)  # one tuple for the many suits that share it
+    table[counts] = facts
+    return facts
+
+
+def _compute_suit_facts(suit: int, counts: bytes) -> Facts:
     honours = suit == 3
     key = 0
     for i, n in enumerate(counts):
@@ -113,13 +136,8 @@ def _suit_facts(suit: int, counts: bytes) -> Facts:
             if held < 4 and test(key + (1 << (3 * i)), honours):
                 waits |= 1 << (_SUIT_STARTS[suit] + i)
     bit = 1 << suit
-    facts = (n, waits, bit if _sets_only(key, honours) else 0,
-             bit if _sets_and_pair(key, honours) else 0)
-    table = _SUIT_TABLES[suit]
-    if len(table) >= _SUIT_TABLE_SIZE:  # a new start rather than growing without end
-        table.clear()
-    table[counts] = facts
-    return facts
+    return (n, waits, bit if _sets_only(key, honours) else 0,
+            bit if _sets_and_pair(key, honours) else 0)
 
 
 def _facts(counts: Sequence[int]) -> tuple[Facts, Facts, Facts, Facts]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from mahjong.shanten import Shanten
 from mjlog.events import Discard
 from mjlog.formats import tenhou_xml
 from mjlog.hand.shape import (
+    _sets_only,
     counts_of,
     is_complete,
     is_standard_complete,
@@ -104,6 +106,31 @@ def test_least_standard_shanten_is_least_shanten_by_standard_shanten(tiles: int,
         assert fast == least_shanten(held, counts, whole), counts
         lows.add(fast[1])
     assert len(lows) >= 3  # hands near and far from ready were both tried
+
+
+def test_sets_only_in_one_pass_is_the_search_over_every_split() -> None:
+    """Every suit of up to 12 tiles (any counts of 0 to 4): the one-pass split agrees with
+    trying a triplet or a run of the lowest kind, recursively."""
+
+    @functools.cache
+    def search(c: tuple[int, ...]) -> bool:
+        i = next((j for j, n in enumerate(c) if n), -1)
+        if i < 0:
+            return True
+        if c[i] >= 3 and search((*c[:i], c[i] - 3, *c[i + 1:])):
+            return True
+        return i <= 6 and c[i + 1] > 0 and c[i + 2] > 0 and search(
+            (*c[:i], c[i] - 1, c[i + 1] - 1, c[i + 2] - 1, *c[i + 3:]))
+
+    tried = complete = 0
+    for c in itertools.product(range(5), repeat=9):
+        if sum(c) % 3 or sum(c) > 12:
+            continue
+        key = sum(n << (3 * i) for i, n in enumerate(c))
+        assert _sets_only(key, False) == search(c), c
+        tried += 1
+        complete += search(c)
+    assert tried > 30_000 and complete > 1_000
 
 
 @pytest.fixture(scope="session")

@@ -197,6 +197,9 @@ class TableState:
         n = self.n
         top = FIRST_FLOWER if self.size is None or self.size.tiles <= FIRST_FLOWER else UNKNOWN
         cls = ev.__class__
+        if cls is Draw or cls is Discard:  # nine events in ten: a seat and a tile
+            p, t = ev.player, ev.tile  # type: ignore[union-attr]
+            return 0 <= p < n and (0 <= t < top or t == UNKNOWN)
         if ev.__class__ is RoundStart:
             n = len(ev.hands)
             dealt = [ev.dora_indicator, *(t for hand in ev.hands for t in hand)]

@@ -133,6 +133,19 @@ class _Writer:
             return c
         return self.tiles(tiles, canon, sort)
 
+    def fresh_tile(self, x: int) -> str:
+        """One tile entering play (a draw): :meth:`fresh_tiles` of it alone, without the
+        sorting and joining that several tiles need."""
+        t = self.t
+        canonical = t.fresh(KIND_OF[x], t.red and x in RED_FIVE_IDS)
+        t.used[x] = 1
+        return self.tile(x, canonical)
+
+    def held_tile(self, seat: int, x: int) -> str:
+        """One tile given from ``seat``'s hand (a discard): :meth:`held_tiles` of it alone."""
+        t = self.t
+        return self.tile(x, t.held(seat, KIND_OF[x], t.red and x in RED_FIVE_IDS))
+
     def held_tiles(self, seat: int, tiles: Sequence[int]) -> str:
         t = self.t
         return self.tiles(tiles, lambda x, taken: t.held(
@@ -237,7 +250,7 @@ class _Writer:
         token = "" if ev.player == t.to_draw else f"{t.wind(ev.player)}>"
         if ev.rinshan != t.rinshan_next:
             token += "~"
-        token += self.fresh_tiles([ev.tile])
+        token += self.fresh_tile(ev.tile)
         t.apply(ev)
         nxt = self.events[i + 1] if i + 1 < len(self.events) else None
         if isinstance(nxt, Discard) and nxt.player == ev.player:
@@ -256,7 +269,7 @@ class _Writer:
         if after_draw and ev.tsumogiri and ev.tile == t.last_draw:
             token += "'"
         else:
-            token += self.held_tiles(ev.player, [ev.tile]) + ("'" if ev.tsumogiri else "")
+            token += self.held_tile(ev.player, ev.tile) + ("'" if ev.tsumogiri else "")
         if ev.riichi:
             token += "*"
         t.apply(ev)

@@ -315,7 +315,8 @@ class TaiwanGame:
             if mem.declared:
                 continue
             ps = self.engine.state.players[q]
-            same = sorted(Tile(t) for t in ps.concealed if KIND_OF[t] == kind)
+            held = ps.concealed
+            same = [Tile(t) for t in range(4 * kind, 4 * kind + 4) if t in held]  # its copies
             if len(same) == 3 and self.rng.random() < self.style.kan * 0.5:
                 self.emit(OpenKan(player=q, from_player=p, called=tile,
                                   tiles=tuple(sorted((*same, tile)))))

@@ -88,8 +88,9 @@ class Hands:
         if prefer >= 0 and same(prefer, kind, red, self.red_fives) and Tile(prefer) in hand:
             hand.remove(Tile(prefer))
             return Tile(prefer)
-        for i, t in enumerate(hand):
-            if same(t, kind, red, self.red_fives):
+        rf = self.red_fives
+        for i, t in enumerate(hand):  # same(), written out: this runs for every discard
+            if KIND_OF[t] == kind and (rf and t in RED_FIVE_IDS) == red:
                 return hand.pop(i)
         raise TileError(f"player {p} has no {'red ' if red else ''}{kind_str(kind)} in hand")
 

@@ -384,7 +384,11 @@ class _Reader:
                 tile = self.hands.add(p, *self.tile(name, "pai"))
             except TileError as exc:
                 raise _Bad(str(exc)) from None
-        self.emit(Draw(player=p, tile=tile, rinshan=self.rinshan))
+        key = (p, tile, self.rinshan)
+        draw = _DRAWS.get(key)
+        if draw is None:
+            draw = _DRAWS[key] = Draw(player=p, tile=tile, rinshan=self.rinshan)
+        self.emit(draw)
         self.rinshan = False
         self.last_draw[p] = tile
         self.draws += 1
@@ -397,8 +401,12 @@ class _Reader:
         prefer = drawn if tg is True or tg is None else -1
         tile = self.remove(p, code, prefer)
         tsumogiri = tg if isinstance(tg, bool) else None
-        self.emit(Discard(player=p, tile=tile, tsumogiri=tsumogiri,
-                          riichi=self.riichi_pending[p]))
+        key = (p, tile, tsumogiri, self.riichi_pending[p])
+        discard = _DISCARDS.get(key)
+        if discard is None:
+            discard = _DISCARDS[key] = Discard(player=p, tile=tile, tsumogiri=tsumogiri,
+                                               riichi=self.riichi_pending[p])
+        self.emit(discard)
         self.riichi_pending[p] = False
         self.last_draw[p] = -1
         self.last = self.rec.events[-1] if self.rec is not None else None
@@ -660,6 +668,12 @@ def looks_like(first: dict[str, Any]) -> bool:
 
 
 _RED_NAME = re.compile(rb'"5[mps]r"')
+_DRAWS: dict[tuple[int, int, bool], Draw] = {}
+_DISCARDS: dict[tuple[int, int, bool | None, bool], Discard] = {}
+"""Draws and discards made before: events are immutable values, so one object serves every
+record that holds the same one (a few thousand at most)."""
+_SHORT_LINE = 96
+"""The longest line :func:`read` parses once for the file (a draw's, a discard's)."""
 
 
 def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecord]:
@@ -672,18 +686,25 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
     """
     r = _Reader(path, strict)
     r.red_in_file = _RED_NAME.search(data) is not None
+    parsed: dict[str, Any] = {}  # short lines met before (draws, discards): their objects
     for lineno, line, bad in jsontext.text_lines(data):
         r.line = lineno
         if bad is not None:
             r.diag("bad-encoding", f"not UTF-8 at byte {bad.start + 1}: {bad.reason}")
             continue
-        if not line.strip():
-            continue
-        try:
-            o = jsontext.loads(line)
-        except json.JSONDecodeError as exc:
-            r.diag("json-syntax", f"{exc.msg} (column {exc.colno})")
-            continue
+        o = parsed.get(line)
+        if o is None:
+            if not line.strip():
+                continue
+            try:
+                o = jsontext.loads(line)
+            except json.JSONDecodeError as exc:
+                r.diag("json-syntax", f"{exc.msg} (column {exc.colno})")
+                continue
+            if len(line) <= _SHORT_LINE:  # the reader never changes an object it reads
+                if len(parsed) >= 4096:
+                    parsed.clear()
+                parsed[line] = o
         if not isinstance(o, dict):
             r.diag("bad-event", "not a JSON object")
             continue

@@ -21,20 +21,6 @@ CORPUS_MISSING = (
 )
 
 
-LONGEST_FIRST = ("test_taiwan.py", "test_cluster.py", "test_corpus_tenhou.py",
-                 "test_notation.py", "test_viewer_stepping.py", "test_hand_shape.py",
-                 "test_determinism.py")
-"""The test files that take longest (a minute or more on two cores), longest first."""
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the longest test files first, the rest in their usual order: pytest-xdist
-    hands out whole files in this order, so the short ones fill in around the long ones
-    instead of one long file running alone at the end (the longest-first rule)."""
-    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
-
-
 def announced(codes: str) -> Counter[str]:
     """The codes an ``# expect:`` line announces: ``nothing`` or ``code, code x2, ...``."""
     found: Counter[str] = Counter()

@@ -225,10 +225,10 @@ def _dataclass_decoder(cls: type) -> Decoder:
             raise ConversionError(path, f"unknown field(s) {', '.join(extra)}")
         try:
             kwargs = {name: dec(v[name], path) for name, _, dec in plan if name in v}
-            missing = len(kwargs) < len(plan) and any(name not in v for name in required)
+            faulty = len(kwargs) < len(plan) and any(name not in v for name in required)
         except ConversionError:
-            missing = True
-        if missing:  # the first field at fault, in order, with its path
+            faulty = True
+        if faulty:  # the first field at fault, in order, with its path
             for name, default, dec in plan:
                 if name in v:
                     dec(v[name], f"{path}.{name}")
@@ -304,8 +304,8 @@ def dumps(ev: Event) -> str:
 def write_lines(events: Iterable[Event]) -> Iterator[str]:
     """Yield each event's JSON line, newline included.
 
-    A draw's or a discard's line is written once per value met (most of a game's lines
-    repeat: one player drawing or discarding one tile), then looked up.
+    A draw's or a discard's line is written once per value met, then looked up (about
+    four lines in ten of a game repeat one: a player drawing or discarding one tile).
     """
     lines: dict[Event, str] = {}
     for ev in events:

@@ -386,6 +386,31 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 """Every event class by its ``TYPE`` tag."""
 
+_DRAWS: dict[tuple[int, int, bool], Draw] = {}
+_DISCARDS: dict[tuple[int, int, bool | None, bool], Discard] = {}
+
+
+def draw_of(player: int, tile: int, rinshan: bool = False) -> Draw:
+    """The draw event with these values, one object for all the records that hold it:
+    events are immutable, and a reader that names draws anew each time spends a tenth of
+    its time building the same few thousand objects. Does not check the values."""
+    key = (player, tile, rinshan)
+    ev = _DRAWS.get(key)
+    if ev is None:
+        ev = _DRAWS[key] = Draw(player=player, tile=Tile(tile), rinshan=rinshan)
+    return ev
+
+
+def discard_of(player: int, tile: int, tsumogiri: bool | None, riichi: bool) -> Discard:
+    """The discard event with these values, shared as :func:`draw_of` shares draws."""
+    key = (player, tile, tsumogiri, riichi)
+    ev = _DISCARDS.get(key)
+    if ev is None:
+        ev = _DISCARDS[key] = Discard(player=player, tile=Tile(tile), tsumogiri=tsumogiri,
+                                      riichi=riichi)
+    return ev
+
+
 WIND_LETTERS = "ESWN"
 
 

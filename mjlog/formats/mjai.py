@@ -65,6 +65,8 @@ from mjlog.events import (
     Unknown,
     Win,
     YakuClaim,
+    discard_of,
+    draw_of,
 )
 from mjlog.formats.kinds import (
     Hands,
@@ -384,11 +386,7 @@ class _Reader:
                 tile = self.hands.add(p, *self.tile(name, "pai"))
             except TileError as exc:
                 raise _Bad(str(exc)) from None
-        key = (p, tile, self.rinshan)
-        draw = _DRAWS.get(key)
-        if draw is None:
-            draw = _DRAWS[key] = Draw(player=p, tile=tile, rinshan=self.rinshan)
-        self.emit(draw)
+        self.emit(draw_of(p, tile, self.rinshan))
         self.rinshan = False
         self.last_draw[p] = tile
         self.draws += 1
@@ -401,12 +399,7 @@ class _Reader:
         prefer = drawn if tg is True or tg is None else -1
         tile = self.remove(p, code, prefer)
         tsumogiri = tg if isinstance(tg, bool) else None
-        key = (p, tile, tsumogiri, self.riichi_pending[p])
-        discard = _DISCARDS.get(key)
-        if discard is None:
-            discard = _DISCARDS[key] = Discard(player=p, tile=tile, tsumogiri=tsumogiri,
-                                               riichi=self.riichi_pending[p])
-        self.emit(discard)
+        self.emit(discard_of(p, tile, tsumogiri, self.riichi_pending[p]))
         self.riichi_pending[p] = False
         self.last_draw[p] = -1
         self.last = self.rec.events[-1] if self.rec is not None else None
@@ -668,10 +661,6 @@ def looks_like(first: dict[str, Any]) -> bool:
 
 
 _RED_NAME = re.compile(rb'"5[mps]r"')
-_DRAWS: dict[tuple[int, int, bool], Draw] = {}
-_DISCARDS: dict[tuple[int, int, bool | None, bool], Discard] = {}
-"""Draws and discards made before: events are immutable values, so one object serves every
-record that holds the same one (a few thousand at most)."""
 _SHORT_LINE = 96
 """The longest line :func:`read` parses once for the file (a draw's, a discard's)."""
 

@@ -108,12 +108,8 @@ _SLICES: Final = ((0, 9), (9, 18), (18, 27), (27, 34))
 
 
 def _suit_facts(suit: int, counts: bytes) -> Facts:
-    """Compute (and memoise) one suit's facts from its counts.
-
-    *waits* has bit ``k`` (a kind) set when adding one tile of kind ``k``
-    (held fewer than four times) completes the suit: into sets only when its
-    size is 2 mod 3, into sets and a pair when its size is 1 mod 3.
-    """
+    """One suit's facts, from the older table or computed, put in the suit's table (which
+    callers look in first)."""
     table = _SUIT_TABLES[suit]
     if len(table) >= _SUIT_TABLE_SIZE:  # start again, keeping these for one more round
         older = _OLDER_TABLES[suit]
@@ -129,6 +125,12 @@ def _suit_facts(suit: int, counts: bytes) -> Facts:
 
 
 def _compute_suit_facts(suit: int, counts: bytes) -> Facts:
+    """One suit's facts from its counts (not memoised here).
+
+    *waits* has bit ``k`` (a kind) set when adding one tile of kind ``k``
+    (held fewer than four times) completes the suit: into sets only when its
+    size is 2 mod 3, into sets and a pair when its size is 1 mod 3.
+    """
     honours = suit == 3
     key = 0
     for i, n in enumerate(counts):

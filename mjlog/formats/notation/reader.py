@@ -47,6 +47,8 @@ from mjlog.events import (
     Unknown,
     Win,
     YakuClaim,
+    discard_of,
+    draw_of,
 )
 from mjlog.formats.notation.ids import unpack_ids
 from mjlog.formats.notation.lexer import (
@@ -80,10 +82,7 @@ Tags = list[tuple[str, list[str], int]]
 """Header tags: (key, values, line)."""
 
 _CALLS: dict[str, Callable[..., Chi | Pon | OpenKan]] = {"chi": Chi, "pon": Pon, "kan": OpenKan}
-_DRAWS: dict[tuple[int, int, bool], Draw] = {}
 _SINGLE = re.compile(r"^(?:[ESWN][<>])?(?:[0-9][mpsz]|[ESWNHGR])$")
-_DISCARDS: dict[tuple[int, int, bool, bool], Discard] = {}
-"""Draws and discards are immutable values, shared between every place they occur."""
 
 
 class _Reader:
@@ -590,11 +589,7 @@ class _Reader:
         rinshan = t.rinshan_next != bool(m.group("rinshan"))
         a_col = col + (2 if seat else 0) + (1 if m.group("rinshan") else 0)
         tiles = self.fresh(m.group("a"), line, a_col)
-        key = (p, tiles[0], rinshan)
-        draw = _DRAWS.get(key)
-        if draw is None:
-            draw = _DRAWS[key] = Draw(player=p, tile=tiles[0], rinshan=rinshan)
-        self.emit(draw, line, col)
+        self.emit(draw_of(p, tiles[0], rinshan), line, col)
         b = m.group("b")
         if b:
             self.discard(p, b, bool(m.group("giri")), bool(m.group("riichi")), line,
@@ -624,11 +619,7 @@ class _Reader:
 
     def emit_discard(self, p: int, tile: Tile, giri: bool, riichi: bool, line: int,
                      col: int) -> None:
-        key = (p, tile, giri, riichi)
-        ev = _DISCARDS.get(key)
-        if ev is None:
-            ev = _DISCARDS[key] = Discard(player=p, tile=tile, tsumogiri=giri, riichi=riichi)
-        self.emit(ev, line, col)
+        self.emit(discard_of(p, tile, giri, riichi), line, col)
         if riichi and self.t.family.riichi_stick:
             self.pending = p
 

@@ -30,7 +30,6 @@ import io
 import json
 import re
 from array import array
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -132,6 +131,12 @@ _PR_COLUMNS = ("_game", "player", *(c for c in SCHEMAS["player_rounds"]
                                     if c not in GROUP_SCHEMA
                                     and c not in DERIVED["player_rounds"]))
 """Group columns that are the same for a whole game: kept once per game, joined on."""
+_WIDTH = len(_PR_COLUMNS)
+"""Cells of a ``player_rounds`` row in :attr:`Batch.cells`."""
+(_AT_GAME, _AT_PLAYER, _AT_ROUND, _AT_SEAT, _AT_DEALER, _AT_WON, _AT_DEAL_INS, _AT_DEAL_IN_POINTS,
+ _AT_ACCEPTED, _AT_RIICHI_TURN, _AT_ORDER, _AT_CHASED, _AT_CALLS, _AT_EXHAUSTIVE, _AT_NAGASHI,
+ _AT_ABORTIVE, _AT_TENPAI, _AT_CHANGE, _AT_END_TURN, _AT_TSUMO_HIT, _AT_STREAK) = range(_WIDTH)
+"""Where each of :data:`_PR_COLUMNS` is in a row of :attr:`Batch.cells`."""
 
 
 @dataclass
@@ -139,17 +144,18 @@ class Batch:
     """Rows of the fact tables for a batch of games.
 
     Each row is a tuple: the game's number in the batch, the player, then the
-    table's own columns in schema order (``player_rounds`` is kept by column, in
-    ``columns``). The per-game group columns are kept
+    table's own columns in schema order (``player_rounds`` is kept flat, in
+    ``cells``). The per-game group columns are kept
     once in ``game_rows`` and joined on when the frames are built.
     """
 
     rows: dict[str, list[tuple[Any, ...]]] = field(
         default_factory=lambda: {t: [] for t in TABLES if t != "player_rounds"})
     game_rows: list[tuple[Any, ...]] = field(default_factory=list)
-    columns: list[list[Any]] = field(default_factory=lambda: [[] for _ in _PR_COLUMNS])
-    """``player_rounds`` kept by column (four rows a round: a column takes a round's seats
-    in one ``extend``), in the order of :data:`_PR_COLUMNS`."""
+    cells: list[Any] = field(default_factory=list)
+    """``player_rounds`` kept flat, row after row, each row the :data:`_WIDTH` cells of
+    :data:`_PR_COLUMNS`: a round's rows are added in one ``extend``, and a column is a
+    slice with a step."""
     games: int = 0
     skipped: list[str] = field(default_factory=list)
     """Games left out because their events do not fit a table (path, game and why)."""
@@ -168,7 +174,8 @@ class Batch:
             if t == "wins":
                 own["yaku"] = pl.String()  # joined with ",", split below in one go
             schema_own = {"_game": pl.Int32(), "player": pl.String(), **own}
-            df = (_columns_frame(self.columns, schema_own) if t == "player_rounds"
+            df = (_columns_frame([self.cells[c::_WIDTH] for c in range(_WIDTH)], schema_own)
+                  if t == "player_rounds"
                   else _frame(self.rows[t], schema_own))
             df = df.join(info, on="_game", how="left")
             if derived:
@@ -351,26 +358,31 @@ class _Rounds:
     """One game's rounds, each round's per-player facts gathered by its hooks, which
     :meth:`run` calls on the events they look at (no table is needed). A discard, most
     of a game's events, is counted in the loop itself: a call each cost a quarter of the
-    facts' time."""
+    facts' time.
+
+    A round's ``player_rounds`` rows are written when it starts, with their defaults, in
+    one ``extend`` of :attr:`Batch.cells`, and its hooks set their cells in place (seat
+    ``p``'s row starts at ``row[p]``): nothing is reset or copied at a round's end, which
+    was a third of the facts' time."""
 
     def __init__(self, batch: Batch, game: int, names: list[str]) -> None:
         self.batch, self.game, self.names, self.n = batch, game, names, len(names)
         n = self.n
         self.index = -1
+        self.row: list[int] = []
         self.rs: RoundStart | None = None
         self.last_dealer, self.streak = -1, 0
-        # per-round lists, made once and reset in place (fewer objects for the collector)
-        self.riichi_turn: list[int | None] = [None] * n
-        self.order: list[int | None] = [None] * n
-        self.end_turn: list[int | None] = [None] * n
-        self.tenpai: list[bool | None] = [None] * n
-        self.chased, self.accepted = [False] * n, [False] * n
-        self.won, self.tsumo_hit = [False] * n, [False] * n
-        self.calls, self.change = [0] * n, [0] * n
-        self.deal_ins, self.deal_in_points = [0] * n, [0] * n
+        self.cells = batch.cells
         self.disc = [0] * n  # discards before any round start are counted nowhere
-        self._none, self._false, self._zero = (None,) * n, (False,) * n, (0,) * n
+        self._zero = (0,) * n
         self._dealer = [tuple(p == d for p in range(n)) for d in range(n)]
+        # a new round's rows; its round number, dealer and dealer's streak are set in it
+        self._fresh: list[Any] = [None, None, None, None, False, False, 0, 0, False, None,
+                                  None, None, 0, False, False, False, None, 0, None, False,
+                                  None] * n
+        self._fresh[_AT_GAME::_WIDTH] = (game,) * n
+        self._fresh[_AT_PLAYER::_WIDTH] = names
+        self._fresh[_AT_SEAT::_WIDTH] = range(n)
 
     def run(self, events: Sequence[Any]) -> None:
         """Count each discard, and call the hook of each other event of a kind in
@@ -388,129 +400,128 @@ class _Rounds:
                 fn(self, ev)
 
     def finish(self) -> None:
-        """Write the last round's rows."""
+        """Write the last round's row of ``rounds``."""
         if self.rs is not None:
             self.flush()
 
     def declare(self, p: int) -> None:
         """A riichi declaration: its own turn, its order, and whom it chases."""
-        disc = self.disc
-        if self.riichi_turn[p] is None:
-            self.riichi_turn[p] = disc[p]
+        if self.rs is None:
+            return
+        cells, at = self.cells, self.row[p]
+        if cells[at + _AT_RIICHI_TURN] is None:
+            cells[at + _AT_RIICHI_TURN] = self.disc[p]
             self.declared += 1
-            self.order[p] = self.declared
-            for q in range(self.n):
-                if q != p and self.order[q] is not None:
-                    self.chased[q] = True
+            cells[at + _AT_ORDER] = self.declared
+            cells[at + _AT_CHASED] = False
+            for q, other in enumerate(self.row):
+                if q != p and cells[other + _AT_ORDER] is not None:
+                    cells[other + _AT_CHASED] = True
 
     def before_round_start(self, rs: RoundStart) -> None:
-        """Reset the per-round state (after writing the last round's rows)."""
+        """Write the last round's row, and the new round's rows with their defaults."""
         if self.rs is not None:
             self.flush()
         self.index += 1
         self.streak = self.streak + 1 if rs.dealer == self.last_dealer else 0
         self.last_dealer = rs.dealer
         self.rs = rs
-        none, false, zero = self._none, self._false, self._zero
-        self.riichi_turn[:] = self.order[:] = self.end_turn[:] = self.tenpai[:] = none
-        self.chased[:] = self.accepted[:] = self.won[:] = self.tsumo_hit[:] = false
-        self.calls[:] = self.change[:] = self.deal_ins[:] = self.deal_in_points[:] = zero
-        self.disc[:] = zero
+        n, dealer, fresh = self.n, rs.dealer, self._fresh
+        fresh[_AT_ROUND::_WIDTH] = (self.index,) * n
+        fresh[_AT_DEALER::_WIDTH] = self._dealer[dealer] if dealer < n else (False,) * n
+        fresh[_AT_STREAK::_WIDTH] = [self.streak if p == dealer else None for p in range(n)]
+        base = len(self.cells)
+        self.row = [base + p * _WIDTH for p in range(n)]
+        self.cells.extend(fresh)
+        self.disc[:] = self._zero
         self.declared = 0
-        self.result, self.nagashi, self.abortive, self.exhaustive = "", False, False, False
+        self.result = ""
         self.wins = 0
 
     def before_chi(self, ev: Chi | Pon | OpenKan) -> None:
         if self.rs is not None:
-            self.calls[ev.player] += 1
+            self.cells[self.row[ev.player] + _AT_CALLS] += 1
 
     def before_riichi_accepted(self, ev: RiichiAccepted) -> None:
         if self.rs is not None:
-            self.accepted[ev.player] = True
-            self.change[ev.player] -= 1000
+            at = self.row[ev.player]
+            self.cells[at + _AT_ACCEPTED] = True
+            self.cells[at + _AT_CHANGE] -= 1000
 
     def before_win(self, ev: Win) -> None:
         if self.rs is None:
             return
-        disc = self.disc
+        cells, row, disc, w, f = self.cells, self.row, self.disc, ev.winner, ev.from_player
         self.wins += 1
         self.result = "win"
         self.win(ev)
-        self.won[ev.winner] = True
-        self.end_turn[ev.winner] = disc[ev.winner]
-        if ev.from_player != ev.winner:
-            self.deal_ins[ev.from_player] += 1
-            self.deal_in_points[ev.from_player] -= ev.deltas[ev.from_player] if ev.deltas else 0
-            self.end_turn[ev.from_player] = disc[ev.from_player]
+        cells[row[w] + _AT_WON] = True
+        cells[row[w] + _AT_END_TURN] = disc[w]
+        if f != w:
+            cells[row[f] + _AT_DEAL_INS] += 1
+            cells[row[f] + _AT_DEAL_IN_POINTS] -= ev.deltas[f] if ev.deltas else 0
+            cells[row[f] + _AT_END_TURN] = disc[f]
         else:
-            for p in range(self.n):
-                self.tsumo_hit[p] = self.tsumo_hit[p] or p != ev.winner
-        for p, d in enumerate(ev.deltas[:self.n]):
-            self.change[p] += d
+            for p, at in enumerate(row):
+                if p != w:
+                    cells[at + _AT_TSUMO_HIT] = True
+        for at, d in zip(row, ev.deltas, strict=False):  # a record may list fewer
+            cells[at + _AT_CHANGE] += d
 
     def before_exhaustive_draw(self, ev: ExhaustiveDraw | AbortiveDraw) -> None:
         if self.rs is None:
             return
-        n = self.n
-        self.exhaustive = isinstance(ev, ExhaustiveDraw)
-        self.abortive = not self.exhaustive
-        self.nagashi = isinstance(ev, ExhaustiveDraw) and ev.nagashi
-        self.result = "nagashi" if self.nagashi else (
+        n, cells, row = self.n, self.cells, self.row
+        exhaustive = isinstance(ev, ExhaustiveDraw)
+        nagashi = isinstance(ev, ExhaustiveDraw) and ev.nagashi
+        first, end = row[0], row[0] + n * _WIDTH
+        for column, value in ((_AT_EXHAUSTIVE, exhaustive), (_AT_ABORTIVE, not exhaustive),
+                              (_AT_NAGASHI, nagashi)):
+            cells[first + column:end:_WIDTH] = (value,) * n
+        self.result = "nagashi" if nagashi else (
             ev.kind if isinstance(ev, AbortiveDraw) else "exhaustive")
-        if self.exhaustive:
-            self.tenpai[:] = [p < len(ev.hands) and ev.hands[p] is not None for p in range(n)]
-        for p, d in enumerate(ev.deltas[:n]):
-            self.change[p] += d
+        if exhaustive:
+            cells[first + _AT_TENPAI:end:_WIDTH] = [
+                p < len(ev.hands) and ev.hands[p] is not None for p in range(n)]
+        for at, d in zip(row, ev.deltas, strict=False):  # a record may list fewer
+            cells[at + _AT_CHANGE] += d
 
     def flush(self) -> None:
-        """Write the finished round's rows."""
+        """Write the finished round's row of ``rounds``."""
         rs = self.rs
         assert rs is not None
         label = f"{'ESWN'[rs.round_wind % 4]}{rs.round_number}-{rs.honba}"
-        rows = self.batch.rows
-        g, r = self.game, self.index
-        rows["rounds"].append((g, self.names[rs.dealer] if rs.dealer < self.n else None, r,
-                               label, rs.dealer, rs.honba, rs.kyotaku, self.result or None,
-                               self.wins))
-        deque(map(list.extend, self.batch.columns, self.player_columns()), maxlen=0)  # in C
-
-    def player_columns(self) -> tuple[Sequence[Any], ...]:
-        """The round's ``player_rounds`` columns, a value per seat each, in the order of
-        :data:`_PR_COLUMNS`."""
-        rs = self.rs
-        assert rs is not None
-        n, dealer = self.n, rs.dealer
-        streak: list[int | None] = [None] * n
-        if dealer < n:
-            streak[dealer] = self.streak
-        chased = self._none if not self.declared else [
-            c if t is not None else None for c, t in zip(self.chased, self.riichi_turn,
-                                                         strict=True)]
-        return ((self.game,) * n, self.names, (self.index,) * n, range(n),
-                self._dealer[dealer] if dealer < n else self._false, self.won, self.deal_ins,
-                self.deal_in_points, self.accepted, self.riichi_turn, self.order, chased,
-                self.calls, (self.exhaustive,) * n, (self.nagashi,) * n, (self.abortive,) * n,
-                self.tenpai, self.change, self.end_turn, self.tsumo_hit, streak)
+        self.batch.rows["rounds"].append((
+            self.game, self.names[rs.dealer] if rs.dealer < self.n else None, self.index,
+            label, rs.dealer, rs.honba, rs.kyotaku, self.result or None, self.wins))
 
     def win(self, ev: Win) -> None:
         """The win's ``wins`` row and its ``yaku`` rows."""
-        w = ev.winner
-        names = [y.name for y in ev.yaku]
-        riichi = self.riichi_turn[w] is not None or "riichi" in names or "double-riichi" in names
-        closed = self.calls[w] == 0
-        han = {"dora": 0, "aka-dora": 0, "ura-dora": 0}
-        for y in ev.yaku:
-            if y.name in han:
-                han[y.name] += y.han
+        w, yaku = ev.winner, ev.yaku
+        names = [y.name for y in yaku]
+        at = self.row[w]
+        riichi = self.cells[at + _AT_RIICHI_TURN] is not None or "riichi" in names \
+            or "double-riichi" in names
+        closed = self.cells[at + _AT_CALLS] == 0
+        who = (self.game, self.names[w], self.index, w)
+        dora = aka = ura = 0
+        yakuman = ev.limit == "yakuman"
+        rows = self.batch.rows["yaku"]
+        for y in yaku:
+            name, han = y.name, y.han
+            if name == "dora":
+                dora += han
+            elif name == "aka-dora":
+                aka += han
+            elif name == "ura-dora":
+                ura += han
             else:
-                self.batch.rows["yaku"].append((self.game, self.names[w], self.index, w,
-                                                y.name, y.han))
+                rows.append((*who, name, han))
+            yakuman = yakuman or han >= 13
         self.batch.rows["wins"].append((
-            self.game, self.names[w], self.index, w, ev.from_player,
-            ev.from_player == w, ev.han, ev.fu, ev.points, ev.limit or None,
-            ev.deltas[w] if ev.deltas else None, riichi, closed, closed and not riichi,
-            "ippatsu" in names, han["dora"], han["aka-dora"], han["ura-dora"],
-            ev.limit == "yakuman" or any(y.han >= 13 for y in ev.yaku), ",".join(names),
+            *who, ev.from_player, ev.from_player == w, ev.han, ev.fu, ev.points,
+            ev.limit or None, ev.deltas[w] if ev.deltas else None, riichi, closed,
+            closed and not riichi, "ippatsu" in names, dora, aka, ura, yakuman, ",".join(names),
             self.disc[w], ev.pao))
 
 
@@ -554,14 +565,13 @@ def add_file(batch: Batch, item: tuple[str, bool]) -> None:
         return
     for i, rec in enumerate(records):
         rows = {t: len(r) for t, r in batch.rows.items()}
-        kept = len(batch.columns[0])
+        kept = len(batch.cells)
         try:
             add_game(batch, rec, i)
         except (IndexError, KeyError, TypeError, ValueError) as exc:
             for t, k in rows.items():  # drop the game's partial rows
                 del batch.rows[t][k:]
-            for column in batch.columns:
-                del column[kept:]
+            del batch.cells[kept:]
             batch.skipped.append(f"{path} game {i + 1}: cannot be summarised: {exc!r}")
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import re
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -206,12 +207,12 @@ def _frame(rows: list[tuple[Any, ...]], schema: dict[str, pl.DataType]) -> pl.Da
 def game_key(start: GameStart, events: list[Event]) -> int:
     """A content key of a game (players and first deal): equal for copies of one game."""
     first = next((e for e in events if isinstance(e, RoundStart)), None)
-    digest = hashlib.blake2b(digest_size=8)
-    digest.update("\x1f".join(p.name for p in start.players).encode())
-    digest.update(f"\x1e{dict(start.meta).get('shuffle.seed')}\x1e".encode())
+    seed = next((v for k, v in reversed(start.meta) if k == "shuffle.seed"), None)  # the last
+    parts = ["\x1f".join(p.name for p in start.players).encode(), f"\x1e{seed}\x1e".encode()]
     for hand in first.hands if first else ():
-        digest.update(b"\xff" if hand is None else array("h", hand).tobytes() + b"\xfe\xff")
-    return int.from_bytes(digest.digest(), "little")
+        parts.append(b"\xff" if hand is None else array("h", hand).tobytes() + b"\xfe\xff")
+    digest = hashlib.blake2b(b"".join(parts), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
 
 
 def _json_meta(meta: dict[str, str], key: str) -> Any:
@@ -229,7 +230,7 @@ def _log_id(rec: GameRecord, meta: dict[str, str]) -> tuple[str, str, datetime |
     if own is not None:
         return own
     ref = _json_meta(meta, "tenhou6.ref")
-    for text in (ref if isinstance(ref, str) else "", Path(rec.path).name):
+    for text in (ref if isinstance(ref, str) else "", os.path.basename(rec.path)):
         m = _TENHOU_ID.search(text)
         if m:
             when = datetime(int(m[1]), int(m[2]), int(m[3]), int(m[4]))
@@ -296,8 +297,10 @@ def _platform(start: GameStart, meta: dict[str, str], log: tuple[str, str, Any] 
     return "tenhou" if _TENHOU_TABLE.fullmatch(disp) else None
 
 
-def _game_info(rec: GameRecord, start: GameStart, index: int, key: int) -> dict[str, Any]:
-    """The per-game columns: the stable id, date, platform, room, ruleset and source."""
+def _game_info(rec: GameRecord, start: GameStart, index: int, key: int, complete: bool
+               ) -> tuple[Any, ...]:
+    """The per-game columns, in the order of :data:`_GAME_COLUMNS`: the stable id, date,
+    platform, room, ruleset, source and whether the game is complete."""
     meta = dict(start.meta)
     log = _log_id(rec, meta)
     date = log[2] if log else None
@@ -305,14 +308,11 @@ def _game_info(rec: GameRecord, start: GameStart, index: int, key: int) -> dict[
     go_type = int(go) if go.isascii() and go.isdigit() else None
     disp = _disp(meta)
     room = _room(start, meta, go_type, disp)
-    return {
-        "game_id": f"{log[0]}:{log[1]}" if log else f"hash:{key:016x}",
-        "year": date.year if date else None, "month": date.month if date else None,
-        "date": date, "platform": _platform(start, meta, log, disp),
-        "ruleset": start.ruleset.name, "room": room, "length": start.ruleset.length,
-        "players": len(start.players), "go_type": go_type,
-        "source": rec.path if index == 0 else f"{rec.path}#{index + 1}",
-    }
+    return (f"{log[0]}:{log[1]}" if log else f"hash:{key:016x}", key, date,
+            date.year if date else None, date.month if date else None,
+            _platform(start, meta, log, disp), start.ruleset.name, room, start.ruleset.length,
+            len(start.players), go_type, complete,
+            rec.path if index == 0 else f"{rec.path}#{index + 1}")
 
 
 def add_game(batch: Batch, rec: GameRecord, index: int = 0) -> None:
@@ -321,17 +321,15 @@ def add_game(batch: Batch, rec: GameRecord, index: int = 0) -> None:
     if not events or not isinstance(events[0], GameStart):
         return
     start = events[0]
-    key = game_key(start, events)
-    info = _game_info(rec, start, index, key)
-    names = [p.name for p in start.players]
     end = next((e for e in reversed(events) if isinstance(e, GameEnd)), None)
     complete = end is not None and end.scores is not None
     g = len(batch.game_rows)
-    batch.game_rows.append((g, *(key if c == "game_key" else complete if c == "complete"
-                                 else info[c] for c in _GAME_COLUMNS)))
+    batch.game_rows.append((g, *_game_info(rec, start, index, game_key(start, events),
+                                           complete)))
     batch.games += 1
     if end is not None and end.scores is not None:
         _placements(batch, g, start, end)
+    names = [p.name for p in start.players]
     rounds = _Rounds(batch, g, names)
     rounds.run(events)
     rounds.finish()

@@ -10,10 +10,14 @@ C 27400, D 36500. Game 2 (from 5000): C wins 8000 from B, who ends at -3000.
 
 from __future__ import annotations
 
+import re
+from datetime import datetime
 from pathlib import Path
 
 import polars as pl
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mjlog.events import (
     AbortiveDraw,
@@ -33,7 +37,7 @@ from mjlog.events import (
 )
 from mjlog.record import GameRecord
 from mjlog.stats import SCHEMAS, Filters, facts, metrics, summarize
-from mjlog.stats.facts import Batch, add_game
+from mjlog.stats.facts import Batch, add_game, tenhou_id
 from mjlog.tiles import Tile
 
 from .conftest import CORPUS, EXAMPLES, corpus_paths
@@ -408,3 +412,70 @@ def test_fact_columns_of_wins_yaku_and_rounds(tables: dict[str, pl.DataFrame]) -
     assert tables["rounds"]["player"].null_count() == 0
     sources = set(tables["games"]["source"])
     assert sources == {"g1", "g2"}
+
+
+_TENHOU_ID_PATTERN = re.compile(
+    r"(\d{4})(\d{2})(\d{2})(\d{2})gm-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}")
+
+
+def _id_by_pattern(text: str) -> tuple[str, datetime] | str | None:
+    """What the regular expression the log id was once found with gives (or "bad date")."""
+    m = _TENHOU_ID_PATTERN.search(text)
+    if m is None:
+        return None
+    try:
+        return m[0], datetime(int(m[1]), int(m[2]), int(m[3]), int(m[4]))
+    except ValueError:
+        return "bad date"
+
+
+def _id_by_strings(text: str) -> tuple[str, datetime] | str | None:
+    try:
+        return tenhou_id(text)
+    except ValueError:
+        return "bad date"
+
+
+_ID_CHARS = "0123456789abcdefgmA-&=.x\u0663\u00b2"
+"""Digits, hex, other letters, separators, an Arabic-Indic digit (a decimal digit) and a
+superscript two (a digit, not a decimal one)."""
+
+
+@st.composite
+def _near_ids(draw: st.DrawFn) -> str:
+    """Texts around a log id: ids with characters changed, added or taken out (among
+    digits, hex, other letters, a non-ASCII digit and separators), several in one text."""
+    chars = st.sampled_from(_ID_CHARS)
+    parts = []
+    for _ in range(draw(st.integers(1, 3))):
+        text = list(draw(st.sampled_from(["2016010100gm-00a9-0000-0123abcd",
+                                          "2009123123gm-0089-0000-ffffffff", ""])))
+        for _ in range(draw(st.integers(0, 4))):
+            at = draw(st.integers(0, len(text)))
+            if draw(st.booleans()) and at < len(text):
+                text[at] = draw(chars)
+            else:
+                text.insert(at, draw(chars))
+        parts.append("".join(text))
+    return draw(st.sampled_from(["", "x", "&"])).join(parts)
+
+
+@given(_near_ids())
+def test_tenhou_ids_are_found_as_the_pattern_finds_them(text: str) -> None:
+    """The log id is found with string methods (cheaper in the statistics' pass): it finds
+    what the regular expression finds, first match and date alike."""
+    assert _id_by_strings(text) == _id_by_pattern(text)
+
+
+def test_every_one_character_change_of_an_id_is_judged_as_the_pattern_judges_it() -> None:
+    base = "2016010100gm-00a9-0000-0123abcd"
+    texts = [base[:i] + c + base[i + k:] for i in range(len(base) + 1) for c in _ID_CHARS
+             for k in (0, 1)] + [base[:i] + base[i + 1:] for i in range(len(base))]
+    assert [_id_by_strings(t) for t in texts] == [_id_by_pattern(t) for t in texts]
+    assert sum(_id_by_pattern(t) is None for t in texts) > 500  # most changes break the id
+
+
+def test_a_tenhou_id_gives_its_date_and_hour() -> None:
+    found = tenhou_id("log/2016010100gm-00a9-0000-0123abcd&tw=2.xml")
+    assert found == ("2016010100gm-00a9-0000-0123abcd", datetime(2016, 1, 1, 0))
+    assert tenhou_id("2016010100gm-00a9-0000-0123abcX") is None

@@ -394,7 +394,6 @@ class _Rounds:
         self.cells = batch.cells
         self.disc = [0] * n  # discards before any round start are counted nowhere
         self._zero = (0,) * n
-        self._dealer = [tuple(p == d for p in range(n)) for d in range(n)]
         # a new round's rows; its round number, dealer and dealer's streak are set in it
         self._fresh: list[Any] = [None, None, None, None, False, False, 0, 0, False, None,
                                   None, None, 0, False, False, False, None, 0, None, False,
@@ -402,6 +401,8 @@ class _Rounds:
         self._fresh[_AT_GAME::_WIDTH] = (game,) * n
         self._fresh[_AT_PLAYER::_WIDTH] = names
         self._fresh[_AT_SEAT::_WIDTH] = range(n)
+        self._offsets = range(0, n * _WIDTH, _WIDTH)
+        self._none, self._false = (None,) * n, (False,) * n
 
     def run(self, events: Sequence[Any]) -> None:
         """Count each discard, and call the hook of each other event of a kind in
@@ -447,10 +448,12 @@ class _Rounds:
         self.rs = rs
         n, dealer, fresh = self.n, rs.dealer, self._fresh
         fresh[_AT_ROUND::_WIDTH] = (self.index,) * n
-        fresh[_AT_DEALER::_WIDTH] = self._dealer[dealer] if dealer < n else (False,) * n
-        fresh[_AT_STREAK::_WIDTH] = [self.streak if p == dealer else None for p in range(n)]
-        base = len(self.cells)
-        self.row = [base + p * _WIDTH for p in range(n)]
+        fresh[_AT_DEALER::_WIDTH] = self._false
+        fresh[_AT_STREAK::_WIDTH] = self._none
+        if dealer < n:
+            fresh[dealer * _WIDTH + _AT_DEALER] = True
+            fresh[dealer * _WIDTH + _AT_STREAK] = self.streak
+        self.row = list(map(len(self.cells).__add__, self._offsets))
         self.cells.extend(fresh)
         self.disc[:] = self._zero
         self.declared = 0

@@ -242,6 +242,8 @@ def _log_id(rec: GameRecord, meta: dict[str, str]) -> tuple[str, str, datetime |
 
 
 _HEX: Final = "0123456789abcdef"
+_GM: Final = "gm-"
+"""What follows the date and hour in a Tenhou log id."""
 
 
 def tenhou_id(text: str) -> tuple[str, datetime] | None:
@@ -251,14 +253,14 @@ def tenhou_id(text: str) -> tuple[str, datetime] | None:
 
     Found with string methods, not a regular expression: met cold after each file is
     read, a regular expression search cost more than all of a game's other columns."""
-    at = text.find("gm-", 10)
+    at = text.find(_GM, 10)
     while at != -1:
         found = text[at - 10:at + 21]
         if (len(found) == 31 and found[:10].isdecimal() and found[17] == found[22] == "-"
                 and not (found[13:17] + found[18:22] + found[23:]).strip(_HEX)):
             return found, datetime(int(found[:4]), int(found[4:6]), int(found[6:8]),
                                    int(found[8:10]))
-        at = text.find("gm-", at + 1)
+        at = text.find(_GM, at + 1)
     return None
 
 

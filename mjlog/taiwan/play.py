@@ -179,9 +179,15 @@ class TaiwanGame:
         return kind_counts(self.engine.state.players[p].concealed, extra)
 
     def _complete(self, p: int, extra: int = -1) -> bool:
+        """Whether ``p``'s hand (with physical tile ``extra``) is a winning shape. A hand
+        with its drawn tile is looked up in the waits of the hand before the draw, which
+        the other seats' discards have asked for already."""
         ps = self.engine.state.players[p]
         if extra >= 0:
             return self.waits.completes(p, ps.concealed, len(ps.melds), extra)
+        drawn = self.mem[p].drawn
+        if drawn >= 0 and drawn in ps.concealed:
+            return self.waits.completes(p, ps.concealed - {drawn}, len(ps.melds), drawn)
         rs = self.rules
         return is_win(self._counts(p), len(ps.melds),
                       liguligu=rs.taiwan.liguligu, sixteen=rs.taiwan.sixteen)

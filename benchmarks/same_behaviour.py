@@ -13,6 +13,8 @@ the same inputs from the same folder, and compares their outputs byte for byte:
 * ``convert`` of the corpus and the examples to every format mjlog writes
   (JSON Lines, notation exact and plain, tenhou.net/6, mjai in each dialect),
   and each conversion read back to JSON Lines (the round trip);
+* ``stats --metrics all --format csv`` of the corpus and the examples, per player and
+  per ruleset with incomplete games (every metric of every group, from the fact tables);
 * ``generate`` under each family's presets (the generated games' texts).
 
 It prints one line per output (``same`` or ``DIFFERS`` with the first
@@ -95,6 +97,9 @@ def _produce(tree: Path, dest: Path, corpus: str, examples: str, jobs: int) -> N
             out = dest / f"audit-{rules}-{name}.json"
             _run(tree, ["audit", src, "--format", "json", *j, *extra, "-o", str(out)],
                  dest / f"audit-{rules}-{name}.log", cwd)
+        for by, extra in (("player", []), ("ruleset", ["--include-incomplete"])):
+            _run(tree, ["stats", src, "--metrics", "all", "--format", "csv", "--min-games",
+                        "1", "--by", by, *extra, *j], dest / f"stats-{by}-{name}.csv", cwd)
         keep = _keeps_extensions(tree, cwd)
         for fmt, opts in WRITERS:
             target = fmt.split("-")[0]

@@ -8,7 +8,9 @@ FOLDER defaults to ``../shared/corpus/tenhou-xml``. Both stages read the same
 files the same way (``mjlog.formats.read_path``); statistics add the fact
 tables and every metric of the registry with its interval. The two take
 turns ``--repeat`` times (3 by default) and the best time of each is compared,
-so that the machine's other work weighs on both alike. Peak memory (max RSS)
+so that the machine's other work weighs on both alike; each turn's own ratio
+(its import over its statistics) is printed too, as a median and a range,
+which shows how much the machine's noise moves the ratio. Peak memory (max RSS)
 is measured in a fresh process for each size, on the first 500 and the first
 2,000 record files.
 """
@@ -78,6 +80,9 @@ def main() -> int:
     print(f"import only      {imp:6.2f} s  {games / imp:6.0f} games/s")
     print(f"statistics       {st:6.2f} s  {games / st:6.0f} games/s  "
           f"= {imp / st:.0%} of import-only speed (jobs={args.jobs})")
+    paired = sorted(i / t for i, t in zip(imports, stats, strict=True))
+    print(f"each turn's own ratio: median {paired[len(paired) // 2]:.0%}, "
+          f"from {paired[0]:.0%} to {paired[-1]:.0%} ({len(paired)} turns)")
     if len(files) >= 2000:
         small, large = peak_rss_kb(files[:500]), peak_rss_kb(files[:2000])
         print(f"peak memory: 500 files {small / 1024:.0f} MiB, 2000 files {large / 1024:.0f} "

@@ -4,7 +4,9 @@ Python's decoder recurses once per level and raises ``RecursionError`` on
 input nested some thousand levels deep. :func:`loads` turns that into the
 ``json.JSONDecodeError`` that every reader already reports as ``json-syntax``
 with its position. :func:`salvage` keeps what stands before the damage in an object that does
-not parse as a whole. This module only decodes; it writes nothing.
+not parse as a whole. :func:`remember` is the bounded memory of short lines that the JSON
+Lines and mjai readers (and the JSON Lines writer) keep, since draws and discards repeat.
+This module only decodes; it writes nothing.
 """
 
 from __future__ import annotations
@@ -12,7 +14,26 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from typing import IO, Any
+from typing import IO, Any, TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+SHORT_LINE = 96
+"""The longest line worth remembering: a draw's or a discard's is far shorter."""
+MEMORY = 4096
+"""Entries a memory of lines holds at most (a game has some 400 distinct draws and
+discards); when full it is emptied, not searched for the oldest."""
+
+
+def remember(memory: dict[K, V], key: K, value: V) -> V:
+    """Put ``value`` in ``memory`` under ``key`` (emptying it first when it holds
+    :data:`MEMORY` entries) and return ``value``. Does not check that ``key`` is short."""
+    if len(memory) >= MEMORY:
+        memory.clear()
+    memory[key] = value
+    return value
+
 
 _DECODER = json.JSONDecoder()
 _SPACE = re.compile(r"[ \t\r\n]*")

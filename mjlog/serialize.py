@@ -311,21 +311,13 @@ def write_lines(events: Iterable[Event]) -> Iterator[str]:
     for ev in events:
         if ev.__class__ in _COMMON:
             line = lines.get(ev)
-            if line is None:
-                if len(lines) >= _CACHE_SIZE:
-                    lines.clear()
-                line = lines[ev] = dumps(ev) + "\n"
-            yield line
+            yield line if line is not None else jsontext.remember(lines, ev, dumps(ev) + "\n")
         else:
             yield dumps(ev) + "\n"
 
 
 _COMMON: frozenset[type] = frozenset({EVENT_TYPES["draw"], EVENT_TYPES["discard"]})
 """The kinds of event whose lines :func:`write_lines` and :func:`read_lines` remember."""
-_CACHE_SIZE = 4096
-"""Lines remembered at most (a game has some 400 distinct draws and discards)."""
-_SHORT_LINE = 96
-"""The longest line :func:`read_lines` remembers: draws and discards are far shorter."""
 
 
 def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecord]:
@@ -355,10 +347,8 @@ def read_lines(lines: Iterable[tuple[int, str, Exception | None]], path: str = "
             continue
         else:
             ev, d = _line_event(lineno, line, bad)
-            if ev is not None and len(line) <= _SHORT_LINE and ev.__class__ in _COMMON:
-                if len(known) >= _CACHE_SIZE:
-                    known.clear()
-                known[line] = ev
+            if ev is not None and len(line) <= jsontext.SHORT_LINE and ev.__class__ in _COMMON:
+                jsontext.remember(known, line, ev)
         if d is not None:
             if strict:
                 raise InputError(d)

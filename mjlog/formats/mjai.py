@@ -661,8 +661,6 @@ def looks_like(first: dict[str, Any]) -> bool:
 
 
 _RED_NAME = re.compile(rb'"5[mps]r"')
-_SHORT_LINE = 96
-"""The longest line :func:`read` parses once for the file (a draw's, a discard's)."""
 
 
 def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecord]:
@@ -690,10 +688,8 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
             except json.JSONDecodeError as exc:
                 r.diag("json-syntax", f"{exc.msg} (column {exc.colno})")
                 continue
-            if len(line) <= _SHORT_LINE:  # the reader never changes an object it reads
-                if len(parsed) >= 4096:
-                    parsed.clear()
-                parsed[line] = o
+            if len(line) <= jsontext.SHORT_LINE:  # the reader never changes what it reads
+                jsontext.remember(parsed, line, o)
         if not isinstance(o, dict):
             r.diag("bad-event", "not a JSON object")
             continue

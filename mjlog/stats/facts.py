@@ -132,10 +132,22 @@ _PR_COLUMNS = ("_game", "player", *(c for c in SCHEMAS["player_rounds"]
 """Group columns that are the same for a whole game: kept once per game, joined on."""
 _WIDTH = len(_PR_COLUMNS)
 """Cells of a ``player_rounds`` row in :attr:`Batch.cells`."""
-(_AT_GAME, _AT_PLAYER, _AT_ROUND, _AT_SEAT, _AT_DEALER, _AT_WON, _AT_DEAL_INS, _AT_DEAL_IN_POINTS,
- _AT_ACCEPTED, _AT_RIICHI_TURN, _AT_ORDER, _AT_CHASED, _AT_CALLS, _AT_EXHAUSTIVE, _AT_NAGASHI,
- _AT_ABORTIVE, _AT_TENPAI, _AT_CHANGE, _AT_END_TURN, _AT_TSUMO_HIT, _AT_STREAK) = range(_WIDTH)
-"""Where each of :data:`_PR_COLUMNS` is in a row of :attr:`Batch.cells`."""
+_PR_DEFAULTS: Final[dict[str, Any]] = {
+    "dealer": False, "won": False, "deal_ins": 0, "deal_in_points": 0,
+    "riichi_accepted": False, "calls": 0, "exhaustive_draw": False, "nagashi": False,
+    "abortive_draw": False, "score_change": 0, "tsumo_hit": False}
+"""A ``player_rounds`` cell's value until a hook sets it (a column not named: None)."""
+_AT = _PR_COLUMNS.index
+"""Where a column of :data:`_PR_COLUMNS` is in a row of :attr:`Batch.cells`."""
+_AT_GAME, _AT_PLAYER, _AT_ROUND, _AT_SEAT = _AT("_game"), _AT("player"), _AT("round"), _AT("seat")
+_AT_DEALER, _AT_STREAK, _AT_WON = _AT("dealer"), _AT("dealer_streak"), _AT("won")
+_AT_DEAL_INS, _AT_DEAL_IN_POINTS = _AT("deal_ins"), _AT("deal_in_points")
+_AT_ACCEPTED, _AT_RIICHI_TURN = _AT("riichi_accepted"), _AT("riichi_own_turn")
+_AT_ORDER, _AT_CHASED, _AT_CALLS = _AT("riichi_order"), _AT("riichi_chased"), _AT("calls")
+_AT_EXHAUSTIVE, _AT_NAGASHI = _AT("exhaustive_draw"), _AT("nagashi")
+_AT_ABORTIVE, _AT_TENPAI = _AT("abortive_draw"), _AT("tenpai_at_draw")
+_AT_CHANGE, _AT_END_TURN = _AT("score_change"), _AT("own_turn_at_end")
+_AT_TSUMO_HIT = _AT("tsumo_hit")
 
 
 @dataclass
@@ -397,9 +409,7 @@ class _Rounds:
         self.disc = [0] * n  # discards before any round start are counted nowhere
         self._zero = (0,) * n
         # a new round's rows; its round number, dealer and dealer's streak are set in it
-        self._fresh: list[Any] = [None, None, None, None, False, False, 0, 0, False, None,
-                                  None, None, 0, False, False, False, None, 0, None, False,
-                                  None] * n
+        self._fresh: list[Any] = [_PR_DEFAULTS.get(c) for c in _PR_COLUMNS] * n
         self._fresh[_AT_GAME::_WIDTH] = (game,) * n
         self._fresh[_AT_PLAYER::_WIDTH] = names
         self._fresh[_AT_SEAT::_WIDTH] = range(n)

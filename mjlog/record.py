@@ -9,6 +9,7 @@ turns one into a :class:`~mjlog.diagnostics.Src` when a report needs it.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -40,7 +41,7 @@ class GameRecord:
     lines: array[int] | None = None
     position_kind: PositionKind = "none"
     columns: array[int] | None = None
-    paths: list[str] | None = None
+    paths: Sequence[str] | None = None
 
     def src(self, i: int) -> Src | None:
         """The source position of event ``i``, or ``None`` when unknown."""

@@ -69,7 +69,7 @@ class Hands:
         used = self.used
         if kind < 34 and not red:
             base = kind * 4
-            for c in _ORDER[base]:
+            for c in COPY_ORDER[base]:
                 if c not in used:
                     used.add(c)
                     return Tile(c)
@@ -95,7 +95,7 @@ class Hands:
         raise TileError(f"player {p} has no {'red ' if red else ''}{kind_str(kind)} in hand")
 
 
-_ORDER: Final = {k * 4: ((k * 4 + 1, k * 4 + 2, k * 4 + 3, k * 4) if k * 4 in RED_FIVE_IDS
+COPY_ORDER: Final = {k * 4: ((k * 4 + 1, k * 4 + 2, k * 4 + 3, k * 4) if k * 4 in RED_FIVE_IDS
                          else (k * 4, k * 4 + 1, k * 4 + 2, k * 4 + 3)) for k in range(34)}
 """Copies in the order ordinary tiles of a kind take them (copy 0 of a five last)."""
 

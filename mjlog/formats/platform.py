@@ -45,7 +45,8 @@ class JsonReader:
 
     def __init__(self, path: str, strict: bool, fmt: str) -> None:
         self.rec = GameRecord(path=path, format=fmt, position_kind="json")
-        self.rec.paths = []
+        self.paths: list[str] = []
+        self.rec.paths = self.paths
         self.strict = strict
 
     def emit(self, ev: Event, path: str) -> None:
@@ -53,8 +54,7 @@ class JsonReader:
         rec = self.rec
         rec.events.append(ev)
         rec.positions.append(0)
-        assert rec.paths is not None
-        rec.paths.append(path)
+        self.paths.append(path)
 
     def diag(self, code: str, message: str, path: str = "",
              severity: Severity = Severity.ERROR) -> None:

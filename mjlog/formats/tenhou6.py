@@ -35,11 +35,12 @@ only the second is called. This module does no file I/O.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from array import array
-from collections.abc import Iterable, Iterator
-from typing import Any, Final
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Final, NoReturn, overload
 
 from mjlog import jsontext
 from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
@@ -65,10 +66,13 @@ from mjlog.events import (
     RoundStart,
     Win,
     YakuClaim,
+    discard_of,
+    draw_of,
     round_label,
 )
 from mjlog.formats.kinds import (
     ABORTIVE_JAPANESE,
+    COPY_ORDER,
     LIMIT_JAPANESE,
     TENHOU_JAPANESE,
     Hands,
@@ -84,7 +88,7 @@ from mjlog.ruleset import PRESETS, Ruleset, option_value, with_rounding_of
 from mjlog.scoring.fast import hand_value, up100
 from mjlog.scoring.yaku import BY_NAME
 from mjlog.seats import from_first_dealer
-from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile, TileError
+from mjlog.tiles import KIND_OF, NUM_TILES, RED_FIVE_IDS, Kind, Tile, TileError
 
 FORMAT = "tenhou6"
 DIAGNOSTIC_CODES: Final = frozenset({
@@ -176,6 +180,69 @@ class _Stop(Exception):
     """Ends the search for the order of a round's moves."""
 
 
+class JsonPaths(Sequence[str]):
+    """The JSON path of each event of a tenhou.net/6 record (:attr:`GameRecord.paths`),
+    kept as numbers and written out only when asked for: writing out every move's path
+    cost the reader a tenth of its time, and a path is read only for a diagnostic.
+
+    A path ``$.log[r][k][i]`` (or ``$.log[r][k]``, ``$.log[r]``) is the number
+    :func:`log_path` gives; any other path is kept as text (:meth:`text`).
+    """
+
+    __slots__ = ("codes", "texts")
+
+    def __init__(self) -> None:
+        self.codes: array[int] = array("q")
+        self.texts: list[str] = []
+
+    def text(self, path: str) -> int:
+        """The number of a path kept as it is written."""
+        self.texts.append(path)
+        return -len(self.texts)
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        code = self.codes[i]
+        return self.texts[-1 - code] if code < 0 else log_text(code)
+
+
+_MOST_ITEMS: Final = 0xFFFE
+"""Items a list of a round may have, so that their index fits :func:`log_path`'s number
+(a round has a few dozen moves per player)."""
+
+
+def log_path(r: int, k: int = -1, i: int = -1) -> int:
+    """The number :class:`JsonPaths` keeps for ``$.log[r][k][i]`` (-1: no such index)."""
+    return (r << 32) | ((k + 1) << 16) | (i + 1)
+
+
+def log_text(code: int) -> str:
+    """The path a number of :func:`log_path` stands for."""
+    r, k, i = code >> 32, (code >> 16) & 0xFFFF, code & 0xFFFF
+    return f"$.log[{r}]" + (f"[{k - 1}]" if k else "") + (f"[{i - 1}]" if i else "")
+
+
+_DRAWS: Final = tuple(draw_of(p, t, rinshan) for rinshan in (False, True) for p in range(4)
+                      for t in range(NUM_TILES))
+"""Every draw, at ``(rinshan * 4 + player) * NUM_TILES + tile``: one shared value each."""
+_DISCARDS: Final = tuple(discard_of(p, t, tsumogiri, riichi) for riichi in (False, True)
+                         for tsumogiri in (False, True) for p in range(4)
+                         for t in range(NUM_TILES))
+"""Every discard, at ``((riichi * 2 + tsumogiri) * 4 + player) * NUM_TILES + tile``."""
+
+_DRAW, _DISCARD, _AFTER = 0, 1, 2
+"""The steps of a turn :meth:`_Round.walk` plays: the draw, the discard (or kan or kita),
+and what follows a discard (riichi accepted, a call or the next player's draw)."""
+
+
 def _meta(doc: dict[str, Any], sanma: bool) -> Pairs:
     """The document's other top-level keys, verbatim, and what a three-player file gives
     its empty fourth seat where it differs from the usual (Tenhou writes 新人, 1500, C)."""
@@ -210,7 +277,8 @@ class _Reader:
 
     def __init__(self, path: str, strict: bool) -> None:
         self.rec = GameRecord(path=path, format=FORMAT, position_kind="json")
-        self.rec.paths = []
+        self.paths = JsonPaths()
+        self.rec.paths = self.paths
         self.strict = strict
         self.line = 0
         self.players = 4
@@ -221,12 +289,12 @@ class _Reader:
 
     # -- output
 
-    def emit(self, ev: Event, path: str) -> None:
+    def emit(self, ev: Event, path: str | int) -> None:
+        """Add an event read at ``path``: a JSON path, or its number (:func:`log_path`)."""
         rec = self.rec
         rec.events.append(ev)
         rec.positions.append(self.line)
-        assert rec.paths is not None
-        rec.paths.append(path)
+        self.paths.codes.append(path if isinstance(path, int) else self.paths.text(path))
 
     def diag(self, code: str, message: str, path: str = "",
              severity: Severity = Severity.ERROR) -> None:
@@ -256,7 +324,7 @@ class _Reader:
             self.start(doc)
         for r, rnd in enumerate(log):
             try:
-                self.round(rnd, f"$.log[{r}]")
+                self.round(rnd, r)
             except _Bad as exc:
                 self.diag("bad-value", str(exc), exc.path)
         if "sc" in doc and not self.ended:
@@ -295,8 +363,8 @@ class _Reader:
 
     # -- one round
 
-    def round(self, rnd: Any, at: str) -> None:
-        n = self.players
+    def round(self, rnd: Any, r: int) -> None:
+        n, at = self.players, f"$.log[{r}]"
         if not isinstance(rnd, list) or len(rnd) < 4 + 3 * 4:
             raise _Bad(at, "a round is a list of 4 header lists, 12 player lists and a result")
         head = _int_list(rnd[0], f"{at}[0]", 3)
@@ -318,27 +386,34 @@ class _Reader:
                 raise _Bad(f"{at}[{4 + 3 * p}]",
                            f"player {p}'s hand has {len(codes)} tiles, not 13")
             for i, c in enumerate(codes):
-                path = f"{at}[{4 + 3 * p}][{i}]"
-                _fresh(hands, _code(c, path), path, p)
+                code = _CODES.get(c) if type(c) is int else None
+                if code is None:
+                    _code(c, f"{at}[{4 + 3 * p}][{i}]")  # raises, with the tile's path
+                    continue
+                try:
+                    hands.add(p, *code)
+                except TileError as exc:
+                    raise _Bad(f"{at}[{4 + 3 * p}][{i}]", str(exc)) from None
             dealt.append(tuple(sorted(hands.hands[p])))
         indicator = _fresh(hands, dora[0], f"{at}[2][0]")
         rs = RoundStart(round_wind=wind, round_number=number + 1, honba=honba, kyotaku=sticks,
                         dealer=dealer, scores=tuple(scores), dora_indicator=indicator,
                         hands=tuple(dealt))
-        self.emit(rs, at)
+        self.emit(rs, log_path(r))
         result = rnd[4 + 3 * 4] if len(rnd) > 16 else []
-        _Round(self, rnd, at, rs, hands, dora, ura, result).play()
+        _Round(self, rnd, r, rs, hands, dora, ura, result).play()
 
 
 class _Round:
     """Replays one round's per-player lists into events in table order."""
 
-    def __init__(self, reader: _Reader, rnd: list[Any], at: str, rs: RoundStart,
+    def __init__(self, reader: _Reader, rnd: list[Any], r: int, rs: RoundStart,
                  hands: Hands, dora: list[tuple[Kind, bool]], ura: list[tuple[Kind, bool]],
                  result: Any) -> None:
         self.r = reader
         self.n = reader.players
-        self.at = at
+        self.at = at = f"$.log[{r}]"
+        self.base = log_path(r)
         self.rs = rs
         self.hands = hands
         self.dora = dora
@@ -347,6 +422,11 @@ class _Round:
         self.label = round_label(rs.round_wind, rs.round_number, rs.honba)
         self.takes = [_list(rnd[5 + 3 * p], f"{at}[{5 + 3 * p}]") for p in range(self.n)]
         self.drops = [_list(rnd[6 + 3 * p], f"{at}[{6 + 3 * p}]") for p in range(self.n)]
+        for p in range(self.n):
+            for k, items in ((5, self.takes[p]), (6, self.drops[p])):
+                if len(items) > _MOST_ITEMS:
+                    raise _Bad(f"{at}[{k + 3 * p}]", f"{len(items)} moves: more than a round "
+                               "holds")
         self.ti = [0] * self.n
         self.di = [0] * self.n
         self.revealed = 1
@@ -365,7 +445,7 @@ class _Round:
         self.trail: list[tuple[str, str]] = []
         """Calls the first order found had to place later than their first chance."""
         self.start = self.snapshot()
-        self.found: tuple[tuple[Any, ...], list[Event], array[int], list[str]] | None = None
+        self.found: tuple[tuple[Any, ...], list[Event], array[int], array[int]] | None = None
         self.deduced: list[tuple[str, str]] = []
         self.solutions = 0
         self.decisions = 0
@@ -395,26 +475,21 @@ class _Round:
     # -- the round
 
     def play(self) -> None:
-        try:
-            self.turn(self.rs.dealer, False)
-        except _Bad:
-            pass
-        except _Stop:
-            pass
+        with contextlib.suppress(_Bad, _Stop):  # the search ends by raising
+            self.search()
         if self.found is None:
             exc = self.first_error or _Bad(self.at, "the moves do not fit together")
             self.r.diag("unplaceable-move", f"round {self.label}: {exc} (no order of the "
                         "round's moves places them all; the round is not read)", exc.path)
             self.restore(self.start)
-            self.r.emit(RoundEnd(scores=None), f"{self.at}[16]")
+            self.r.emit(RoundEnd(scores=None), self.base + (17 << 16))  # $.log[r][16]
             return
         self.restore(self.start)
         self.restore(self.found[0])  # the state only: the record is back at the round's start
         rec = self.r.rec
-        assert rec.paths is not None
         rec.events.extend(self.found[1])
         rec.positions.extend(self.found[2])
-        rec.paths.extend(self.found[3])
+        self.r.paths.codes.extend(self.found[3])
         for path, what in self.deduced:
             self.r.diag("call-order-deduced", f"round {self.label}: {what}; only a later one "
                         "lets every move of the round find its place", path, Severity.INFO)
@@ -426,10 +501,12 @@ class _Round:
                 "trying calls at the earliest discard", self.at, Severity.WARNING)
         self.finish()
 
-    # The order of moves is found by a depth-first search: after each discard
-    # the possible calls are tried (pon and kan before chi, a call before no
-    # call) and a choice is undone when the rest of the round cannot be
-    # played from it. Each step recurses, so a round is a few hundred frames.
+    # The order of moves is found by a depth-first search, written as a loop: the
+    # round is played forward (:meth:`walk`) and, after each discard some player's
+    # next take could call, the choices are pushed on a stack (pon and kan before
+    # chi, a call before no call). A move that does not fit raises :class:`_Bad`;
+    # :meth:`search` then undoes the latest choice and plays on with the next one.
+    # Most rounds are played through once, with no choice undone.
 
     def fail(self, path: str, message: str) -> _Bad:
         exc = _Bad(path, message)
@@ -437,103 +514,171 @@ class _Round:
             self.first_error = exc
         return exc
 
-    def turn(self, p: int, rinshan: bool) -> None:
-        """Player ``p`` draws (a replacement tile after a kan) and plays on to the round's end."""
-        t = self.next_take(p)
-        if t is None:
-            self.done()
-            return
-        path = self.take_path(p, self.ti[p])
-        if not isinstance(t, int):
-            raise self.fail(path, f"player {p}'s call {t!r} follows no discard it can take")
-        self.ti[p] += 1
-        kind, red = _code(t, path)
-        try:
-            tile = self.hands.add(p, kind, red)
-        except TileError as exc:
-            raise self.fail(path, str(exc)) from None
-        self.r.emit(Draw(player=p, tile=tile, rinshan=rinshan), path)
-        self.last_draw[p] = tile
-        self.act(p)
+    def search(self) -> None:
+        """Play the round from the dealer's first draw, undoing choices where the moves do
+        not fit; ends by raising (:class:`_Stop`, or :class:`_Bad` when no choice is left)."""
+        choices: list[list[Any]] = []
+        step: tuple[int, int, bool, Discard | None, int, _Caller | None] = (
+            self.rs.dealer, _DRAW, False, None, 0, None)
+        while True:
+            try:
+                self.walk(*step, choices)
+            except _Bad:
+                if not choices:
+                    raise
+                step = self.next_choice(choices)
 
-    def act(self, p: int) -> None:
-        """Player ``p`` discards or makes a kan or kita, and play goes on to the round's end."""
-        d = self.next_drop(p)
-        if d is None:
-            self.done()
-            return
-        path = self.drop_path(p, self.di[p])
-        self.di[p] += 1
-        if isinstance(d, str) and d[:1] != "r":
-            self.own_call(p, d, path)
-            self.turn(p, True)
-            return
-        riichi = isinstance(d, str)
-        value = _int_of(d[1:], path) if isinstance(d, str) else d
-        if value == TSUMOGIRI:
-            drawn = self.last_draw[p]
-            if drawn < 0:
-                raise self.fail(path, f"player {p} discards the drawn tile without having drawn")
-            tile = self.remove(p, (KIND_OF[drawn], drawn in RED_FIVE_IDS and self.r.red), path,
-                               drawn)
+    def next_choice(self, choices: list[list[Any]]
+                    ) -> tuple[int, int, bool, Discard | None, int, _Caller | None]:
+        """Undo the latest choice (its discard's call, or no call) and take the next one."""
+        choice = choices[-1]
+        snap, p, ev, where, options, k = choice
+        self.restore(snap)
+        opt = options[k]
+        if opt is not None:
+            q, path = opt[0], log_text(where)
+            self.trail.append((path, f"player {q}'s call {self.takes[q][self.ti[q]]!r} "
+                               f"does not take player {p}'s discard at {path}"))
+        k += 1
+        if k == len(options) - 1:
+            choices.pop()  # the last choice: nothing is left to undo it for
         else:
-            tile = self.remove(p, _code(value, path), path)
-        self.last_draw[p] = -1
-        if self.pending:
-            self.pending = False
-            self.reveal(path)
-        ev = Discard(player=p, tile=tile, tsumogiri=value == TSUMOGIRI, riichi=riichi)
-        self.r.emit(ev, path)
-        self.last = ev
-        options: list[_Caller | None] = [*self.callers(p, tile), None]
-        if len(options) > 1:
-            self.decisions += 1
-        for k, opt in enumerate(options):
-            if k == len(options) - 1:
-                self.resolve(p, ev, path, opt)
-                return
             self.budget -= 1
             if self.budget < 0:
                 raise _Stop
-            snap = self.snapshot()
-            try:
-                self.resolve(p, ev, path, opt)
-                return
-            except _Bad:
-                self.restore(snap)
-                if opt is not None:
-                    q = opt[0]
-                    self.trail.append((path, f"player {q}'s call {self.takes[q][self.ti[q]]!r} "
-                                       f"does not take player {p}'s discard at {path}"))
+            choice[0], choice[5] = self.snapshot(), k
+        return p, _AFTER, False, ev, where, options[k]
 
-    def resolve(self, p: int, ev: Discard, path: str, opt: _Caller | None) -> None:
-        """Play on after ``p``'s discard ``ev``, called by ``opt`` or by nobody."""
-        n = self.n
-        if ev.riichi and not (opt is None and self.next_take((p + 1) % n) is None
-                              and self.ron_follows()):
-            self.riichi[p] = True
-            self.scores[p] -= 1000
-            self.sticks += 1
-            self.r.emit(RiichiAccepted(player=p, scores=tuple(self.scores)), path)
-        if opt is None:
-            self.turn((p + 1) % n, False)
-            return
-        q, call = opt
-        cpath = self.take_path(q, self.ti[q])
-        self.ti[q] += 1
-        self.last_draw[q] = -1
-        self.r.emit(self.open_call(q, p, call, cpath, ev.tile), cpath)
-        if call[0] == "m":
-            self.pending = True
-            if self.next_drop(q) != 0:
-                raise self.fail(self.drop_path(q, self.di[q]),
-                                f"player {q}'s open kan is not followed by 0 in the discards")
-            self.di[q] += 1
-            self.turn(q, True)
-        else:
-            self.act(q)
+    def walk(self, p: int, step: int, rinshan: bool, ev: Discard | None, where: int,
+             opt: _Caller | None, choices: list[list[Any]]) -> None:
+        """Play on from ``step`` of player ``p``'s turn (``_DRAW``, ``_DISCARD``, or
+        ``_AFTER`` discard ``ev`` read at ``where``, called by ``opt`` or by nobody) to the
+        round's end (:meth:`done`, which raises) or to a move that does not fit
+        (:class:`_Bad`). Pushes the choices it makes on ``choices``. A move's place in
+        the record is a number (:func:`log_path`), written out only for a diagnostic."""
+        n, base, takes, drops, ti, di = self.n, self.base, self.takes, self.drops, self.ti, self.di
+        hands, last_draw = self.hands, self.last_draw
+        held, used = hands.hands, hands.used
+        callers = [q for q in range(n) if any(type(x) is str for x in takes[q])]
+        rec = self.r.rec
+        events, positions, codes, line = rec.events, rec.positions, self.r.paths.codes, self.r.line
+        while True:
+            if step == _DRAW:  # p draws (a replacement tile after a kan or kita)
+                i = ti[p]
+                t = takes[p][i] if i < len(takes[p]) else None
+                if t is None:  # a null take ends the moves as the list's end does
+                    self.done()
+                where = base + ((6 + 3 * p) << 16) + i + 1  # log_path(r, 5 + 3 * p, i)
+                if not isinstance(t, int):
+                    raise self.fail(log_text(where), f"player {p}'s call {t!r} follows no "
+                                    "discard it can take")
+                ti[p] = i + 1
+                kind, five = _code_at(t, where)
+                for tile in COPY_ORDER[kind * 4] if kind < 34 and not five else ():
+                    if tile not in used:  # Hands.add's usual case, written out
+                        used.add(tile)
+                        held[p].append(Tile(tile))
+                        break
+                else:
+                    try:
+                        tile = hands.add(p, kind, five)
+                    except TileError as exc:
+                        raise self.fail(log_text(where), str(exc)) from None
+                events.append(_DRAWS[(rinshan * 4 + p) * NUM_TILES + tile])
+                positions.append(line)
+                codes.append(where)
+                last_draw[p] = tile
+                step = _DISCARD
+            if step == _DISCARD:  # p discards, or makes a kan or kita
+                i = di[p]
+                d = drops[p][i] if i < len(drops[p]) else None
+                if d is None:
+                    self.done()
+                where = base + ((7 + 3 * p) << 16) + i + 1  # log_path(r, 6 + 3 * p, i)
+                di[p] = i + 1
+                riichi = type(d) is str
+                if riichi and d[:1] != "r":
+                    self.own_call(p, d, where)
+                    rinshan, step = True, _DRAW
+                    continue
+                value = _int_of(d[1:], log_text(where)) if riichi else d
+                tile = self.discarded(p, value, where)
+                last_draw[p] = -1
+                if self.pending:
+                    self.pending = False
+                    self.reveal(where)
+                ev = _DISCARDS[((riichi * 2 + (value == TSUMOGIRI)) * 4 + p) * NUM_TILES + tile]
+                events.append(ev)
+                positions.append(line)
+                codes.append(where)
+                self.last = ev
+                opt = None
+                for q in callers:  # a call is only possible where a take is a string
+                    if q != p and ti[q] < len(takes[q]) and type(takes[q][ti[q]]) is str:
+                        options: list[_Caller | None] = [*self.callers(p, tile), None]
+                        if len(options) > 1:
+                            self.decisions += 1
+                            self.budget -= 1
+                            if self.budget < 0:
+                                raise _Stop
+                            choices.append([self.snapshot(), p, ev, where, options, 0])
+                            opt = options[0]
+                        break
+            # after p's discard ev: riichi is accepted unless it deals in; then the call
+            assert ev is not None
+            if ev.riichi and not (opt is None and self.next_take((p + 1) % n) is None
+                                  and self.ron_follows()):
+                self.riichi[p] = True
+                self.scores[p] -= 1000
+                self.sticks += 1
+                events.append(RiichiAccepted(player=p, scores=tuple(self.scores)))
+                positions.append(line)
+                codes.append(where)
+            if opt is None:
+                p, rinshan, step = (p + 1) % n, False, _DRAW
+                continue
+            q, call = opt
+            cwhere = base + ((6 + 3 * q) << 16) + ti[q] + 1
+            ti[q] += 1
+            last_draw[q] = -1
+            events.append(self.open_call(q, p, call, log_text(cwhere), ev.tile))
+            positions.append(line)
+            codes.append(cwhere)
+            p = q
+            if call[0] == "m":
+                self.pending = True
+                if self.next_drop(q) != 0:
+                    raise self.fail(self.drop_path(q, di[q]),
+                                    f"player {q}'s open kan is not followed by 0 in the "
+                                    "discards")
+                di[q] += 1
+                rinshan, step = True, _DRAW
+            else:
+                step = _DISCARD
 
-    def done(self) -> None:
+    def discarded(self, p: int, value: Any, where: int) -> Tile:
+        """The tile ``p`` discards, ``value`` as the record writes it (60: the drawn tile),
+        taken from their hand."""
+        hand, red = self.hands.hands[p], self.r.red
+        if value == TSUMOGIRI:
+            drawn = self.last_draw[p]
+            if drawn < 0:
+                raise self.fail(log_text(where), f"player {p} discards the drawn tile without "
+                                "having drawn")
+            if drawn in hand:  # Hands.take's usual case, written out
+                hand.remove(Tile(drawn))
+                return Tile(drawn)
+            return self.remove(p, (KIND_OF[drawn], drawn in RED_FIVE_IDS and red),
+                               log_text(where), drawn)
+        kind, five = _code_at(value, where)
+        five = five and red
+        for j, tile in enumerate(hand):
+            if KIND_OF[tile] == kind and (red and tile in RED_FIVE_IDS) == five:
+                del hand[j]
+                return tile
+        return self.remove(p, (kind, five), log_text(where))
+
+    def done(self) -> NoReturn:
         """The round's moves end here: every list must be used up.
 
         The first order found is kept; the search goes on until a second
@@ -551,10 +696,9 @@ class _Round:
         self.solutions += 1
         if self.found is None:
             rec = self.r.rec
-            assert rec.paths is not None
             base = self.start[0]
             self.found = (self.snapshot(), rec.events[base:], rec.positions[base:],
-                          rec.paths[base:])
+                          self.r.paths.codes[base:])
             self.deduced = list(self.trail)
         if self.solutions > 1 or self.decisions == 0:
             raise _Stop
@@ -576,8 +720,7 @@ class _Round:
         del self.trail[trail:]
         del rec.events[length:]
         del rec.positions[length:]
-        assert rec.paths is not None
-        del rec.paths[length:]
+        del self.r.paths.codes[length:]
 
     def ron_follows(self) -> bool:
         """Whether the round ends on this discard: a ron (a riichi discard that deals in is
@@ -630,8 +773,9 @@ class _Round:
         self.melds[q].append(ev)
         return ev
 
-    def own_call(self, p: int, d: str, path: str) -> None:
-        """A closed kan, added kan or kita written among ``p``'s discards."""
+    def own_call(self, p: int, d: str, where: int) -> None:
+        """A closed kan, added kan or kita written among ``p``'s discards, at ``where``."""
+        path = log_text(where)
         letter, _rel, own, added = _parse_call(d, path)
         drawn = self.last_draw[p]
         was_pending, self.pending = self.pending, False
@@ -641,11 +785,11 @@ class _Round:
             ev = ClosedKan(player=p, tiles=tiles)
             self.melds[p].append(ev)
             self.last_draw[p] = -1
-            self.r.emit(ev, path)
+            self.r.emit(ev, where)
             self.last = ev
             if was_pending:
-                self.reveal(path)
-            self.reveal(path)  # a closed kan's indicator is turned at once
+                self.reveal(where)
+            self.reveal(where)  # a closed kan's indicator is turned at once
             return
         elif letter == "k":
             pon = next((m for m in self.melds[p] if isinstance(m, Pon)
@@ -663,13 +807,13 @@ class _Round:
         else:
             raise self.fail(path, f"{d!r} is not a move made on one's own turn")
         self.last_draw[p] = -1
-        self.r.emit(ev, path)
+        self.r.emit(ev, where)
         self.last = ev
         if was_pending:
-            self.reveal(path)
+            self.reveal(where)
 
-    def reveal(self, path: str) -> None:
-        """Reveal the next kan dora, if the record lists one.
+    def reveal(self, where: int) -> None:
+        """Reveal the next kan dora, if the record lists one (read with the move at ``where``).
 
         The record does not say when; mjlog follows Tenhou: a closed kan's
         indicator is turned at once, an open or added kan's when its player
@@ -679,7 +823,7 @@ class _Round:
             tile = _fresh(self.hands, self.dora[self.revealed], f"{self.at}[2][{self.revealed}]")
             self.revealed += 1
             self.indicators.append(tile)
-            self.r.emit(DoraReveal(indicator=tile), path)
+            self.r.emit(DoraReveal(indicator=tile), where)
 
     # -- the result
 
@@ -871,6 +1015,12 @@ def _code(value: Any, path: str) -> tuple[Kind, bool]:
     if code is None:
         raise _Bad(path, f"expected a tile number, got {value!r}")
     return code
+
+
+def _code_at(value: Any, where: int) -> tuple[Kind, bool]:
+    """:func:`_code` of a move read at ``where`` (:func:`log_path`)."""
+    code = _CODES.get(value) if type(value) is int else None
+    return code if code is not None else _code(value, log_text(where))
 
 
 def _int_of(text: str, path: str) -> int:

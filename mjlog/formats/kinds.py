@@ -13,6 +13,7 @@ as the records in use write them.
 
 from __future__ import annotations
 
+import functools
 from typing import Final
 
 from mjlog.events import AddedKan, Chi, ClosedKan, Discard, Event, Kita, OpenKan, Pon
@@ -252,8 +253,10 @@ _ROUND_WIND_NORM: Final = frozenset(_norm(x) for x in ROUND_WIND_YAKU)
 _SEAT_WIND_NORM: Final = frozenset(_norm(x) for x in SEAT_WIND_YAKU)
 
 
+@functools.lru_cache(maxsize=1024)
 def yaku_from_text(text: str, round_wind: int = 0, seat_wind: int = 0) -> str | None:
-    """mjlog's name of a yaku written in Japanese, English or Chinese, ``None`` if unknown."""
+    """mjlog's name of a yaku written in Japanese, English or Chinese, ``None`` if unknown.
+    Kept for the texts met last (a reader asks for the same few dozen, win after win)."""
     n = _norm(text)
     if n in YAKU_ALIASES:
         return YAKU_ALIASES[n]
@@ -275,13 +278,17 @@ def limit_of(han: int, fu: int, yakuman: bool) -> str:
     return "mangan" if (han == 4 and fu >= 40) or (han == 3 and fu >= 70) else ""
 
 
+_LIMITS_LONGEST_FIRST: Final = tuple((_norm(alias), LIMIT_ALIASES[alias]) for alias in sorted(
+    LIMIT_ALIASES, key=len, reverse=True))
+"""Each limit's name as written, normalised, with mjlog's name: the longest first."""
+
+
+@functools.lru_cache(maxsize=1024)
 def limit_from_text(text: str) -> str:
-    """mjlog's limit name found in a result string, ``""`` when it names none."""
+    """mjlog's limit name found in a result string, ``""`` when it names none. Kept for the
+    texts met last (a reader asks for a few hundred, win after win)."""
     n = _norm(text)
-    for alias in sorted(LIMIT_ALIASES, key=len, reverse=True):
-        if _norm(alias) in n:
-            return LIMIT_ALIASES[alias]
-    return ""
+    return next((name for alias, name in _LIMITS_LONGEST_FIRST if alias in n), "")
 
 
 TENHOU_JAPANESE: Final[dict[str, str]] = {

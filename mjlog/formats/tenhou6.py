@@ -36,6 +36,7 @@ only the second is called. This module does no file I/O.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import re
 from array import array
@@ -385,15 +386,20 @@ class _Reader:
             if len(codes) != 13:
                 raise _Bad(f"{at}[{4 + 3 * p}]",
                            f"player {p}'s hand has {len(codes)} tiles, not 13")
+            hand, used = hands.hands[p], hands.used
             for i, c in enumerate(codes):
-                code = _CODES.get(c) if type(c) is int else None
-                if code is None:
-                    _code(c, f"{at}[{4 + 3 * p}][{i}]")  # raises, with the tile's path
-                    continue
-                try:
-                    hands.add(p, *code)
-                except TileError as exc:
-                    raise _Bad(f"{at}[{4 + 3 * p}][{i}]", str(exc)) from None
+                kind, five = (_CODES.get(c) if type(c) is int else None) or _code(
+                    c, f"{at}[{4 + 3 * p}][{i}]")
+                for tile in COPY_ORDER[kind * 4] if kind < 34 and not five else ():
+                    if tile not in used:  # Hands.add's usual case, written out
+                        used.add(tile)
+                        hand.append(Tile(tile))
+                        break
+                else:
+                    try:
+                        hands.add(p, kind, five)
+                    except TileError as exc:
+                        raise _Bad(f"{at}[{4 + 3 * p}][{i}]", str(exc)) from None
             dealt.append(tuple(sorted(hands.hands[p])))
         indicator = _fresh(hands, dora[0], f"{at}[2][0]")
         rs = RoundStart(round_wind=wind, round_number=number + 1, honba=honba, kyotaku=sticks,
@@ -427,6 +433,9 @@ class _Round:
                 if len(items) > _MOST_ITEMS:
                     raise _Bad(f"{at}[{k + 3 * p}]", f"{len(items)} moves: more than a round "
                                "holds")
+        self.callers_list = [q for q in range(self.n)
+                             if any(type(x) is str for x in self.takes[q])]
+        """The players some of whose takes are calls."""
         self.ti = [0] * self.n
         self.di = [0] * self.n
         self.revealed = 1
@@ -559,7 +568,7 @@ class _Round:
         n, base, takes, drops, ti, di = self.n, self.base, self.takes, self.drops, self.ti, self.di
         hands, last_draw = self.hands, self.last_draw
         held, used = hands.hands, hands.used
-        callers = [q for q in range(n) if any(type(x) is str for x in takes[q])]
+        callers = self.callers_list
         rec = self.r.rec
         events, positions, codes, line = rec.events, rec.positions, self.r.paths.codes, self.r.line
         while True:
@@ -601,7 +610,7 @@ class _Round:
                     self.own_call(p, d, where)
                     rinshan, step = True, _DRAW
                     continue
-                value = _int_of(d[1:], log_text(where)) if riichi else d
+                value = _int_of(d[1:], where) if riichi else d
                 tile = self.discarded(p, value, where)
                 last_draw[p] = -1
                 if self.pending:
@@ -954,29 +963,39 @@ class _Round:
         return fu, han, points, limit
 
     def yaku(self, text: Any, w: int, path: str) -> YakuClaim | None:
-        if not isinstance(text, str) or (m := _YAKU.match(text)) is None:
+        parts = _yaku_parts(text) if isinstance(text, str) else None
+        if parts is None:
             self.r.diag("unknown-yaku", f"{text!r} is not a yaku with its han", path,
                         Severity.WARNING)
             return None
-        name_text, value = m.group(1), m.group(2)
+        name_text, han = parts
         seat = (w - self.rs.dealer) % self.n
         name = yaku_from_text(name_text, self.rs.round_wind, seat)
         if name is None:
             self.r.diag("unknown-yaku", f"unknown yaku {name_text!r} (kept as written)", path,
                         Severity.WARNING)
             name = name_text
-        if any(word in value.lower() for word in _YAKUMAN_WORDS):
-            times = _NUMBER.search(value)
-            han = 13 * (int(times.group(1)) if times else 1)
-        else:
-            num = _NUMBER.search(value)
-            han = int(num.group(1)) if num else 0
         return YakuClaim(name=name, han=han)
+
+
+@functools.lru_cache(maxsize=1024)
+def _yaku_parts(text: str) -> tuple[str, int] | None:
+    """(the yaku's name as written, its han) of a result's yaku text such as ``立直(1飜)``,
+    or None. Kept for the texts met last: a corpus uses a few dozen."""
+    m = _YAKU.match(text)
+    if m is None:
+        return None
+    name_text, value = m.group(1), m.group(2)
+    if any(word in value.lower() for word in _YAKUMAN_WORDS):
+        times = _NUMBER.search(value)
+        return name_text, 13 * (int(times.group(1)) if times else 1)
+    num = _NUMBER.search(value)
+    return name_text, int(num.group(1)) if num else 0
 
 
 # ---------------------------------------------------------------- parsing helpers
 
-_Call = tuple[str, int, list[tuple[Kind, bool]], tuple[Kind, bool]]
+_Call = tuple[str, int, tuple[tuple[Kind, bool], ...], tuple[Kind, bool]]
 """A parsed call string: letter, place of the letter (0 left, 1 across, 2 right), own tiles,
 the called (or added) tile."""
 _Caller = tuple[int, _Call]
@@ -987,18 +1006,34 @@ on a table of four seats even in three-player records (whose fourth seat is empt
 the player called from is ``(caller + offset) % 4``."""
 
 
-def _parse_call(text: str, path: str) -> tuple[str, int, list[tuple[Kind, bool]],
-                                                tuple[Kind, bool]]:
-    """(letter, place, own tiles, called or added tile) of a call string such as ``45p4545``."""
-    m = re.fullmatch(r"((?:\d\d)*)([cpmakf])(\d\d)((?:\d\d)*)", text)
+def _parse_call(text: str, path: str) -> _Call:
+    """(letter, place, own tiles, called or added tile) of a call string such as ``45p4545``.
+    Raises :class:`_Bad` at ``path`` for a text that is not one."""
+    call = _call_of(text)
+    if isinstance(call, str):
+        raise _Bad(path, call)
+    return call
+
+
+_CALL_TEXT: Final = re.compile(r"((?:\d\d)*)([cpmakf])(\d\d)((?:\d\d)*)")
+
+
+@functools.lru_cache(maxsize=1024)
+def _call_of(text: str) -> _Call | str:
+    """:func:`_parse_call`'s call, or why ``text`` is not one. Kept for the texts met last:
+    a discard is checked against every call string waiting for it."""
+    m = _CALL_TEXT.fullmatch(text)
     if m is None:
-        raise _Bad(path, f"{text!r} is not a call")
+        return f"{text!r} is not a call"
     pre, letter, key, post = m.groups()
-    own = [_code(int(x), path) for x in re.findall(r"\d\d", pre + post)]
+    codes = [int(x) for x in re.findall(r"\d\d", pre + post)] + [int(key)]
+    bad = next((c for c in codes if c not in _CODES), None)
+    if bad is not None:
+        return f"expected a tile number, got {bad!r}"
     place = len(pre) // 2
     if letter == "m" and place == 3:
         place = 2
-    return letter, place, own, _code(int(key), path)
+    return letter, place, tuple(_CODES[c] for c in codes[:-1]), _CODES[codes[-1]]
 
 
 def _matches(tile: Tile, code: tuple[Kind, bool], red_fives: bool) -> bool:
@@ -1023,11 +1058,13 @@ def _code_at(value: Any, where: int) -> tuple[Kind, bool]:
     return code if code is not None else _code(value, log_text(where))
 
 
-def _int_of(text: str, path: str) -> int:
+def _int_of(text: str, path: str | int) -> int:
+    """``text`` as a number; else :class:`_Bad` at ``path`` (or its :func:`log_path`)."""
     try:
         return int(text)
     except ValueError:
-        raise _Bad(path, f"{text!r} is not a number") from None
+        raise _Bad(log_text(path) if isinstance(path, int) else path,
+                   f"{text!r} is not a number") from None
 
 
 def _list(value: Any, path: str) -> list[Any]:

@@ -291,10 +291,9 @@ class _Reader:
     # -- output
 
     def emit(self, ev: Event, path: str | int) -> None:
-        """Add an event read at ``path``: a JSON path, or its number (:func:`log_path`)."""
-        rec = self.rec
-        rec.events.append(ev)
-        rec.positions.append(self.line)
+        """Add an event read at ``path``: a JSON path, or its number (:func:`log_path`). Its
+        line is written when the object it is read from ends (:meth:`document`)."""
+        self.rec.events.append(ev)
         self.paths.codes.append(path if isinstance(path, int) else self.paths.text(path))
 
     def diag(self, code: str, message: str, path: str = "",
@@ -308,7 +307,15 @@ class _Reader:
     # -- the game
 
     def document(self, doc: Any, line: int) -> None:
+        """Read one JSON object of the file (at ``line``, 0 for a file of one object)."""
         self.line = line
+        try:
+            self.read_object(doc)
+        finally:  # every event of the object is at its line
+            rec = self.rec
+            rec.positions.extend(array("i", [line]) * (len(rec.events) - len(rec.positions)))
+
+    def read_object(self, doc: Any) -> None:
         if not isinstance(doc, dict):
             self.diag("bad-value", "not a JSON object", "$")
             return
@@ -433,8 +440,7 @@ class _Round:
                 if len(items) > _MOST_ITEMS:
                     raise _Bad(f"{at}[{k + 3 * p}]", f"{len(items)} moves: more than a round "
                                "holds")
-        self.callers_list = [q for q in range(self.n)
-                             if any(type(x) is str for x in self.takes[q])]
+        self.callers_list = [q for q in range(self.n) if str in map(type, self.takes[q])]
         """The players some of whose takes are calls."""
         self.ti = [0] * self.n
         self.di = [0] * self.n
@@ -454,7 +460,7 @@ class _Round:
         self.trail: list[tuple[str, str]] = []
         """Calls the first order found had to place later than their first chance."""
         self.start = self.snapshot()
-        self.found: tuple[tuple[Any, ...], list[Event], array[int], array[int]] | None = None
+        self.found: tuple[tuple[Any, ...], list[Event], array[int]] | None = None
         self.deduced: list[tuple[str, str]] = []
         self.solutions = 0
         self.decisions = 0
@@ -495,10 +501,8 @@ class _Round:
             return
         self.restore(self.start)
         self.restore(self.found[0])  # the state only: the record is back at the round's start
-        rec = self.r.rec
-        rec.events.extend(self.found[1])
-        rec.positions.extend(self.found[2])
-        self.r.paths.codes.extend(self.found[3])
+        self.r.rec.events.extend(self.found[1])
+        self.r.paths.codes.extend(self.found[2])
         for path, what in self.deduced:
             self.r.diag("call-order-deduced", f"round {self.label}: {what}; only a later one "
                         "lets every move of the round find its place", path, Severity.INFO)
@@ -533,30 +537,42 @@ class _Round:
             try:
                 self.walk(*step, choices)
             except _Bad:
-                if not choices:
-                    raise
                 step = self.next_choice(choices)
 
     def next_choice(self, choices: list[list[Any]]
                     ) -> tuple[int, int, bool, Discard | None, int, _Caller | None]:
-        """Undo the latest choice (its discard's call, or no call) and take the next one."""
-        choice = choices[-1]
-        snap, p, ev, where, options, k = choice
-        self.restore(snap)
-        opt = options[k]
-        if opt is not None:
-            q, path = opt[0], log_text(where)
-            self.trail.append((path, f"player {q}'s call {self.takes[q][self.ti[q]]!r} "
-                               f"does not take player {p}'s discard at {path}"))
-        k += 1
-        if k == len(options) - 1:
-            choices.pop()  # the last choice: nothing is left to undo it for
-        else:
-            self.budget -= 1
-            if self.budget < 0:
-                raise _Stop
-            choice[0], choice[5] = self.snapshot(), k
-        return p, _AFTER, False, ev, where, options[k]
+        """Undo the latest choice (its discard's call, or no call) and take the next one;
+        raises :class:`_Bad` when no choice is left.
+
+        A choice pushed without a snapshot is a call by the discarder's next player:
+        not calling would have them draw with the call as their next take, which fails
+        at once. That failure is noted as :meth:`walk` would have met it, and the choice
+        before it is undone instead."""
+        while choices:
+            choice = choices[-1]
+            snap, p, ev, where, options, k = choice
+            if snap is None:
+                choices.pop()
+                q = options[0][0]
+                self.fail(self.take_path(q, k), f"player {q}'s call {self.takes[q][k]!r} "
+                          "follows no discard it can take")
+                continue
+            self.restore(snap)
+            opt = options[k]
+            if opt is not None:
+                q, path = opt[0], log_text(where)
+                self.trail.append((path, f"player {q}'s call {self.takes[q][self.ti[q]]!r} "
+                                   f"does not take player {p}'s discard at {path}"))
+            k += 1
+            if k == len(options) - 1:
+                choices.pop()  # the last choice: nothing is left to undo it for
+            else:
+                self.budget -= 1
+                if self.budget < 0:
+                    raise _Stop
+                choice[0], choice[5] = self.snapshot(), k
+            return p, _AFTER, False, ev, where, options[k]
+        raise _Bad(self.at, "no choice is left")
 
     def walk(self, p: int, step: int, rinshan: bool, ev: Discard | None, where: int,
              opt: _Caller | None, choices: list[list[Any]]) -> None:
@@ -566,11 +582,12 @@ class _Round:
         (:class:`_Bad`). Pushes the choices it makes on ``choices``. A move's place in
         the record is a number (:func:`log_path`), written out only for a diagnostic."""
         n, base, takes, drops, ti, di = self.n, self.base, self.takes, self.drops, self.ti, self.di
-        hands, last_draw = self.hands, self.last_draw
+        hands, last_draw, red = self.hands, self.last_draw, self.r.red
         held, used = hands.hands, hands.used
         callers = self.callers_list
         rec = self.r.rec
-        events, positions, codes, line = rec.events, rec.positions, self.r.paths.codes, self.r.line
+        code_of = _CODES.get
+        add_event, add_code = rec.events.append, self.r.paths.codes.append
         while True:
             if step == _DRAW:  # p draws (a replacement tile after a kan or kita)
                 i = ti[p]
@@ -582,7 +599,7 @@ class _Round:
                     raise self.fail(log_text(where), f"player {p}'s call {t!r} follows no "
                                     "discard it can take")
                 ti[p] = i + 1
-                kind, five = _code_at(t, where)
+                kind, five = (code_of(t) if type(t) is int else None) or _code_at(t, where)
                 for tile in COPY_ORDER[kind * 4] if kind < 34 and not five else ():
                     if tile not in used:  # Hands.add's usual case, written out
                         used.add(tile)
@@ -593,9 +610,8 @@ class _Round:
                         tile = hands.add(p, kind, five)
                     except TileError as exc:
                         raise self.fail(log_text(where), str(exc)) from None
-                events.append(_DRAWS[(rinshan * 4 + p) * NUM_TILES + tile])
-                positions.append(line)
-                codes.append(where)
+                add_event(_DRAWS[(rinshan * 4 + p) * NUM_TILES + tile])
+                add_code(where)
                 last_draw[p] = tile
                 step = _DISCARD
             if step == _DISCARD:  # p discards, or makes a kan or kita
@@ -611,15 +627,26 @@ class _Round:
                     rinshan, step = True, _DRAW
                     continue
                 value = _int_of(d[1:], where) if riichi else d
-                tile = self.discarded(p, value, where)
+                hand = held[p]
+                if value == TSUMOGIRI and last_draw[p] in hand:  # Hands.take's usual case
+                    tile = Tile(last_draw[p])
+                    hand.remove(tile)
+                else:
+                    code = code_of(value) if type(value) is int else None
+                    for j, tile in enumerate(hand if code is not None else ()):
+                        if KIND_OF[tile] == code[0] and (  # type: ignore[index]
+                                red and tile in RED_FIVE_IDS) == (code[1] and red):  # type: ignore[index]
+                            del hand[j]
+                            break
+                    else:
+                        tile = self.discarded(p, value, where)  # the other cases
                 last_draw[p] = -1
                 if self.pending:
                     self.pending = False
                     self.reveal(where)
                 ev = _DISCARDS[((riichi * 2 + (value == TSUMOGIRI)) * 4 + p) * NUM_TILES + tile]
-                events.append(ev)
-                positions.append(line)
-                codes.append(where)
+                add_event(ev)
+                add_code(where)
                 self.last = ev
                 opt = None
                 for q in callers:  # a call is only possible where a take is a string
@@ -630,8 +657,13 @@ class _Round:
                             self.budget -= 1
                             if self.budget < 0:
                                 raise _Stop
-                            choices.append([self.snapshot(), p, ev, where, options, 0])
                             opt = options[0]
+                            assert opt is not None
+                            if len(options) == 2 and opt[0] == (p + 1) % n:
+                                # not calling fails at once (see next_choice): no snapshot
+                                choices.append([None, p, ev, where, options, ti[opt[0]]])
+                            else:
+                                choices.append([self.snapshot(), p, ev, where, options, 0])
                         break
             # after p's discard ev: riichi is accepted unless it deals in; then the call
             assert ev is not None
@@ -640,9 +672,8 @@ class _Round:
                 self.riichi[p] = True
                 self.scores[p] -= 1000
                 self.sticks += 1
-                events.append(RiichiAccepted(player=p, scores=tuple(self.scores)))
-                positions.append(line)
-                codes.append(where)
+                add_event(RiichiAccepted(player=p, scores=tuple(self.scores)))
+                add_code(where)
             if opt is None:
                 p, rinshan, step = (p + 1) % n, False, _DRAW
                 continue
@@ -650,9 +681,8 @@ class _Round:
             cwhere = base + ((6 + 3 * q) << 16) + ti[q] + 1
             ti[q] += 1
             last_draw[q] = -1
-            events.append(self.open_call(q, p, call, log_text(cwhere), ev.tile))
-            positions.append(line)
-            codes.append(cwhere)
+            add_event(self.open_call(q, p, call, log_text(cwhere), ev.tile))
+            add_code(cwhere)
             p = q
             if call[0] == "m":
                 self.pending = True
@@ -667,7 +697,7 @@ class _Round:
 
     def discarded(self, p: int, value: Any, where: int) -> Tile:
         """The tile ``p`` discards, ``value`` as the record writes it (60: the drawn tile),
-        taken from their hand."""
+        taken from their hand. (:meth:`walk` takes the usual cases itself.)"""
         hand, red = self.hands.hands[p], self.r.red
         if value == TSUMOGIRI:
             drawn = self.last_draw[p]
@@ -706,8 +736,7 @@ class _Round:
         if self.found is None:
             rec = self.r.rec
             base = self.start[0]
-            self.found = (self.snapshot(), rec.events[base:], rec.positions[base:],
-                          self.r.paths.codes[base:])
+            self.found = (self.snapshot(), rec.events[base:], self.r.paths.codes[base:])
             self.deduced = list(self.trail)
         if self.solutions > 1 or self.decisions == 0:
             raise _Stop
@@ -728,7 +757,6 @@ class _Round:
          self.indicators, self.last, trail, self.pending) = snap
         del self.trail[trail:]
         del rec.events[length:]
-        del rec.positions[length:]
         del self.r.paths.codes[length:]
 
     def ron_follows(self) -> bool:

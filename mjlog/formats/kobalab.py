@@ -266,8 +266,12 @@ class _Reader(JsonReader):
 
     def end(self, doc: dict[str, Any]) -> None:
         scores, points = doc.get("defen"), doc.get("point")
+        if scores is None:  # a game that stops before its end
+            return
         if not isinstance(scores, list) or len(scores) != self.n \
-                or not all(isinstance(s, int) for s in scores):
+                or not all(type(s) is int for s in scores):  # a bool is no score
+            self.diag("bad-value", f"final scores are not {self.n} integers: the game's end "
+                      "is not read", "$.defen")
             return
         pts: tuple[float, ...] | None = None
         if isinstance(points, list) and len(points) == self.n and any(points):

@@ -459,8 +459,11 @@ class _Round:
         self.first_error: _Bad | None = None
         self.trail: list[tuple[str, str]] = []
         """Calls the first order found had to place later than their first chance."""
-        self.start = self.snapshot()
-        self.found: tuple[tuple[Any, ...], list[Event], array[int]] | None = None
+        self.first = len(reader.rec.events)
+        """Where the round's moves start in the record."""
+        self.found: tuple[tuple[Any, ...], list[Event], array[int]] | tuple[()] | None = None
+        """The first order found: the state at its end and its moves, or () when it is
+        the only one (the search ends there), or None."""
         self.deduced: list[tuple[str, str]] = []
         self.solutions = 0
         self.decisions = 0
@@ -496,13 +499,14 @@ class _Round:
             exc = self.first_error or _Bad(self.at, "the moves do not fit together")
             self.r.diag("unplaceable-move", f"round {self.label}: {exc} (no order of the "
                         "round's moves places them all; the round is not read)", exc.path)
-            self.restore(self.start)
+            self.cut()
             self.r.emit(RoundEnd(scores=None), self.base + (17 << 16))  # $.log[r][16]
             return
-        self.restore(self.start)
-        self.restore(self.found[0])  # the state only: the record is back at the round's start
-        self.r.rec.events.extend(self.found[1])
-        self.r.paths.codes.extend(self.found[2])
+        if self.found:  # the search went on past the order it found: back to that order
+            self.cut()
+            self.restore(self.found[0])
+            self.r.rec.events.extend(self.found[1])
+            self.r.paths.codes.extend(self.found[2])
         for path, what in self.deduced:
             self.r.diag("call-order-deduced", f"round {self.label}: {what}; only a later one "
                         "lets every move of the round find its place", path, Severity.INFO)
@@ -733,14 +737,21 @@ class _Round:
                                 f"player {p}'s discard {self.drops[p][self.di[p]]!r} finds no "
                                 "place")
         self.solutions += 1
-        if self.found is None:
-            rec = self.r.rec
-            base = self.start[0]
-            self.found = (self.snapshot(), rec.events[base:], self.r.paths.codes[base:])
+        if self.found is None and self.decisions == 0:
+            self.found = ()  # the only order: the search ends here, with the state as it is
+        elif self.found is None:
+            first = self.first
+            self.found = (self.snapshot(), self.r.rec.events[first:],
+                          self.r.paths.codes[first:])
             self.deduced = list(self.trail)
         if self.solutions > 1 or self.decisions == 0:
             raise _Stop
         raise _Bad(self.at, "looking for another order")
+
+    def cut(self) -> None:
+        """Take the round's moves out of the record."""
+        del self.r.rec.events[self.first:]
+        del self.r.paths.codes[self.first:]
 
     def snapshot(self) -> tuple[Any, ...]:
         rec = self.r.rec

@@ -8,6 +8,7 @@ records that are wrong are pinned below with the proof.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -15,11 +16,12 @@ import pytest
 
 from mjlog.audit import audit_record
 from mjlog.diagnostics import InputError, Severity
-from mjlog.events import GameEnd, GameStart
+from mjlog.events import Draw, GameEnd, GameStart
 from mjlog.formats import detect, kobalab, read_bytes, read_path, write
 from mjlog.randomplay import RandomGame
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS
+from mjlog.tiles import UNKNOWN
 from tests.conftest import CORPUS, CORPUS_MISSING, EXAMPLES
 from tests.outline import outline
 
@@ -115,6 +117,28 @@ def test_a_three_player_game_is_refused() -> None:
     with pytest.raises(InputError) as caught:
         write("kobalab", rec.events)
     assert caught.value.diagnostic.code == "cannot-write"
+
+
+def test_a_game_with_a_hidden_tile_is_refused_not_failed_on() -> None:
+    (rec,) = read_path(EXAMPLES / "east-riichi.jsonl")
+    first = next(i for i, e in enumerate(rec.events) if isinstance(e, Draw))
+    hidden = [*rec.events]
+    hidden[first] = Draw(player=hidden[first].player, tile=UNKNOWN)  # type: ignore[union-attr]
+    with pytest.raises(InputError) as caught:
+        write("kobalab", hidden)
+    assert caught.value.diagnostic.code == "cannot-write"
+    assert "nobody saw" in caught.value.diagnostic.message
+    assert "writer failed" not in caught.value.diagnostic.message
+
+
+def test_final_scores_that_are_not_integers_are_not_a_game_end() -> None:
+    (rec,) = read_path(EXAMPLES / "east-riichi.jsonl")
+    doc = json.loads(write("kobalab", rec.events))
+    doc["defen"][0] = True  # a bool is an int to Python, not a score
+    (back,) = read_bytes(json.dumps(doc).encode(), "bad.json", fmt="kobalab")
+    assert not isinstance(back.events[-1], GameEnd)
+    assert [(d.code, d.src.path if d.src else "") for d in back.diagnostics
+            if d.code == "bad-value"] == [("bad-value", "$.defen")]
 
 
 @pytest.mark.parametrize("text, code, where", [

@@ -43,6 +43,7 @@ from mjlog.formats import (
 from mjlog.formats.head import Head
 from mjlog.record import GameRecord, PositionKind
 from mjlog.replay.state import misfit
+from mjlog.tiles import UNKNOWN
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -90,6 +91,9 @@ class Format:
     verbatim: bool = False
     """Whether it writes any events as they are, even a game that does not fit its table
     (the canonical event stream); the others refuse such a game."""
+    hidden: bool = True
+    """Whether it can write a tile nobody saw (:data:`mjlog.tiles.UNKNOWN`, an mjai ``?``);
+    a format that cannot refuses a game that has one."""
 
 
 FORMATS: dict[str, Format] = {f.name: f for f in (
@@ -129,7 +133,7 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            read=lambda d, p, s: kobalab.read(d, p, strict=s),
            write=lambda ev, o: kobalab.write(ev),
            extension=".json", positions="json", families=("riichi",), players=(4,),
-           one_game=True),
+           one_game=True, hidden=False),
     Format(name="tenhou6", title="tenhou.net/6 JSON, incl. Mahjong Soul games converted to it",
            looks_like=lambda h: not kobalab.looks_like(h.start) and (
                isinstance(h.first_object().get("log"), list)
@@ -363,11 +367,31 @@ def write(fmt: str, events: Sequence[Event], options: WriteOptions = WriteOption
         raise InputError(Diagnostic(code="cannot-write", message=(
             f"event {index} ({events[index].TYPE}) {why}; {fmt} cannot hold a game whose "
             "events do not fit its table (JSON Lines writes it as it is)")))
+    hidden = None if FORMATS[fmt].hidden else _hidden_at(events)
+    if hidden is not None:
+        raise InputError(Diagnostic(code="cannot-write", message=(
+            f"event {hidden} ({events[hidden].TYPE}) has a tile nobody saw; {fmt} cannot "
+            "hold one")))
     try:
         return writer(events, options)
     except Exception as exc:  # a writer's bug: reported, never a traceback
         raise InputError(Diagnostic(code="cannot-write", message=(
             f"the {fmt} writer failed: {exc!r}"))) from exc
+
+
+def _hidden_at(events: Sequence[Event]) -> int | None:
+    """The index of the first event with a tile nobody saw (a hidden draw or hand), or
+    None."""
+    for i, ev in enumerate(events):
+        for name in ("tile", "called", "added", "win_tile", "dora_indicator"):
+            if getattr(ev, name, None) == UNKNOWN:
+                return i
+        for name in ("tiles", "hand", "ura_indicators", "dora_indicators"):
+            if UNKNOWN in (getattr(ev, name, None) or ()):
+                return i
+        if any(hand and UNKNOWN in hand for hand in getattr(ev, "hands", None) or ()):
+            return i
+    return None
 
 
 def expand(inputs: Iterable[str | Path]) -> Iterator[tuple[str, bool]]:

@@ -378,12 +378,16 @@ class _Reader:
     def tsumo(self, o: dict[str, Any]) -> None:
         p = self.player(o, "actor")
         name = o.get("pai")
-        if name == "?":
+        self.draw(p, None if name == "?" else self.tile(name, "pai"))
+
+    def draw(self, p: int, code: tuple[Kind, bool] | None) -> None:
+        """Seat ``p`` (a seat of the game) draws a tile of ``code`` (None: hidden)."""
+        if code is None:
             tile = UNKNOWN
             self.hands.hands[p].append(tile)
         else:
             try:
-                tile = self.hands.add(p, *self.tile(name, "pai"))
+                tile = self.hands.add(p, *code)
             except TileError as exc:
                 raise _Bad(str(exc)) from None
         self.emit(draw_of(p, tile, self.rinshan))
@@ -393,16 +397,19 @@ class _Reader:
 
     def dahai(self, o: dict[str, Any]) -> None:
         p = self.player(o, "actor")
-        code = self.tile(o.get("pai"), "pai")
-        tg = o.get("tsumogiri")
+        self.discard(p, self.tile(o.get("pai"), "pai"), o.get("tsumogiri"))
+
+    def discard(self, p: int, code: tuple[Kind, bool], tg: Any) -> None:
+        """Seat ``p`` discards a tile of ``code``; ``tg`` is the event's ``tsumogiri``."""
         drawn = self.last_draw[p]
         prefer = drawn if tg is True or tg is None else -1
         tile = self.remove(p, code, prefer)
         tsumogiri = tg if isinstance(tg, bool) else None
-        self.emit(discard_of(p, tile, tsumogiri, self.riichi_pending[p]))
+        ev = discard_of(p, tile, tsumogiri, self.riichi_pending[p])
+        self.emit(ev)
         self.riichi_pending[p] = False
         self.last_draw[p] = -1
-        self.last = self.rec.events[-1] if self.rec is not None else None
+        self.last = ev
 
     def call(self, o: dict[str, Any]) -> None:
         t = o["type"]
@@ -662,6 +669,30 @@ def looks_like(first: dict[str, Any]) -> bool:
 
 _RED_NAME = re.compile(rb'"5[mps]r"')
 
+_Move = tuple[bool, int, tuple[Kind, bool], Any]
+"""A draw or discard line's event, read: (a discard?, seat, the tile's code, ``tsumogiri``
+as written, None when absent)."""
+_MOVES: dict[str, _Move] = {}
+"""The draw and discard lines met before (in any file), by their text: most of a game's
+lines are a few hundred such texts, and reading one again is a look-up."""
+_MOVE_KEYS: Final = (frozenset({"type", "actor", "pai"}),
+                     frozenset({"type", "actor", "pai", "tsumogiri"}))
+
+
+def _move(o: Any) -> _Move | None:
+    """The move a parsed line stands for when it is a plain draw or discard: a seat of a
+    four-player table, a tile that is named (not ``?``), a ``tsumogiri`` that is a bool or
+    absent, and no other member (no bot annotation); else None."""
+    if not isinstance(o, dict) or o.get("type") not in ("tsumo", "dahai"):
+        return None
+    discard = o["type"] == "dahai"
+    actor, pai, tg = o.get("actor"), o.get("pai"), o.get("tsumogiri")
+    if o.keys() not in _MOVE_KEYS or (not discard and "tsumogiri" in o) \
+            or type(actor) is not int or not 0 <= actor < 4 or not isinstance(pai, str) \
+            or pai not in _CODES or not (tg is None or isinstance(tg, bool)):
+        return None
+    return discard, actor, _CODES[pai], tg
+
 
 def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecord]:
     """Read mjai JSON Lines: one or more games, each from ``start_game`` to ``end_game``.
@@ -674,8 +705,19 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
     r = _Reader(path, strict)
     r.red_in_file = _RED_NAME.search(data) is not None
     parsed: dict[str, Any] = {}  # short lines met before (draws, discards): their objects
+    moves = _MOVES
     for lineno, line, bad in jsontext.text_lines(data):
         r.line = lineno
+        move = moves.get(line)
+        if move is not None and r.round_open and move[1] < r.n:
+            try:  # what the line's event does, as event() would do it
+                if move[0]:
+                    r.discard(move[1], move[2], move[3])
+                else:
+                    r.draw(move[1], move[2])
+            except _Bad as exc:
+                r.diag("bad-event", f"{'dahai' if move[0] else 'tsumo'}: {exc}")
+            continue
         if bad is not None:
             r.diag("bad-encoding", f"not UTF-8 at byte {bad.start + 1}: {bad.reason}")
             continue
@@ -690,6 +732,8 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
                 continue
             if len(line) <= jsontext.SHORT_LINE:  # the reader never changes what it reads
                 jsontext.remember(parsed, line, o)
+                if (known := _move(o)) is not None:
+                    jsontext.remember(moves, line, known)
         if not isinstance(o, dict):
             r.diag("bad-event", "not a JSON object")
             continue

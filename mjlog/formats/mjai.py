@@ -69,6 +69,7 @@ from mjlog.events import (
     draw_of,
 )
 from mjlog.formats.kinds import (
+    COPY_ORDER,
     Hands,
     Meld,
     meld_tiles,
@@ -395,6 +396,52 @@ class _Reader:
         self.last_draw[p] = tile
         self.draws += 1
 
+    def usual(self, move: _Move) -> bool:
+        """Make a draw or discard of a seat of the game, in a round, when it is the usual
+        case: a copy of the kind is left to draw, or the discarded tile is in the hand.
+        Returns False, having changed nothing, when it is not (:meth:`draw` and
+        :meth:`discard` then take it, with their diagnostics). What those two do, written
+        out in one place: most of a game's lines come here."""
+        rec = self.rec
+        if rec is None:
+            return False
+        discard, p, (kind, five), tg = move
+        hands, last_draw = self.hands, self.last_draw
+        hand = hands.hands[p]
+        if not discard:
+            for tile in COPY_ORDER[kind * 4] if kind < 34 and not five else ():
+                if tile not in hands.used:
+                    hands.used.add(tile)
+                    hand.append(Tile(tile))
+                    rec.events.append(draw_of(p, tile, self.rinshan))
+                    rec.positions.append(self.line)
+                    self.rinshan = False
+                    last_draw[p] = tile
+                    self.draws += 1
+                    return True
+            return False
+        rf = hands.red_fives
+        five = five and rf
+        drawn = last_draw[p] if tg is True or tg is None else -1
+        if drawn >= 0 and KIND_OF[drawn] == kind and (rf and drawn in RED_FIVE_IDS) == five \
+                and drawn in hand:
+            hand.remove(Tile(drawn))
+            tile = drawn
+        else:
+            for j, tile in enumerate(hand):
+                if KIND_OF[tile] == kind and (rf and tile in RED_FIVE_IDS) == five:
+                    del hand[j]
+                    break
+            else:
+                return False
+        ev = discard_of(p, tile, tg, self.riichi_pending[p])
+        rec.events.append(ev)
+        rec.positions.append(self.line)
+        self.riichi_pending[p] = False
+        last_draw[p] = -1
+        self.last = ev
+        return True
+
     def dahai(self, o: dict[str, Any]) -> None:
         p = self.player(o, "actor")
         self.discard(p, self.tile(o.get("pai"), "pai"), o.get("tsumogiri"))
@@ -711,10 +758,9 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
         move = moves.get(line)
         if move is not None and r.round_open and move[1] < r.n:
             try:  # what the line's event does, as event() would do it
-                if move[0]:
-                    r.discard(move[1], move[2], move[3])
-                else:
-                    r.draw(move[1], move[2])
+                if not r.usual(move):
+                    (r.discard(move[1], move[2], move[3]) if move[0]
+                     else r.draw(move[1], move[2]))
             except _Bad as exc:
                 r.diag("bad-event", f"{'dahai' if move[0] else 'tsumo'}: {exc}")
             continue

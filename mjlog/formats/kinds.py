@@ -73,7 +73,7 @@ class Hands:
             for c in COPY_ORDER[base]:
                 if c not in used:
                     used.add(c)
-                    return Tile(c)
+                    return c
         return assign_ids(((kind, red and self.red_fives),), used)[0]
 
     def add(self, p: int, kind: Kind, red: bool) -> Tile:
@@ -96,8 +96,9 @@ class Hands:
         raise TileError(f"player {p} has no {'red ' if red else ''}{kind_str(kind)} in hand")
 
 
-COPY_ORDER: Final = {k * 4: ((k * 4 + 1, k * 4 + 2, k * 4 + 3, k * 4) if k * 4 in RED_FIVE_IDS
-                         else (k * 4, k * 4 + 1, k * 4 + 2, k * 4 + 3)) for k in range(34)}
+COPY_ORDER: Final[dict[int, tuple[Tile, ...]]] = {
+    k * 4: tuple(map(Tile, (k * 4 + 1, k * 4 + 2, k * 4 + 3, k * 4) if k * 4 in RED_FIVE_IDS
+                 else (k * 4, k * 4 + 1, k * 4 + 2, k * 4 + 3))) for k in range(34)}
 """Copies in the order ordinary tiles of a kind take them (copy 0 of a five last)."""
 
 

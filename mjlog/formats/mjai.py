@@ -412,7 +412,7 @@ class _Reader:
             for tile in COPY_ORDER[kind * 4] if kind < 34 and not five else ():
                 if tile not in hands.used:
                     hands.used.add(tile)
-                    hand.append(Tile(tile))
+                    hand.append(tile)
                     rec.events.append(draw_of(p, tile, self.rinshan))
                     rec.positions.append(self.line)
                     self.rinshan = False
@@ -423,18 +423,18 @@ class _Reader:
         rf = hands.red_fives
         five = five and rf
         drawn = last_draw[p] if tg is True or tg is None else -1
+        got: int = drawn
         if drawn >= 0 and KIND_OF[drawn] == kind and (rf and drawn in RED_FIVE_IDS) == five \
                 and drawn in hand:
             hand.remove(Tile(drawn))
-            tile = drawn
         else:
             for j, tile in enumerate(hand):
                 if KIND_OF[tile] == kind and (rf and tile in RED_FIVE_IDS) == five:
-                    del hand[j]
+                    got = hand.pop(j)
                     break
             else:
                 return False
-        ev = discard_of(p, tile, tg, self.riichi_pending[p])
+        ev = discard_of(p, got, tg, self.riichi_pending[p])
         rec.events.append(ev)
         rec.positions.append(self.line)
         self.riichi_pending[p] = False

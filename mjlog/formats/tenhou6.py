@@ -239,6 +239,9 @@ _DISCARDS: Final = tuple(discard_of(p, t, tsumogiri, riichi) for riichi in (Fals
                          for t in range(NUM_TILES))
 """Every discard, at ``((riichi * 2 + tsumogiri) * 4 + player) * NUM_TILES + tile``."""
 
+_NO_DRAW: Final = Tile(-1)
+"""A seat's last drawn tile when it has none (it has discarded it, or called)."""
+
 _DRAW, _DISCARD, _AFTER = 0, 1, 2
 """The steps of a turn :meth:`_Round.walk` plays: the draw, the discard (or kan or kita),
 and what follows a discard (riichi accepted, a call or the next player's draw)."""
@@ -400,7 +403,7 @@ class _Reader:
                 for tile in COPY_ORDER[kind * 4] if kind < 34 and not five else ():
                     if tile not in used:  # Hands.add's usual case, written out
                         used.add(tile)
-                        hand.append(Tile(tile))
+                        hand.append(tile)
                         break
                 else:
                     try:
@@ -450,7 +453,7 @@ class _Round:
         self.sticks = rs.kyotaku
         self.riichi = [False] * self.n
         self.melds: list[list[Meld]] = [[] for _ in range(self.n)]
-        self.last_draw: list[int] = [-1] * self.n
+        self.last_draw: list[Tile] = [_NO_DRAW] * self.n
         self.last: Event | None = None
         """The last move: the discard or added kan a win may take."""
         self.pending = False
@@ -607,7 +610,7 @@ class _Round:
                 for tile in COPY_ORDER[kind * 4] if kind < 34 and not five else ():
                     if tile not in used:  # Hands.add's usual case, written out
                         used.add(tile)
-                        held[p].append(Tile(tile))
+                        held[p].append(tile)
                         break
                 else:
                     try:
@@ -632,9 +635,8 @@ class _Round:
                     continue
                 value = _int_of(d[1:], where) if riichi else d
                 hand = held[p]
-                if value == TSUMOGIRI and last_draw[p] in hand:  # Hands.take's usual case
-                    tile = Tile(last_draw[p])
-                    hand.remove(tile)
+                if value == TSUMOGIRI and (tile := last_draw[p]) in hand:  # Hands.take's usual
+                    hand.remove(tile)  # case: the drawn tile, still in the hand
                 else:
                     code = code_of(value) if type(value) is int else None
                     for j, tile in enumerate(hand if code is not None else ()):
@@ -644,7 +646,7 @@ class _Round:
                             break
                     else:
                         tile = self.discarded(p, value, where)  # the other cases
-                last_draw[p] = -1
+                last_draw[p] = _NO_DRAW
                 if self.pending:
                     self.pending = False
                     self.reveal(where)
@@ -684,7 +686,7 @@ class _Round:
             q, call = opt
             cwhere = base + ((6 + 3 * q) << 16) + ti[q] + 1
             ti[q] += 1
-            last_draw[q] = -1
+            last_draw[q] = _NO_DRAW
             add_event(self.open_call(q, p, call, log_text(cwhere), ev.tile))
             add_code(cwhere)
             p = q
@@ -832,7 +834,7 @@ class _Round:
             tiles = tuple(sorted(self.remove(p, c, path, drawn) for c in [*own, added]))
             ev = ClosedKan(player=p, tiles=tiles)
             self.melds[p].append(ev)
-            self.last_draw[p] = -1
+            self.last_draw[p] = _NO_DRAW
             self.r.emit(ev, where)
             self.last = ev
             if was_pending:
@@ -854,7 +856,7 @@ class _Round:
             self.melds[p].append(ev)
         else:
             raise self.fail(path, f"{d!r} is not a move made on one's own turn")
-        self.last_draw[p] = -1
+        self.last_draw[p] = _NO_DRAW
         self.r.emit(ev, where)
         self.last = ev
         if was_pending:

@@ -21,7 +21,9 @@ import pytest
 
 from mjlog.diagnostics import InputError, Severity
 from mjlog.events import (
+    Chi,
     Discard,
+    Draw,
     GameEnd,
     GameStart,
     Kita,
@@ -577,3 +579,107 @@ def test_a_call_from_the_callers_own_seat_is_refused_by_the_writers() -> None:
             write(fmt, events)
         assert f"event {i + 1} (pon) calls a tile from the caller's own seat" in \
             err.value.diagnostic.message, fmt
+
+
+def _at(doc: Any, path: str) -> Any:
+    """The value at a JSON path such as ``$.log[2][5][7]``."""
+    head, *indices = path.replace("]", "").split("[")
+    value = doc[head.removeprefix("$.")] if head != "$" else doc
+    for i in indices:
+        value = value[int(i)]
+    return value
+
+
+def test_each_tenhou6_move_is_placed_at_the_item_that_writes_it() -> None:
+    """The JSON path of every draw, discard and call (kept as a number while reading) names
+    the item of the document that writes that move."""
+    moves = 0
+    for path in corpus_paths("tenhou-xml")[:40]:
+        rec = read_path(path)[0]
+        text = tenhou6.write(rec.events)
+        doc = json.loads(text)
+        (back,) = read_bytes(text.encode(), "t6", fmt="tenhou6")
+        red = back.events[0].ruleset.red_fives  # type: ignore[union-attr]
+        for i, ev in enumerate(back.events):
+            src = back.src(i)
+            assert src is not None and src.path, (path, i)
+            item = _at(doc, src.path)
+            if isinstance(ev, Draw):
+                assert item == tenhou6.code_of(ev.tile, red), (path, src.path)
+            elif isinstance(ev, Discard):
+                code = tenhou6.code_of(ev.tile, red)
+                assert item in (code, f"r{code}", tenhou6.TSUMOGIRI, f"r{tenhou6.TSUMOGIRI}"), (
+                    path, src.path)
+            elif isinstance(ev, Pon | Chi | OpenKan):
+                letter = {Pon: "p", Chi: "c", OpenKan: "m"}[type(ev)]
+                assert isinstance(item, str) and letter in item, (path, src.path)
+            else:
+                continue
+            moves += 1
+    assert moves > 20_000
+
+
+def test_a_tenhou6_round_list_too_long_for_any_round_is_a_bad_value() -> None:
+    doc = json.loads(tenhou6.write(read_path(EXAMPLES / "east-riichi.jsonl")[0].events))
+    doc["log"][0][5] = [11] * 70_000
+    (rec,) = read_bytes(json.dumps(doc).encode(), "long.json", fmt="tenhou6")
+    bad = [d for d in rec.diagnostics if d.code == "bad-value"]
+    assert bad and bad[0].src is not None and bad[0].src.path == "$.log[0][5]"
+    assert "more than a round holds" in bad[0].message
+
+
+def _general(data: bytes, monkeypatch: pytest.MonkeyPatch) -> list[GameRecord]:
+    """mjai read with no line taken as a remembered move: every event through its parser."""
+    with monkeypatch.context() as m:
+        m.setattr(mjai, "_move", lambda o: None)
+        m.setattr(mjai, "_MOVES", {})
+        return mjai.read(data, "x.mjson")
+
+
+def _same_records(a: list[GameRecord], b: list[GameRecord]) -> None:
+    assert [r.events for r in a] == [r.events for r in b]
+    assert [list(r.positions) for r in a] == [list(r.positions) for r in b]
+    assert [[str(d) for d in r.diagnostics] for r in a] == [[str(d) for d in r.diagnostics]
+                                                              for r in b]
+
+
+@pytest.mark.parametrize("change", [
+    "",  # as written
+    "drop-start",  # draws before any start_kyoku: outside a round
+    "three-seats",  # a seat 3 in a game of three names
+    "not-in-hand",  # a discard of a tile the hand does not hold
+    "fifth-copy",  # a fifth copy drawn
+])
+def test_mjai_remembered_moves_read_as_their_events_do(change: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A draw or discard line met before is read without its JSON: the records and
+    diagnostics are those of reading every line's event, in the usual case and when the
+    round, the seat or the tile does not fit."""
+    rec = read_path(EXAMPLES / "east-riichi.jsonl")[0]
+    lines = mjai.write(rec.events, dialect="mortal").splitlines()
+    if change == "drop-start":
+        lines = [ln for ln in lines if '"start_kyoku"' not in ln]
+    elif change == "three-seats":
+        start = json.loads(lines[0])
+        start["names"] = start["names"][:3]
+        lines[0] = json.dumps(start, separators=(",", ":"))
+    elif change == "not-in-hand":  # the first discard, twice: its tile is gone the second time
+        at = next(i for i, ln in enumerate(lines) if '"dahai"' in ln)
+        lines.insert(at, lines[at])
+    elif change == "fifth-copy":
+        at = next(i for i, ln in enumerate(lines) if '"tsumo"' in ln)
+        lines[at + 2:at + 2] = ['{"type":"tsumo","actor":1,"pai":"E"}'] * 5
+    data = "\n".join(lines * 2).encode()  # the second game meets every line again
+    mjai._MOVES.clear()
+    remembered = mjai.read(data, "x.mjson")
+    assert mjai._MOVES  # the lines were remembered, and read so the second time
+    _same_records(remembered, _general(data, monkeypatch))
+    if change:
+        assert any(d.code == "bad-event" for r in remembered for d in r.diagnostics)
+
+
+def test_mjai_remembered_moves_read_the_corpus_conversions_alike(
+        tenhou_xml_paths: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    for path in tenhou_xml_paths[:30]:
+        data = mjai.write(read_path(path)[0].events, dialect="mjai").encode()
+        _same_records(mjai.read(data, "x.mjson"), _general(data, monkeypatch))

@@ -589,34 +589,14 @@ class _Round:
         (:class:`_Bad`). Pushes the choices it makes on ``choices``. A move's place in
         the record is a number (:func:`log_path`), written out only for a diagnostic."""
         n, base, takes, drops, ti, di = self.n, self.base, self.takes, self.drops, self.ti, self.di
-        hands, last_draw, red = self.hands, self.last_draw, self.r.red
-        held, used = hands.hands, hands.used
-        callers = self.callers_list
-        rec = self.r.rec
-        code_of = _CODES.get
-        add_event, add_code = rec.events.append, self.r.paths.codes.append
+        last_draw, callers = self.last_draw, self.callers_list
+        add_event, add_code = self.r.rec.events.append, self.r.paths.codes.append
         while True:
             if step == _DRAW:  # p draws (a replacement tile after a kan or kita)
                 i = ti[p]
-                t = takes[p][i] if i < len(takes[p]) else None
-                if t is None:  # a null take ends the moves as the list's end does
-                    self.done()
                 where = base + ((6 + 3 * p) << 16) + i + 1  # log_path(r, 5 + 3 * p, i)
-                if not isinstance(t, int):
-                    raise self.fail(log_text(where), f"player {p}'s call {t!r} follows no "
-                                    "discard it can take")
+                tile = self.drawn(p, takes[p][i] if i < len(takes[p]) else None, where)
                 ti[p] = i + 1
-                kind, five = (code_of(t) if type(t) is int else None) or _code_at(t, where)
-                for tile in COPY_ORDER[kind * 4] if kind < 34 and not five else ():
-                    if tile not in used:  # Hands.add's usual case, written out
-                        used.add(tile)
-                        held[p].append(tile)
-                        break
-                else:
-                    try:
-                        tile = hands.add(p, kind, five)
-                    except TileError as exc:
-                        raise self.fail(log_text(where), str(exc)) from None
                 add_event(_DRAWS[(rinshan * 4 + p) * NUM_TILES + tile])
                 add_code(where)
                 last_draw[p] = tile
@@ -628,78 +608,121 @@ class _Round:
                     self.done()
                 where = base + ((7 + 3 * p) << 16) + i + 1  # log_path(r, 6 + 3 * p, i)
                 di[p] = i + 1
-                riichi = type(d) is str
-                if riichi and d[:1] != "r":
+                if type(d) is str and d[:1] != "r":
                     self.own_call(p, d, where)
                     rinshan, step = True, _DRAW
                     continue
-                value = _int_of(d[1:], where) if riichi else d
-                hand = held[p]
-                if value == TSUMOGIRI and (tile := last_draw[p]) in hand:  # Hands.take's usual
-                    hand.remove(tile)  # case: the drawn tile, still in the hand
-                else:
-                    code = code_of(value) if type(value) is int else None
-                    for j, tile in enumerate(hand if code is not None else ()):
-                        if KIND_OF[tile] == code[0] and (  # type: ignore[index]
-                                red and tile in RED_FIVE_IDS) == (code[1] and red):  # type: ignore[index]
-                            del hand[j]
-                            break
-                    else:
-                        tile = self.discarded(p, value, where)  # the other cases
-                last_draw[p] = _NO_DRAW
-                if self.pending:
-                    self.pending = False
-                    self.reveal(where)
-                ev = _DISCARDS[((riichi * 2 + (value == TSUMOGIRI)) * 4 + p) * NUM_TILES + tile]
+                ev = self.thrown(p, d, where)
                 add_event(ev)
                 add_code(where)
-                self.last = ev
                 opt = None
                 for q in callers:  # a call is only possible where a take is a string
                     if q != p and ti[q] < len(takes[q]) and type(takes[q][ti[q]]) is str:
-                        options: list[_Caller | None] = [*self.callers(p, tile), None]
-                        if len(options) > 1:
-                            self.decisions += 1
-                            self.budget -= 1
-                            if self.budget < 0:
-                                raise _Stop
-                            opt = options[0]
-                            assert opt is not None
-                            if len(options) == 2 and opt[0] == (p + 1) % n:
-                                # not calling fails at once (see next_choice): no snapshot
-                                choices.append([None, p, ev, where, options, ti[opt[0]]])
-                            else:
-                                choices.append([self.snapshot(), p, ev, where, options, 0])
+                        opt = self.choose(p, ev, where, choices)
                         break
-            # after p's discard ev: riichi is accepted unless it deals in; then the call
-            assert ev is not None
-            if ev.riichi and not (opt is None and self.next_take((p + 1) % n) is None
-                                  and self.ron_follows()):
-                self.riichi[p] = True
-                self.scores[p] -= 1000
-                self.sticks += 1
-                add_event(RiichiAccepted(player=p, scores=tuple(self.scores)))
-                add_code(where)
+            assert ev is not None  # after p's discard ev: riichi accepted or not, the call
+            if ev.riichi:
+                self.accept(p, opt, where)
             if opt is None:
                 p, rinshan, step = (p + 1) % n, False, _DRAW
-                continue
-            q, call = opt
-            cwhere = base + ((6 + 3 * q) << 16) + ti[q] + 1
-            ti[q] += 1
-            last_draw[q] = _NO_DRAW
-            add_event(self.open_call(q, p, call, log_text(cwhere), ev.tile))
-            add_code(cwhere)
-            p = q
-            if call[0] == "m":
-                self.pending = True
-                if self.next_drop(q) != 0:
-                    raise self.fail(self.drop_path(q, di[q]),
-                                    f"player {q}'s open kan is not followed by 0 in the "
-                                    "discards")
-                di[q] += 1
-                rinshan, step = True, _DRAW
             else:
-                step = _DISCARD
+                p, rinshan, step = self.call(p, opt, ev)
+
+    def drawn(self, p: int, t: Any, where: int) -> Tile:
+        """The tile ``p`` draws, written ``t`` (read at ``where``), with the copy it is given
+        (:meth:`Hands.add`, its usual case written out). A null take ends the round's
+        moves, as the list's end does (:meth:`done`)."""
+        if t is None:
+            self.done()
+        if not isinstance(t, int):
+            raise self.fail(log_text(where), f"player {p}'s call {t!r} follows no discard it "
+                            "can take")
+        kind, five = (_CODES.get(t) if type(t) is int else None) or _code_at(t, where)
+        if kind < 34 and not five:
+            used = self.hands.used
+            for tile in COPY_ORDER[kind * 4]:
+                if tile not in used:
+                    used.add(tile)
+                    self.hands.hands[p].append(tile)
+                    return tile
+        try:
+            return self.hands.add(p, kind, five)
+        except TileError as exc:
+            raise self.fail(log_text(where), str(exc)) from None
+
+    def thrown(self, p: int, d: Any, where: int) -> Discard:
+        """``p``'s discard, written ``d`` (a tile, 60 for the drawn one, ``r`` before it for
+        riichi), taken from the hand (:meth:`Hands.take`'s usual cases written out; the
+        others in :meth:`discarded`); a kan dora waiting for it is turned first."""
+        riichi = type(d) is str
+        value = _int_of(d[1:], where) if riichi else d
+        hand, red = self.hands.hands[p], self.r.red
+        if value == TSUMOGIRI and (tile := self.last_draw[p]) in hand:
+            hand.remove(tile)  # the drawn tile, still in the hand
+        else:
+            code = _CODES.get(value) if type(value) is int else None
+            tile = _NO_DRAW
+            if code is not None:
+                kind, five = code[0], code[1] and red
+                for j, held in enumerate(hand):
+                    if KIND_OF[held] == kind and (red and held in RED_FIVE_IDS) == five:
+                        tile = hand.pop(j)
+                        break
+            if tile < 0:
+                tile = self.discarded(p, value, where)
+        self.last_draw[p] = _NO_DRAW
+        if self.pending:
+            self.pending = False
+            self.reveal(where)
+        ev = _DISCARDS[((riichi * 2 + (value == TSUMOGIRI)) * 4 + p) * NUM_TILES + tile]
+        self.last = ev
+        return ev
+
+    def choose(self, p: int, ev: Discard, where: int, choices: list[list[Any]]
+               ) -> _Caller | None:
+        """The first of the calls of ``p``'s discard ``ev`` (pon and kan before chi), the
+        choice pushed on ``choices`` with the others (and no call); None when none fits."""
+        options: list[_Caller | None] = [*self.callers(p, ev.tile), None]
+        opt = options[0]
+        if opt is None:
+            return None
+        self.decisions += 1
+        self.budget -= 1
+        if self.budget < 0:
+            raise _Stop
+        if len(options) == 2 and opt[0] == (p + 1) % self.n:
+            # not calling fails at once (see next_choice): no snapshot
+            choices.append([None, p, ev, where, options, self.ti[opt[0]]])
+        else:
+            choices.append([self.snapshot(), p, ev, where, options, 0])
+        return opt
+
+    def accept(self, p: int, opt: _Caller | None, where: int) -> None:
+        """``p``'s riichi discard is accepted, unless it deals in: nobody calls it, the
+        next player has nothing to draw, and the round ends on a ron."""
+        if opt is None and self.next_take((p + 1) % self.n) is None and self.ron_follows():
+            return
+        self.riichi[p] = True
+        self.scores[p] -= 1000
+        self.sticks += 1
+        self.r.emit(RiichiAccepted(player=p, scores=tuple(self.scores)), where)
+
+    def call(self, p: int, opt: _Caller, ev: Discard) -> tuple[int, bool, int]:
+        """The call ``opt`` of ``p``'s discard ``ev``; the caller's next step: (the caller,
+        whether a replacement tile is drawn, the step)."""
+        q, call = opt
+        where = self.base + ((6 + 3 * q) << 16) + self.ti[q] + 1
+        self.ti[q] += 1
+        self.last_draw[q] = _NO_DRAW
+        self.r.emit(self.open_call(q, p, call, log_text(where), ev.tile), where)
+        if call[0] != "m":
+            return q, False, _DISCARD
+        self.pending = True
+        if self.next_drop(q) != 0:
+            raise self.fail(self.drop_path(q, self.di[q]),
+                            f"player {q}'s open kan is not followed by 0 in the discards")
+        self.di[q] += 1
+        return q, True, _DRAW
 
     def discarded(self, p: int, value: Any, where: int) -> Tile:
         """The tile ``p`` discards, ``value`` as the record writes it (60: the drawn tile),

@@ -41,7 +41,7 @@ import json
 import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Final, NoReturn, overload
+from typing import Any, Final, NoReturn, cast, overload
 
 from mjlog import jsontext
 from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
@@ -382,8 +382,7 @@ class _Reader:
         scores = _int_list(rnd[1], f"{at}[1]")[:n]
         if len(scores) != n:
             raise _Bad(f"{at}[1]", f"expected {n} scores")
-        dora = [_code(c, f"{at}[2][{i}]") for i, c in enumerate(_list(rnd[2], f"{at}[2]"))]
-        ura = [_code(c, f"{at}[3][{i}]") for i, c in enumerate(_list(rnd[3], f"{at}[3]"))]
+        dora, ura = _codes_at(rnd, 2, at), _codes_at(rnd, 3, at)
         if not dora:
             raise _Bad(f"{at}[2]", "no dora indicator")
         kyoku, honba, sticks = head
@@ -436,8 +435,8 @@ class _Round:
         self.ura = ura
         self.result = result
         self.label = round_label(rs.round_wind, rs.round_number, rs.honba)
-        self.takes = [_list(rnd[5 + 3 * p], f"{at}[{5 + 3 * p}]") for p in range(self.n)]
-        self.drops = [_list(rnd[6 + 3 * p], f"{at}[{6 + 3 * p}]") for p in range(self.n)]
+        self.takes = [_list_at(rnd, 5 + 3 * p, at) for p in range(self.n)]
+        self.drops = [_list_at(rnd, 6 + 3 * p, at) for p in range(self.n)]
         for p in range(self.n):
             for k, items in ((5, self.takes[p]), (6, self.drops[p])):
                 if len(items) > _MOST_ITEMS:
@@ -1129,6 +1128,22 @@ def _int_of(text: str, path: str | int) -> int:
     except ValueError:
         raise _Bad(log_text(path) if isinstance(path, int) else path,
                    f"{text!r} is not a number") from None
+
+
+def _codes_at(rnd: list[Any], k: int, at: str) -> list[tuple[Kind, bool]]:
+    """The tiles of the list ``rnd[k]`` as codes; :class:`_Bad` at the first that is none."""
+    items = _list_at(rnd, k, at)
+    codes = [_CODES.get(c) if type(c) is int else None for c in items]
+    if None in codes:
+        i = codes.index(None)
+        _code(items[i], f"{at}[{k}][{i}]")  # raises, with its path
+    return cast(list[tuple[Kind, bool]], codes)
+
+
+def _list_at(rnd: list[Any], k: int, at: str) -> list[Any]:
+    """``rnd[k]``, a list; else :class:`_Bad` at ``at[k]``."""
+    value = rnd[k]
+    return value if type(value) is list else _list(value, f"{at}[{k}]")
 
 
 def _list(value: Any, path: str) -> list[Any]:

@@ -19,8 +19,10 @@ from mahjong.hand_calculating.scores import ScoresCalculator
 
 from mjlog import serialize
 from mjlog.events import Win
-from mjlog.formats import notation
-from mjlog.ruleset import PRESETS
+from mjlog.formats import mjai, notation, read_path
+from mjlog.record import GameRecord
+from mjlog.ruleset import PRESETS, Ruleset
+from mjlog.scoring import riichi as riichi_scoring
 from mjlog.scoring.fast import (
     FU_BASE,
     FU_CLOSED_RON,
@@ -33,6 +35,8 @@ from mjlog.scoring.fast import (
     set_fu,
 )
 from mjlog.scoring.payments import nagashi_deltas, next_round, noten_deltas
+from mjlog.scoring.riichi import Valuation
+from mjlog.scoring.situation import WinSituation
 from mjlog.scoring.verify import verify
 from mjlog.tiles import Tile
 
@@ -299,3 +303,42 @@ def test_pao_on_a_ron_pays_the_honba_from_the_liable_player() -> None:
     engine, report = verify(rec)
     assert [f.code for f in engine.findings if f.severity != "info"] == []
     assert report.mismatches == []
+
+
+def _mortal(path: Path, change: int = 0) -> GameRecord:
+    """A game written in mjai's Mortal dialect (its wins claim no value, only deltas), read
+    back; ``change`` moves that many points from the first win's winner to seat 0 or 1."""
+    (rec,) = read_path(path)
+    lines = mjai.write(rec.events, dialect="mortal").splitlines()
+    if change:
+        at = next(i for i, ln in enumerate(lines) if '"hora"' in ln)
+        hora = json.loads(lines[at])
+        other = 1 if hora["actor"] == 0 else 0
+        hora["deltas"][hora["actor"]] -= change
+        hora["deltas"][other] += change
+        lines[at] = json.dumps(hora)
+    (back,) = mjai.read("\n".join(lines).encode(), "mortal.mjson")
+    return back
+
+
+@pytest.mark.parametrize("change", [0, 100])
+def test_a_win_claiming_only_payments_asks_the_reference_when_they_differ(
+        change: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Mortal-dialect win whose payments are those mjlog's own valuation gives is not
+    valued again by the library; one whose payments differ is, and the mismatch is told."""
+    rec = _mortal(EXAMPLES / "east-ron.jsonl", change)
+    asked: list[object] = []
+    real = riichi_scoring.library_value
+
+    def counted(sit: WinSituation, rules: Ruleset) -> Valuation:
+        asked.append(sit)
+        return real(sit, rules)
+
+    monkeypatch.setattr(riichi_scoring, "library_value", counted)
+    _, report = verify(rec)
+    assert report.wins >= 1
+    mismatched = [m for m in report.mismatches if m.code == "win-deltas"]
+    if change:
+        assert asked and mismatched
+    else:
+        assert not asked and report.mismatches == [] and report.wins_verified == report.wins

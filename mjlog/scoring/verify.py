@@ -181,7 +181,8 @@ class Verifier(Observer):
             self.dealer_keeps = False
             self.sticks_to = self._sticks_receiver(ev)
         sit, val = self.values.at(s, self.events, self.round_start, self.index, ev)
-        if val.by != "library" and not _agrees(ev, val, sit.kita):
+        first = ev.winner == self.sticks_to
+        if val.by != "library" and not self._confirmed(ev, val, sit, first):
             val = value(sit, self.ruleset, reference=True)  # the reference has the last word
         before = len(rep.mismatches)
         false_win = val.error == "no_yaku" and self.yaku_judged
@@ -201,13 +202,25 @@ class Verifier(Observer):
             if ev.pao != pao:
                 self.mismatch("win-pao", "pao", ev.pao, pao, player=ev.winner)
             if ev.deltas:
-                first = ev.winner == self.sticks_to
                 self._compare_deltas("win-deltas", ev.deltas, win_deltas(
                     val, sit, sticks=s.kyotaku if first else 0, honba=first, pao=pao))
         if len(rep.mismatches) == before and not false_win:
             rep.wins_verified += 1
         self.dealer_keeps = self.dealer_keeps or ev.winner == s.dealer
         self._expect_next(dealer_keeps=self.dealer_keeps, honba_up=self.dealer_keeps)
+
+    def _confirmed(self, ev: Win, val: Valuation, sit: WinSituation, first: bool) -> bool:
+        """Whether the record confirms a valuation of mjlog's own, so that the reference is
+        not asked: it claims the same value (yaku, fu, han, points) or, claiming none (mjai's
+        Mortal dialect), the same payments."""
+        if ev.yaku or ev.han or ev.points:
+            return _agrees(ev, val, sit.kita)
+        if val.error or not ev.deltas:
+            return False
+        assert self.ruleset is not None
+        pao = liable_seat(sit, self.events, self.round_start, self.index, self.ruleset)
+        sticks = self.engine.state.kyotaku if first else 0
+        return list(ev.deltas) == list(win_deltas(val, sit, sticks=sticks, honba=first, pao=pao))
 
     def _sticks_receiver(self, first: Win) -> int:
         """The winner who takes the riichi sticks: first in turn order after the discarder."""

@@ -183,8 +183,8 @@ class _Stop(Exception):
 
 class JsonPaths(Sequence[str]):
     """The JSON path of each event of a tenhou.net/6 record (:attr:`GameRecord.paths`),
-    kept as numbers and written out only when asked for: writing out every move's path
-    cost the reader a tenth of its time, and a path is read only for a diagnostic.
+    kept as numbers and written out only when asked for (a path is read for a diagnostic or
+    a finding; most moves never need theirs).
 
     A path ``$.log[r][k][i]`` (or ``$.log[r][k]``, ``$.log[r]``) is the number
     :func:`log_path` gives; any other path is kept as text (:meth:`text`).

@@ -34,10 +34,10 @@ Each class has a ``TYPE`` string, its tag in JSON Lines (see
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from mjlog.ruleset import Ruleset
-from mjlog.tiles import Tile
+from mjlog.tiles import NUM_TILES, Tile
 
 Pairs = tuple[tuple[str, str], ...]
 """Ordered key/value pairs: source metadata and attributes kept verbatim."""
@@ -409,6 +409,17 @@ def discard_of(player: int, tile: int, tsumogiri: bool | None, riichi: bool) -> 
         ev = _DISCARDS[key] = Discard(player=player, tile=Tile(tile), tsumogiri=tsumogiri,
                                       riichi=riichi)
     return ev
+
+
+DRAWS: Final = tuple(draw_of(p, t, rinshan) for rinshan in (False, True) for p in range(4)
+                     for t in range(NUM_TILES))
+"""Every draw of a four-seat table, shared (:func:`draw_of`), at
+``(rinshan * 4 + player) * NUM_TILES + tile``: a reader's hot loop looks one up."""
+DISCARDS: Final = tuple(discard_of(p, t, tsumogiri, riichi) for riichi in (False, True)
+                        for tsumogiri in (False, True) for p in range(4)
+                        for t in range(NUM_TILES))
+"""Every discard of a four-seat table, shared (:func:`discard_of`), at
+``((riichi * 2 + tsumogiri) * 4 + player) * NUM_TILES + tile``."""
 
 
 WIND_LETTERS = "ESWN"

@@ -46,6 +46,8 @@ from typing import Any, Final, NoReturn, cast, overload
 from mjlog import jsontext
 from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
 from mjlog.events import (
+    DISCARDS,
+    DRAWS,
     AbortiveDraw,
     AddedKan,
     Chi,
@@ -67,8 +69,6 @@ from mjlog.events import (
     RoundStart,
     Win,
     YakuClaim,
-    discard_of,
-    draw_of,
     round_label,
 )
 from mjlog.formats.kinds import (
@@ -230,14 +230,6 @@ def log_text(code: int) -> str:
     r, k, i = code >> 32, (code >> 16) & 0xFFFF, code & 0xFFFF
     return f"$.log[{r}]" + (f"[{k - 1}]" if k else "") + (f"[{i - 1}]" if i else "")
 
-
-_DRAWS: Final = tuple(draw_of(p, t, rinshan) for rinshan in (False, True) for p in range(4)
-                      for t in range(NUM_TILES))
-"""Every draw, at ``(rinshan * 4 + player) * NUM_TILES + tile``: one shared value each."""
-_DISCARDS: Final = tuple(discard_of(p, t, tsumogiri, riichi) for riichi in (False, True)
-                         for tsumogiri in (False, True) for p in range(4)
-                         for t in range(NUM_TILES))
-"""Every discard, at ``((riichi * 2 + tsumogiri) * 4 + player) * NUM_TILES + tile``."""
 
 _NO_DRAW: Final = Tile(-1)
 """A seat's last drawn tile when it has none (it has discarded it, or called)."""
@@ -596,7 +588,7 @@ class _Round:
                 where = base + ((6 + 3 * p) << 16) + i + 1  # log_path(r, 5 + 3 * p, i)
                 tile = self.drawn(p, takes[p][i] if i < len(takes[p]) else None, where)
                 ti[p] = i + 1
-                add_event(_DRAWS[(rinshan * 4 + p) * NUM_TILES + tile])
+                add_event(DRAWS[(rinshan * 4 + p) * NUM_TILES + tile])
                 add_code(where)
                 last_draw[p] = tile
                 step = _DISCARD
@@ -673,7 +665,7 @@ class _Round:
         if self.pending:
             self.pending = False
             self.reveal(where)
-        ev = _DISCARDS[((riichi * 2 + (value == TSUMOGIRI)) * 4 + p) * NUM_TILES + tile]
+        ev = DISCARDS[((riichi * 2 + (value == TSUMOGIRI)) * 4 + p) * NUM_TILES + tile]
         self.last = ev
         return ev
 
@@ -725,25 +717,16 @@ class _Round:
 
     def discarded(self, p: int, value: Any, where: int) -> Tile:
         """The tile ``p`` discards, ``value`` as the record writes it (60: the drawn tile),
-        taken from their hand. (:meth:`walk` takes the usual cases itself.)"""
-        hand, red = self.hands.hands[p], self.r.red
-        if value == TSUMOGIRI:
-            drawn = self.last_draw[p]
-            if drawn < 0:
-                raise self.fail(log_text(where), f"player {p} discards the drawn tile without "
-                                "having drawn")
-            if drawn in hand:  # Hands.take's usual case, written out
-                hand.remove(Tile(drawn))
-                return Tile(drawn)
-            return self.remove(p, (KIND_OF[drawn], drawn in RED_FIVE_IDS and red),
-                               log_text(where), drawn)
-        kind, five = _code_at(value, where)
-        five = five and red
-        for j, tile in enumerate(hand):
-            if KIND_OF[tile] == kind and (red and tile in RED_FIVE_IDS) == five:
-                del hand[j]
-                return tile
-        return self.remove(p, (kind, five), log_text(where))
+        when :meth:`thrown`'s usual cases do not apply: through :meth:`Hands.take`, whose
+        errors are the diagnostics."""
+        if value != TSUMOGIRI:
+            return self.remove(p, _code_at(value, where), log_text(where))
+        drawn = self.last_draw[p]
+        if drawn < 0:
+            raise self.fail(log_text(where), f"player {p} discards the drawn tile without "
+                            "having drawn")
+        return self.remove(p, (KIND_OF[drawn], drawn in RED_FIVE_IDS and self.r.red),
+                           log_text(where), drawn)
 
     def done(self) -> NoReturn:
         """The round's moves end here: every list must be used up.

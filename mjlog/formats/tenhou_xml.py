@@ -45,6 +45,8 @@ from lxml import etree
 from mjlog.compression import gunzip
 from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
 from mjlog.events import (
+    DISCARDS,
+    DRAWS,
     AbortiveDraw,
     AddedKan,
     Chi,
@@ -52,7 +54,6 @@ from mjlog.events import (
     Discard,
     Disconnect,
     DoraReveal,
-    Draw,
     Event,
     ExhaustiveDraw,
     GameEnd,
@@ -89,17 +90,13 @@ _DRAW_LETTERS = "TUVW"
 _DISCARD_LETTERS = "DEFG"
 
 # Every draw and discard is an immutable value, so one object per (seat, tile,
-# flags) serves every game: the hot loop looks a tag up and allocates nothing.
-_DRAWS: Final = tuple(Draw(player=p, tile=Tile(t)) for p in range(4) for t in range(NUM_TILES))
-_RINSHAN_DRAWS: Final = tuple(
-    Draw(player=p, tile=Tile(t), rinshan=True) for p in range(4) for t in range(NUM_TILES)
-)
-_DISCARDS: Final = tuple(
-    Discard(player=p, tile=Tile(t), tsumogiri=False) for p in range(4) for t in range(NUM_TILES)
-)
-_TSUMOGIRI: Final = tuple(
-    Discard(player=p, tile=Tile(t), tsumogiri=True) for p in range(4) for t in range(NUM_TILES)
-)
+# flags) serves every game (mjlog.events.DRAWS, DISCARDS): the hot loop looks a tag
+# up and allocates nothing.
+_DRAWS: Final = DRAWS[:4 * NUM_TILES]
+_RINSHAN_DRAWS: Final = DRAWS[4 * NUM_TILES:]
+_DISCARDS: Final = DISCARDS[:4 * NUM_TILES]
+_TSUMOGIRI: Final = DISCARDS[4 * NUM_TILES:8 * NUM_TILES]
+
 _Fast = tuple[Event, Event | None, int, int]
 _FAST: Final[tuple[dict[str, _Fast], ...]] = tuple(
     {

@@ -154,14 +154,19 @@ _AT_TSUMO_HIT = _AT("tsumo_hit")
 class Batch:
     """Rows of the fact tables for a batch of games.
 
-    Each row is a tuple: the game's number in the batch, the player, then the
-    table's own columns in schema order (``player_rounds`` is kept flat, in
-    ``cells``). The per-game group columns are kept
-    once in ``game_rows`` and joined on when the frames are built.
+    A row is the game's number in the batch, the player, then the table's own
+    columns in schema order. Rows are kept flat, cell after cell in one list per
+    table (``player_rounds`` in ``cells``), not as a tuple each: a tuple kept
+    until the batch ends is a container the garbage collector counts and
+    promotes: with a few dozen a game, statistics over 2,486 games ran about 670
+    collections (4 or 5 of them full) where reading alone runs 480 (3 full).
+    The per-game group columns are kept once in ``game_rows`` and joined on
+    when the frames are built.
     """
 
-    rows: dict[str, list[tuple[Any, ...]]] = field(
+    rows: dict[str, list[Any]] = field(
         default_factory=lambda: {t: [] for t in TABLES if t != "player_rounds"})
+    """The cells of ``games``, ``rounds``, ``wins`` and ``yaku``, row after row."""
     game_rows: list[tuple[Any, ...]] = field(default_factory=list)
     cells: list[Any] = field(default_factory=list)
     """``player_rounds`` kept flat, row after row, each row the :data:`_WIDTH` cells of
@@ -185,9 +190,8 @@ class Batch:
             if t == "wins":
                 own["yaku"] = pl.String()  # joined with ",", split below in one go
             schema_own = {"_game": pl.Int32(), "player": pl.String(), **own}
-            df = (_columns_frame([self.cells[c::_WIDTH] for c in range(_WIDTH)], schema_own)
-                  if t == "player_rounds"
-                  else _frame(self.rows[t], schema_own))
+            df = _flat_frame(self.cells if t == "player_rounds" else self.rows[t],
+                             schema_own)
             df = df.join(info, on="_game", how="left")
             if derived:
                 df = df.with_columns(e.alias(c) for c, e in derived.items())
@@ -199,10 +203,12 @@ class Batch:
         return out
 
 
-def _columns_frame(columns: list[list[Any]], schema: dict[str, pl.DataType]) -> pl.DataFrame:
-    """A DataFrame from columns in schema order."""
-    return pl.DataFrame([pl.Series(name, col, dtype=dtype)
-                         for (name, dtype), col in zip(schema.items(), columns, strict=True)])
+def _flat_frame(cells: list[Any], schema: dict[str, pl.DataType]) -> pl.DataFrame:
+    """A DataFrame from rows kept flat (each row one cell per column of ``schema``, in
+    order): a column is a slice with a step."""
+    width = len(schema)
+    return pl.DataFrame([pl.Series(name, cells[c::width], dtype=dtype)
+                         for c, (name, dtype) in enumerate(schema.items())])
 
 
 def _frame(rows: list[tuple[Any, ...]], schema: dict[str, pl.DataType]) -> pl.DataFrame:
@@ -382,7 +388,7 @@ def _placements(batch: Batch, g: int, start: GameStart, end: GameEnd) -> None:
     table = sum(known) / len(known) if len(known) == n else None
     order = sorted(range(n), key=lambda p: (-scores[p], (p - start.first_dealer) % n))
     for place, seat in enumerate(order, 1):
-        batch.rows["games"].append((
+        batch.rows["games"].extend((
             g, names[seat], seat, scores[seat], place,
             end.points[seat] if end.points else None, ratings[seat], table))
 
@@ -525,7 +531,7 @@ class _Rounds:
         rs = self.rs
         assert rs is not None
         label = f"{'ESWN'[rs.round_wind % 4]}{rs.round_number}-{rs.honba}"
-        self.batch.rows["rounds"].append((
+        self.batch.rows["rounds"].extend((
             self.game, self.names[rs.dealer] if rs.dealer < self.n else None, self.index,
             label, rs.dealer, rs.honba, rs.kyotaku, self.result or None, self.wins))
 
@@ -550,9 +556,9 @@ class _Rounds:
             elif name == "ura-dora":
                 ura += han
             else:
-                rows.append((*who, name, han))
+                rows.extend((*who, name, han))
             yakuman = yakuman or han >= 13
-        self.batch.rows["wins"].append((
+        self.batch.rows["wins"].extend((
             *who, ev.from_player, ev.from_player == w, ev.han, ev.fu, ev.points,
             ev.limit or None, ev.deltas[w] if ev.deltas else None, riichi, closed,
             closed and not riichi, "ippatsu" in names, dora, aka, ura, yakuman, ",".join(names),

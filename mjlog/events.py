@@ -250,7 +250,10 @@ class Win:
     ``points`` and ``limit`` (``""``, ``mangan``, ``haneman``, ``baiman``,
     ``sanbaiman``, ``yakuman``) are what the record claims; ``deltas`` each
     seat's change, including honba and riichi sticks; ``scores_before`` the
-    scores the record gives before the deltas.
+    scores the record gives before the deltas. ``pao`` is the seat the record
+    names liable for the win, ``None`` when it names nobody: that says nobody is
+    only for a source whose records can name one (not one in
+    :data:`PAO_UNNAMED`).
     """
 
     TYPE: ClassVar[str] = "win"
@@ -385,6 +388,11 @@ EVENT_TYPES: dict[str, type[Event]] = {
     )
 }
 """Every event class by its ``TYPE`` tag."""
+
+PAO_UNNAMED: Final[set[str]] = set()
+"""The sources (:attr:`GameStart.source`) whose wins cannot name the seat liable for
+them (pao): a win of theirs that names nobody claims nothing about it. Each record
+format registers itself here (``Format.pao``); any other source names it."""
 
 _DRAWS: dict[tuple[int, int, bool], Draw] = {}
 _DISCARDS: dict[tuple[int, int, bool | None, bool], Discard] = {}

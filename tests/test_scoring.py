@@ -342,3 +342,26 @@ def test_a_win_claiming_only_payments_asks_the_reference_when_they_differ(
         assert asked and mismatched
     else:
         assert not asked and report.mismatches == [] and report.wins_verified == report.wins
+
+
+@pytest.mark.parametrize("dialect", ["mortal", "mjai"])
+def test_a_win_in_a_format_that_cannot_name_pao_is_judged_by_its_payments(
+        dialect: str) -> None:
+    """mjai has no field for the seat liable for a win: the 大三元 E fed reads back naming
+    nobody, which claims nothing (no win-pao), also once in mjlog's own JSON Lines (its
+    source stays mjai). The payments still show the liability: the same win paid by the
+    discarder alone is a win-deltas mismatch. A format that names pao and names nobody is
+    told (see test_open_kan_responsibility_k8)."""
+    (rec,) = notation.read(_PAO_RON.encode())
+    text = mjai.write(rec.events, dialect=dialect)
+    (back,) = mjai.read(text.encode(), "pao.mjson")
+    [win] = [ev for ev in back.events if isinstance(ev, Win)]
+    assert win.pao is None and win.deltas == (-16300, 32300, -16000, 0)
+    assert verify(back)[1].mismatches == []
+    (again,) = serialize.read("".join(serialize.write_lines(back.events)).encode())
+    assert verify(again)[1].mismatches == []
+    unpaid = text.replace("[-16300,32300,-16000,0]", "[-32300,32300,0,0]")
+    assert unpaid != text
+    (alone,) = mjai.read(unpaid.encode(), "pao.mjson")
+    assert [(m.code, m.field) for m in verify(alone)[1].mismatches] == [
+        ("win-deltas", "deltas[0]"), ("win-deltas", "deltas[2]")]

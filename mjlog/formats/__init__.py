@@ -28,7 +28,7 @@ from typing import IO
 from mjlog import archives, jsontext, serialize, storage
 from mjlog.compression import GZIP_MAGIC, gunzip, record_limit
 from mjlog.diagnostics import Diagnostic, InputError, Src
-from mjlog.events import EVENT_TYPES, Event, GameStart
+from mjlog.events import EVENT_TYPES, PAO_UNNAMED, Event, GameStart
 from mjlog.formats import (
     kobalab,
     majsoul,
@@ -94,6 +94,10 @@ class Format:
     hidden: bool = True
     """Whether it can write a tile nobody saw (:data:`mjlog.tiles.UNKNOWN`, an mjai ``?``);
     a format that cannot refuses a game that has one."""
+    pao: bool = False
+    """Whether a win in it names the player liable for it (pao), so that a win naming
+    nobody says nobody is; where it cannot, only the win's payments show liability, and
+    score verification checks those alone."""
 
 
 FORMATS: dict[str, Format] = {f.name: f for f in (
@@ -101,16 +105,16 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            looks_like=lambda h: h.start.startswith(notation.MAGIC.encode()),
            read=lambda d, p, s: notation.read(d, p, strict=s),
            write=lambda ev, o: notation.write(ev, exact=not o.plain),
-           extension=notation.EXTENSION, positions="text"),
+           extension=notation.EXTENSION, positions="text", pao=True),
     Format(name="tenhou-xml", title="Tenhou mjlog XML, plain or gzip",
            looks_like=lambda h: h.start.startswith(b"<") and tenhou_xml.looks_like(h.start),
            read=lambda d, p, s: [tenhou_xml.read(d, p, strict=s)], write=None,
-           extension=".mjlog", positions="xml", one_game=True),
+           extension=".mjlog", positions="xml", one_game=True, pao=True),
     Format(name="jsonl", title="mjlog's own JSON Lines (schemas/events.schema.json)",
            looks_like=lambda h: h.first_type() in EVENT_TYPES,
            read=lambda d, p, s: serialize.read(d, p, strict=s),
            write=lambda ev, o: "".join(serialize.write_lines(ev)),
-           extension=".jsonl", positions="jsonl", verbatim=True),
+           extension=".jsonl", positions="jsonl", verbatim=True, pao=True),
     Format(name="majsoul", title="Mahjong Soul's own record (GameDetailRecords as JSON)",
            looks_like=lambda h: majsoul.looks_like(h.start),
            read=lambda d, p, s: majsoul.read(d, p, strict=s), write=None,
@@ -140,12 +144,14 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
                or (h.first_object_fails() and tenhou6.looks_like(h.start))),
            read=lambda d, p, s: tenhou6.read(d, p, strict=s),
            write=lambda ev, o: tenhou6.write(ev, per_round=o.per_round),
-           extension=".json", positions="json", families=("riichi",), one_game=True),
+           extension=".json", positions="json", families=("riichi",), one_game=True,
+           pao=True),
     Format(name="tenhou-link", title="a text with tenhou.net viewer links that carry their "
            "game (#json=...), as converters' reports write them",
            looks_like=lambda h: tenhou6.looks_like_link(h.start),
            read=lambda d, p, s: tenhou6.read_links(d, p, strict=s), write=None,
-           extension=".txt", positions="json", families=("riichi",), one_game=True),
+           extension=".txt", positions="json", families=("riichi",), one_game=True,
+           pao=True),
     Format(name="mjai", title="mjai JSON Lines, any dialect",
            looks_like=lambda h: mjai.looks_like(h.first_object()),
            read=lambda d, p, s: mjai.read(d, p, strict=s),
@@ -154,6 +160,7 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            families=("riichi",), one_game=True),
 )}
 """Every format by name, in the order detection tries them."""
+PAO_UNNAMED.update(name for name, f in FORMATS.items() if not f.pao)
 
 
 def writers() -> list[str]:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from mjlog.diagnostics import ScoreMismatch
 from mjlog.events import (
     MOVES,
+    PAO_UNNAMED,
     AbortiveDraw,
     AddedKan,
     Draw,
@@ -121,6 +122,9 @@ class Verifier(Observer):
         self.any_win = False
         self.sticks_to = -1
         self.last_abortive = False
+        self.pao_named = True
+        """Whether the record's wins can name the seat liable for them (pao): where they
+        cannot, one naming nobody claims nothing, and its payments alone are checked."""
 
     @property
     def index(self) -> int:
@@ -128,6 +132,7 @@ class Verifier(Observer):
         return self.engine.index
 
     def before_game_start(self, ev: GameStart) -> None:
+        self.pao_named = ev.source not in PAO_UNNAMED
         if self.ruleset is None:  # the record's own ruleset, known only now
             self.ruleset = ev.ruleset
             self.values = WinValues(ev.ruleset)
@@ -199,7 +204,7 @@ class Verifier(Observer):
                               tiles_str(ev.dora_indicators, sort=False),
                               tiles_str(s.dora_indicators, sort=False), player=ev.winner)
             pao = liable_seat(sit, self.events, self.round_start, self.index, self.ruleset)
-            if ev.pao != pao:
+            if ev.pao != pao and (self.pao_named or ev.pao is not None):
                 self.mismatch("win-pao", "pao", ev.pao, pao, player=ev.winner)
             if ev.deltas:
                 self._compare_deltas("win-deltas", ev.deltas, win_deltas(

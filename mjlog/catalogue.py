@@ -166,8 +166,9 @@ FINDINGS: Final = (
             "ruleset (--force-rules applies the preset)"),
            ("rule-option-unapplied", INFO, "a --set option that the record's ruleset (another "
             "family) does not have"),
-           ("unjudged", INFO, "a rule check that a tile nobody wrote down decides: not "
-            "judged (never a violation); the note names the check and the unknown tile"),
+           ("unjudged", INFO, "a rule check, or a win's value, that a tile nobody wrote "
+            "down decides: not judged (never a violation or a mismatch); the note names the "
+            "check or the win and the unknown tile"),
            ("findings-capped", WARN, "a game with more findings of one kind than an audit "
             "keeps (1,000): the first are kept, the rest counted")),
 )

@@ -365,3 +365,46 @@ def test_a_win_in_a_format_that_cannot_name_pao_is_judged_by_its_payments(
     (alone,) = mjai.read(unpaid.encode(), "pao.mjson")
     assert [(m.code, m.field) for m in verify(alone)[1].mismatches] == [
         ("win-deltas", "deltas[0]"), ("win-deltas", "deltas[2]")]
+
+
+def _seen_by(text: str, seat: int) -> str:
+    """An mjai log as seat ``seat`` sees it: the others' dealt tiles and draws are ``?``."""
+    out = []
+    for line in text.splitlines():
+        o = json.loads(line)
+        if o["type"] == "start_kyoku":
+            o["tehais"] = [h if p == seat else ["?"] * len(h) for p, h in enumerate(o["tehais"])]
+        elif o["type"] == "tsumo" and o["actor"] != seat:
+            o["pai"] = "?"
+        out.append(json.dumps(o, separators=(",", ":")))
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("example", ["east-ron.jsonl", "07-dealer-tsumo.mjn", "10-riichi-ura.mjn"])
+def test_a_hidden_hand_is_valued_when_its_win_shows_it_and_never_convicted(example: str) -> None:
+    """A log seen from another seat hides the winner's hand until the win: the original
+    dialect's ``hora_tehais`` shows it, and the win is valued as in the full log (the
+    same payments changed by 100 are told). Mortal's dialect never shows it: the win is
+    not verified (an ``unjudged`` note), and no finding or mismatch blames the hand."""
+    (rec,) = read_path(EXAMPLES / example)
+    [win] = [ev for ev in rec.events if isinstance(ev, Win)]
+    seat = (win.winner + 1) % 4
+    seen = _seen_by(mjai.write(rec.events, dialect="mjai"), seat)
+    (shown,) = mjai.read(seen.encode(), "seen.mjson")
+    engine, report = verify(shown)
+    assert [f.code for f in engine.findings if f.severity != "info"] == []
+    assert (report.wins, report.wins_verified, report.mismatches) == (1, 1, [])
+    moved = [d + (100 if p == win.winner else -100 if p == seat else 0)
+             for p, d in enumerate(win.deltas)]
+    changed = seen.replace(json.dumps({"deltas": list(win.deltas)}, separators=(",", ":"))[1:-1],
+                           json.dumps({"deltas": moved}, separators=(",", ":"))[1:-1])
+    assert changed != seen
+    (paid,) = mjai.read(changed.encode(), "seen.mjson")
+    assert {m.code for m in verify(paid)[1].mismatches} == {"win-deltas"}
+    (blind,) = mjai.read(_seen_by(mjai.write(rec.events, dialect="mortal"), seat).encode(),
+                         "blind.mjson")
+    engine, report = verify(blind)
+    assert [f.code for f in engine.findings if f.severity != "info"] == []
+    assert (report.wins, report.mismatches) == (0, [])
+    assert [f.player for f in engine.findings
+            if f.code == "unjudged" and "win" in f.message] == [win.winner]

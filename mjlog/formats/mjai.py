@@ -552,6 +552,8 @@ class _Reader:
         w = self.player(o, "actor")
         frm = self.player(o, "target")
         deltas = _deltas(o, self.n)
+        if UNKNOWN in self.hands.hands[w]:
+            self.reveal(o, w, frm == w)
         hand, win_tile = winning_hand(self.hands.hands[w], frm == w, self.last_draw[w], self.last)
         ura_names = o.get("ura_markers", o.get("uradora_markers"))
         if self.ura is None and isinstance(ura_names, list) and ura_names:
@@ -573,6 +575,34 @@ class _Reader:
         if deltas:
             self.scores = [s + d for s, d in zip(self.scores, deltas, strict=False)]
         self.sticks = 0
+
+    def reveal(self, o: dict[str, Any], w: int, tsumo: bool) -> None:
+        """A hidden hand shown at its win (``hora_tehais``, with the ``pai`` of a tsumo
+        when the list leaves it out): its unknown tiles become the tiles shown, so that the
+        win can be valued. A list that does not hold the tiles known, or names more or
+        fewer tiles than the hand, is left unread: the hand stays hidden."""
+        names = o.get("hora_tehais")
+        if not isinstance(names, list):
+            return
+        hand = self.hands.hands[w]
+        shown = [self.tile(n, f"hora_tehais[{i}]") for i, n in enumerate(names)]
+        win = self.tile(o.get("pai"), "pai") if tsumo else None
+        if win is not None and len(shown) == len(hand) - 1:
+            shown.append(win)
+        for t in hand:
+            if t != UNKNOWN:
+                code = (KIND_OF[t], t in RED_FIVE_IDS)
+                if code not in shown:
+                    return
+                shown.remove(code)
+        if len(shown) != hand.count(UNKNOWN):
+            return
+        if win is not None and self.last_draw[w] == UNKNOWN and win in shown:
+            shown.remove(win)  # the tile drawn is the one won on
+            drawn = self.last_draw[w] = self.new(win)
+            hand[hand.index(UNKNOWN)] = drawn
+        new = iter([self.new(code) for code in shown])
+        hand[:] = [next(new) if t == UNKNOWN else t for t in hand]
 
     def yaku(self, o: dict[str, Any], w: int, hand: tuple[Tile, ...]) -> list[YakuClaim]:
         """A ``hora``'s ``yakus`` as claims (a yakuman written as 1 counts 13 han)."""

@@ -445,7 +445,9 @@ class Engine:
         hand = set(ps.concealed)
         if ev.from_player != w:
             hand.add(ev.win_tile)
-        if ps.unknown:  # the record's hand must hold the known tiles and name the rest
+        if ps.unknown and UNKNOWN in ev.hand:  # nobody wrote the hand down: the known tiles
+            ok = hand <= set(ev.hand)
+        elif ps.unknown:  # the record's hand must hold the known tiles and name the rest
             named = set(ev.hand) - hand
             ok = hand <= set(ev.hand) and len(named) == ps.unknown and UNKNOWN not in named
             if ok:

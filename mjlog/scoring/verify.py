@@ -51,7 +51,7 @@ from mjlog.ruleset import Ruleset
 from mjlog.scoring.payments import nagashi_deltas, next_round, noten_deltas, win_deltas
 from mjlog.scoring.riichi import Valuation, value
 from mjlog.scoring.situation import WinSituation, situation
-from mjlog.tiles import KIND_OF, tiles_str
+from mjlog.tiles import KIND_OF, UNKNOWN, tiles_str
 
 _DRAGONS = frozenset({31, 32, 33})
 _WINDS = frozenset({27, 28, 29, 30})
@@ -191,8 +191,13 @@ class Verifier(Observer):
             val = value(sit, self.ruleset, reference=True)  # the reference has the last word
         before = len(rep.mismatches)
         false_win = val.error == "no_yaku" and self.yaku_judged
+        unwritten = val.error == "hand_not_known" and UNKNOWN in sit.hand
         if false_win:
             rep.wins -= 1  # judged by the rules (no-yaku-win): no value to verify
+        elif unwritten:
+            rep.wins -= 1  # nobody wrote the hand down: nothing to verify it by
+            self.engine.note("unjudged", f"the value of player {ev.winner}'s win not verified: "
+                             "tiles of the hand nobody wrote down", ev.winner)
         elif val.error:
             self.mismatch("win-unscorable", "hand", ev.points, None, player=ev.winner,
                           message=f"the scoring library says {val.error}")
@@ -209,7 +214,7 @@ class Verifier(Observer):
             if ev.deltas:
                 self._compare_deltas("win-deltas", ev.deltas, win_deltas(
                     val, sit, sticks=s.kyotaku if first else 0, honba=first, pao=pao))
-        if len(rep.mismatches) == before and not false_win:
+        if len(rep.mismatches) == before and not (false_win or unwritten):
             rep.wins_verified += 1
         self.dealer_keeps = self.dealer_keeps or ev.winner == s.dealer
         self._expect_next(dealer_keeps=self.dealer_keeps, honba_up=self.dealer_keeps)

@@ -20,6 +20,7 @@ from mjlog.formats.head import Head
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
 from mjlog.rules.kan import KanAfterRiichi
+from mjlog.tiles import UNKNOWN
 
 from .conftest import CORPUS, CORPUS_MISSING, EXAMPLES
 
@@ -73,6 +74,26 @@ def test_a_format_that_cannot_hold_the_game_refuses_it_and_writes_nothing(
     assert result.exit_code == 2 and "converted 1 files" in result.output
     assert [p.name for p in folder.rglob("*.*")] == [KAN.with_suffix(
         FORMATS[target].extension).name]
+
+
+@pytest.mark.parametrize("target", [f for f in FORMATS if FORMATS[f].write is not None])
+def test_a_tile_nobody_saw_is_written_as_such_or_refused(target: str) -> None:
+    """Every writer either keeps a hidden tile hidden (it reads back as one, in the same
+    place) or refuses the game with ``cannot-write``: none writes a tile that is not there."""
+    (rec,) = read_path(EXAMPLES / "east-riichi.jsonl")
+    at = next(i for i, e in enumerate(rec.events) if isinstance(e, Draw) and e.player == 1)
+    events = [*rec.events]
+    events[at] = Draw(player=1, tile=UNKNOWN)
+    if not FORMATS[target].hidden:
+        with pytest.raises(InputError) as caught:
+            write(target, events)
+        assert caught.value.diagnostic.code == "cannot-write"
+        return
+    (back,) = read_bytes(write(target, events).encode())
+    assert [d.code for d in back.diagnostics if d.severity == "error"] == []
+    draws = [e for e in back.events if isinstance(e, Draw) and e.player == 1]
+    assert [e.tile == UNKNOWN for e in draws] == [
+        e.tile == UNKNOWN for e in events if isinstance(e, Draw) and e.player == 1]
 
 
 def test_a_writer_that_raises_is_reported_not_a_traceback(

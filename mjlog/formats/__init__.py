@@ -145,7 +145,7 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            read=lambda d, p, s: tenhou6.read(d, p, strict=s),
            write=lambda ev, o: tenhou6.write(ev, per_round=o.per_round),
            extension=".json", positions="json", families=("riichi",), one_game=True,
-           pao=True),
+           hidden=False, pao=True),
     Format(name="tenhou-link", title="a text with tenhou.net viewer links that carry their "
            "game (#json=...), as converters' reports write them",
            looks_like=lambda h: tenhou6.looks_like_link(h.start),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from mjlog.check import Rule
 from mjlog.events import Win
 from mjlog.rules.evidence import kinds_text
-from mjlog.rules.referee import RiichiCheck, Seat
+from mjlog.rules.referee import RiichiCheck
 
 
 class Furiten(RiichiCheck):
@@ -78,25 +78,27 @@ class Furiten(RiichiCheck):
             ref.unjudged(self.RULES[0], f"{unknown} tiles of the winner's hand are unknown "
                          "(?), so its waits are", ev.winner)
             return
-        seat = ref.seats[ev.winner]
-        found = self._why(seat, "tsumo" if tsumo else "ron")
+        found = self._why(ev.winner, "tsumo" if tsumo else "ron")
         if found is not None:
             code, message, evidence = found
             rule = self.rule("furiten-tsumo" if tsumo else code)
             ref.violation(rule, message, ev.winner, move=False,
-                          evidence=(ref.picture(ev.winner), ("waits", kinds_text(seat.waits)),
-                                    evidence))
+                          evidence=(ref.picture(ev.winner),
+                                    ("waits", kinds_text(ref.waits(ev.winner))), evidence))
 
-    def _why(self, seat: Seat, how: str) -> tuple[str, str, tuple[str, str]] | None:
-        """The furiten of a win (code, message, evidence), or ``None``."""
-        own = seat.waits & seat.river_kinds
+    def _why(self, p: int, how: str) -> tuple[str, str, tuple[str, str]] | None:
+        """The furiten of player ``p``'s win (code, message, evidence), or ``None``."""
+        ref = self.ref
+        seat = ref.seats[p]
+        own = ref.waits(p) & seat.river_kinds
         if own:
             return ("furiten-ron", f"{how} on a hand waiting on {kinds_text(own)}, which the "
                     "player has discarded", ("discarded", kinds_text(own)))
         if seat.riichi_furiten:
             return ("furiten-riichi", "win after passing a winning tile in riichi: "
                     f"{seat.riichi_furiten}", ("passed", seat.riichi_furiten))
-        if seat.passed:
+        passed = ref.passed(p)
+        if passed:
             return ("furiten-passed", "win after passing a winning tile since the player's "
-                    f"last discard: {seat.passed}", ("passed", seat.passed))
+                    f"last discard: {passed}", ("passed", passed))
         return None

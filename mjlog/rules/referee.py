@@ -7,6 +7,15 @@ winning tile (temporary and riichi), the last tile drawn, the call just made,
 the kans made, whether the next draw must come from the dead wall, the tile
 others may still ron and the rons on it so far. It judges nothing itself.
 
+Waits are counted when asked for, once per hand: a player's hand is kept as
+it was after each discard, and the tiles the others pass are kept in one list
+for the round. Temporary furiten matters only for a ron before the player's
+next discard, whose hand is the one kept, so it is found by going through the
+tiles passed since then when a check asks (:meth:`RiichiReferee.passed`).
+Only a player in riichi has each tile passed judged at once, its furiten
+lasting the round. Counting every player's waits after every discard instead
+was two thirds of the referee's time.
+
 Hands the record does not fully name (partial records) get no waits. The
 referee and its checks judge rules only; inconsistencies are the engine's
 findings and values are the score verifier's.
@@ -37,22 +46,29 @@ from mjlog.replay.state import PlayerState
 from mjlog.rules.evidence import consequence, hand_picture, kinds_text
 from mjlog.ruleset import Ruleset
 from mjlog.scoring.verify import WinValues
-from mjlog.tiles import KIND_OF, NUM_KINDS, tile_str, tiles_str
+from mjlog.tiles import KIND_OF, NUM_KINDS, UNKNOWN, tile_str, tiles_str
 
 
 @dataclass(slots=True)
 class Seat:
     """The referee's memory of one player in the current round."""
 
+    hand: tuple[int, ...] = ()
+    """The concealed tiles after the player's last discard (none before the first)."""
+    melds: int = 0
+    """The player's called and kanned sets then."""
     waits: int = 0
-    """Winning kinds (mask) of the hand after the player's last discard."""
+    """Winning kinds (mask) of ``hand``, once counted (:meth:`RiichiReferee.waits`)."""
+    counted: bool = True
+    """Whether ``waits`` is counted for ``hand`` (nothing to count before a discard)."""
     waits_held: bool = False
-    """Whether the hand is still the one ``waits`` was counted for, but for a draw not yet
-    discarded (no call, kan or kita since): throwing that draw needs no new count."""
+    """Whether the hand is still ``hand``, but for a draw not yet discarded (no call, kan
+    or kita since): throwing that draw keeps it."""
+    since: int = -1
+    """Where the tiles passed since the player's last discard start in
+    :attr:`RiichiReferee.passes` (-1 before the first discard: none counts)."""
     river_kinds: int = 0
     """Kinds the player has discarded this round (mask)."""
-    passed: str = ""
-    """Temporary furiten: the passed winning tile (evidence), until the next discard."""
     riichi_furiten: str = ""
     """Riichi furiten: the winning tile passed after riichi (evidence)."""
     last_draw: int = -1
@@ -71,6 +87,8 @@ class RiichiReferee(Referee):
         self.seats: list[Seat] = []
         self.pending: tuple[int, int, str] | None = None
         """A tile others may still ron: (player, tile, what) until the next move."""
+        self.passes: list[tuple[int, int, str, int]] = []
+        """The tiles passed this round, in order: (player, tile, what, turn)."""
         self.kan_players: list[int] = []
         self.rinshan_due = -1
         """The player whose next draw must come from the dead wall, -1 when nobody."""
@@ -97,12 +115,33 @@ class RiichiReferee(Referee):
         if not 0 <= p < len(self.seats):
             return ""
         seat = self.seats[p]
-        own = seat.waits & seat.river_kinds
+        own = self.waits(p) & seat.river_kinds
         if own:
             return f"furiten: waits on {kinds_text(own)}, discarded"
         if seat.riichi_furiten:
             return f"riichi furiten: passed {seat.riichi_furiten}"
-        return f"temporary furiten: passed {seat.passed}" if seat.passed else ""
+        passed = self.passed(p)
+        return f"temporary furiten: passed {passed}" if passed else ""
+
+    def waits(self, p: int) -> int:
+        """The winning kinds (mask) of player ``p``'s hand after its last discard, counted
+        the first time they are asked for (0 for a hand not fully written down)."""
+        seat = self.seats[p]
+        if not seat.counted:
+            seat.waits = _waits_of(seat.hand, seat.melds)
+            seat.counted = True
+        return seat.waits
+
+    def passed(self, p: int) -> str:
+        """Temporary furiten of player ``p``: the first winning tile the others passed since
+        its last discard (evidence), or ""."""
+        seat = self.seats[p]
+        w = self.waits(p) if seat.since >= 0 else 0
+        if w:
+            for q, tile, what, turn in self.passes[seat.since:]:
+                if q != p and w >> KIND_OF[tile] & 1:
+                    return f"{self.t(tile)} ({what} of player {q}, turn {turn})"
+        return ""
 
     # -- the round
 
@@ -112,6 +151,7 @@ class RiichiReferee(Referee):
     def before_round_start(self, ev: RoundStart) -> None:
         self.seats = [Seat() for _ in ev.hands]
         self.pending = None
+        self.passes = []
         self.kan_players = []
         self.rinshan_due = -1
         self.wins_in_row = []
@@ -124,14 +164,13 @@ class RiichiReferee(Referee):
             return
         self.pending = None
         p, tile, what = pend
-        bit = 1 << KIND_OF[tile]
+        turn = self.engine.state.turn
+        self.passes.append((p, tile, what, turn))
         players = self.engine.state.players
-        for q, seat in enumerate(self.seats):
-            if q != p and seat.waits & bit:
-                note = f"{self.t(tile)} ({what} of player {p}, turn {self.engine.state.turn})"
-                seat.passed = seat.passed or note
-                if players[q].riichi and not seat.riichi_furiten:
-                    seat.riichi_furiten = note
+        for q, seat in enumerate(self.seats):  # riichi furiten is judged at once
+            if q != p and players[q].riichi and not seat.riichi_furiten \
+                    and self.waits(q) >> KIND_OF[tile] & 1:
+                seat.riichi_furiten = f"{self.t(tile)} ({what} of player {p}, turn {turn})"
 
     before_draw = before_chi = before_pon = before_open_kan = before_kita = _settle
     before_exhaustive_draw = _settle
@@ -151,11 +190,14 @@ class RiichiReferee(Referee):
         seat = self.seats[p]
         if seat.just_called is not None:
             seat.last_draw = -1
-        seat.passed = ""
+        seat.since = len(self.passes)
         seat.just_called = None
         seat.river_kinds |= 1 << KIND_OF[ev.tile]
         if not (seat.waits_held and ev.tile == seat.last_draw):  # else the same hand as before
-            seat.waits = hand_waits(self.engine.state.players[p])
+            ps = self.engine.state.players[p]
+            seat.hand = (UNKNOWN,) if ps.unknown else tuple(ps.concealed)
+            seat.melds = len(ps.melds)
+            seat.counted = False
             seat.waits_held = True
         self.pending = (p, ev.tile, "discard")
 
@@ -188,6 +230,13 @@ def counts(ps: PlayerState, without: int = -1) -> list[int] | None:
     ``None`` for a hand that holds a tile riichi has not (a flower)."""
     kinds = [KIND_OF[t] for t in ps.concealed if t != without]
     return None if kinds and max(kinds) >= NUM_KINDS else counts_of(kinds)
+
+
+def _waits_of(hand: tuple[int, ...], melds: int) -> int:
+    """The winning kinds (mask) of concealed tiles with ``melds`` called sets (0 for a hand
+    holding a tile nobody wrote down or one riichi has not, a flower)."""
+    kinds = [KIND_OF[t] for t in hand]
+    return 0 if not kinds or max(kinds) >= NUM_KINDS else waits(counts_of(kinds), melds)
 
 
 def hand_waits(ps: PlayerState, without: int = -1) -> int:

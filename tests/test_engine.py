@@ -197,3 +197,22 @@ def test_round_end_scores_follow_the_results(name: str) -> None:
         if isinstance(e, RoundEnd):
             assert e.scores == tuple(engine.state.scores)
     assert engine.findings == []
+
+
+@pytest.mark.parametrize("observed", [False, True])
+def test_the_dealers_first_discard_ends_the_taiwanese_deal(observed: bool) -> None:
+    """The dealer starts a Taiwanese round with 17 tiles and discards before anyone draws.
+    Applied inline (no observer looking at discards) that discard once left the table
+    dealing, and the next player's discard was out of turn; it is the same with an
+    observer of every draw and discard, which takes the same inline path."""
+    from mjlog.formats import notation
+    from mjlog.replay.observer import Observer
+
+    class Every(Observer):
+        def before_draw(self, ev: object) -> None: ...
+        def after_discard(self, ev: object) -> None: ...
+
+    (rec,) = notation.read((EXAMPLES / "17-taiwan-whole-game.mjn").read_bytes())
+    engine = replay(rec, [Every()] if observed else [])
+    assert [f.code for f in engine.findings if f.severity.value == "error"] == []
+    assert engine.rounds > 1

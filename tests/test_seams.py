@@ -46,6 +46,25 @@ def test_a_check_that_raises_is_an_internal_error_and_the_audit_fails(
     assert game["wins"] == 1
 
 
+@pytest.mark.parametrize(("hook", "kind"), [("before_discard", Discard), ("after_draw", Draw)])
+def test_a_move_hook_that_raises_is_an_internal_error_at_each_move(hook: str,
+                                                                   kind: type) -> None:
+    """Draws and discards are applied inline between their hooks: a hook that raises on
+    each is one internal-error finding at each, where the move is, and the replay goes on
+    to judge everything else as it would without it."""
+    broken = type("Broken", (Observer,), {"name": "broken", hook: _boom})()
+    (rec,) = read_path(KAN)
+    engine, plain = Engine(rec.src), Engine(rec.src)
+    engine.run(rec.events, [broken])
+    plain.run(rec.events)
+    errors = [f for f in engine.findings if f.code == "internal-error"]
+    at = [i for i, e in enumerate(rec.events) if isinstance(e, kind)]
+    assert [f.src for f in errors] == [rec.src(i) for i in at]
+    assert all(f"broken failed on {kind.TYPE}: ValueError" in f.message for f in errors)
+    assert [f for f in engine.findings if f.code != "internal-error"] == plain.findings
+    assert engine.state.scores == plain.state.scores and engine.rounds == plain.rounds
+
+
 def test_a_reader_that_raises_gives_an_internal_error_diagnostic(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from mjlog.formats import notation

@@ -18,7 +18,7 @@ Its finding codes (``discard-not-in-hand``, ``out-of-turn``,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from mjlog.diagnostics import PER_GAME, Finding, Severity, Src
 from mjlog.events import (
@@ -58,6 +58,18 @@ _OUTSIDE_ROUNDS = frozenset({GameStart, RoundStart, GameEnd})
 """The events observers see before the first round starts."""
 
 
+class _MoveHooks(NamedTuple):
+    """What :meth:`Engine.run` does with draws and discards: their observers' hooks (None
+    for none) and whether each may be applied inline (not a kind it pauses before)."""
+
+    draw_before: list[tuple[Observer, Any]] | None
+    draw_after: list[tuple[Observer, Any]] | None
+    drop_before: list[tuple[Observer, Any]] | None
+    drop_after: list[tuple[Observer, Any]] | None
+    draw: bool
+    discard: bool
+
+
 class Engine:
     """Replays one game's events, keeping the table and the findings.
 
@@ -82,6 +94,8 @@ class Engine:
         self._partial_draws: set[int] = set()
         self._halt = False
         self._round_fits = False
+        self._failed: list[tuple[Observer, Exception]] = []
+        """The hooks that failed on the event being applied, with what they raised."""
         """Whether a round has started and its start fitted the table (observers see it)."""
         self._handlers: dict[type, Handler] = {
             GameStart: self._game_start, RoundStart: self._round_start, Draw: self._draw,
@@ -135,12 +149,16 @@ class Engine:
         """
         before, after = hooks_of(observers) if observers else ({}, {})
         end = len(events) if stop is None else stop
-        slow = pause | before.keys() | after.keys()
-        fast = Draw not in slow or Discard not in slow
+        fast = Draw not in pause or Discard not in pause
+        moves = _MoveHooks(before.get(Draw), after.get(Draw), before.get(Discard),
+                           after.get(Discard), Draw not in pause, Discard not in pause)
         i = start
         while i < end:
             if fast:
-                i = self._fast(events, i, end, slow)
+                i = self._fast(events, i, end, moves)
+                if self._halt:
+                    self._halt = False
+                    return i
                 if i >= end:
                     break
             ev = events[i]
@@ -157,74 +175,104 @@ class Engine:
                 return i
         return end
 
-    def _fast(self, events: Sequence[Event], i: int, end: int, slow: frozenset[type] | set[type]
-              ) -> int:
-        """Apply draws and discards inline from ``i``; return the index of the first event
-        that needs the slow path (or ``end``)."""
-        # The turn lives in locals here and goes back to the state on return.
+    def _fast(self, events: Sequence[Event], i: int, end: int, moves: _MoveHooks) -> int:
+        """Apply draws and discards inline from ``i``, each between its observers' hooks
+        (in a round that fits the table); return the index of the first event that needs
+        the slow path (or ``end``, or the one after an event whose hook halted the run).
+
+        The turn lives in locals here; it goes back to the state before any hook runs and
+        on return. A move that needs a finding (out of turn, a tile used twice, a riichi
+        discard …) leaves for the slow path, which judges it."""
         s = self.state
         used, n = s.used, s.n
         hands = [ps.concealed for ps in s.players]
         rivers = [ps.river for ps in s.players]
         turn, to_draw, to_discard, live = s.turn, s.to_draw, s.to_discard, s.live_wall
         last_discard, last_discarder, dealing = s.last_discard, s.last_discarder, s.dealing
-        fast_draw, fast_discard = Draw not in slow, Discard not in slow
+        fits = self._round_fits
+        draw_before, draw_after = (moves.draw_before, moves.draw_after) if fits else (None, None)
+        drop_before, drop_after = (moves.drop_before, moves.drop_after) if fits else (None, None)
+        fast_draw, fast_discard = moves.draw, moves.discard
         while i < end:
             ev = events[i]
             cls = ev.__class__
             if cls is Draw and fast_draw:
                 p, t = ev.player, ev.tile  # type: ignore[union-attr]
-                if to_draw == p and not used[t] and live > 0 and not dealing:
-                    turn += 1
-                    used[t] = 1
-                    live -= 1
-                    hands[p].add(t)
-                    to_draw = -1
-                    to_discard = p
-                    last_discard = -1
-                    i += 1
-                    continue
+                if to_draw != p or used[t] or live <= 0 or dealing:
+                    break
+                if draw_before is not None:
+                    s.turn, s.to_draw, s.to_discard, s.live_wall = turn, to_draw, to_discard, live
+                    s.last_discard = last_discard
+                    self._hooks(draw_before, ev, i)
+                turn += 1
+                used[t] = 1
+                live -= 1
+                hands[p].add(t)
+                to_draw = -1
+                to_discard = p
+                last_discard = -1
             elif cls is Discard and fast_discard:
                 p, t = ev.player, ev.tile  # type: ignore[union-attr]
-                if to_discard == p and t in hands[p] and not ev.riichi:  # type: ignore[union-attr]
-                    turn += 1
-                    hands[p].remove(t)
-                    rivers[p].append(ev)  # type: ignore[arg-type]
-                    to_discard = -1
-                    to_draw = (p + 1) % n
-                    last_discard = t
-                    last_discarder = p
-                    i += 1
-                    continue
-            break
+                if to_discard != p or t not in hands[p] or ev.riichi or dealing:  # type: ignore[union-attr]
+                    break
+                if drop_before is not None:
+                    s.turn, s.to_draw, s.to_discard, s.live_wall = turn, to_draw, to_discard, live
+                    s.last_discard, s.last_discarder = last_discard, last_discarder
+                    self._hooks(drop_before, ev, i)
+                turn += 1
+                hands[p].remove(t)
+                rivers[p].append(ev)  # type: ignore[arg-type]
+                to_discard = -1
+                to_draw = (p + 1) % n
+                last_discard = t
+                last_discarder = p
+            else:
+                break
+            i += 1
+            after = draw_after if cls is Draw else drop_after
+            if after is not None or self._failed:
+                s.turn, s.to_draw, s.to_discard, s.live_wall = turn, to_draw, to_discard, live
+                s.last_discard, s.last_discarder = last_discard, last_discarder
+                if after is not None:
+                    self._hooks(after, ev, i - 1)
+                self._report_failed(ev)
+                if self._halt:
+                    break
         s.turn, s.to_draw, s.to_discard, s.live_wall = turn, to_draw, to_discard, live
         s.last_discard, s.last_discarder = last_discard, last_discarder
         return i
+
+    def _hooks(self, hooks: list[tuple[Observer, Any]], ev: Event, i: int) -> None:
+        """Call each hook on ``ev``, the event at ``i``; an exception is kept (in
+        :attr:`_failed`) to be reported once the event is applied, never swallowed."""
+        self.index = i
+        for obs, fn in hooks:
+            try:
+                fn(ev)
+            except Exception as exc:  # reported after the event, never swallowed
+                self._failed.append((obs, exc))
+
+    def _report_failed(self, ev: Event) -> None:
+        """An ``internal-error`` finding for each hook that failed on ``ev``."""
+        for obs, error in self._failed:
+            who = obs.name or type(obs).__name__
+            self.find("internal-error", f"{who} failed on {ev.TYPE}: {error!r}")
+        self._failed.clear()
 
     def _slow(self, ev: Event, i: int, before: list[tuple[Observer, Any]] | None,
               after: list[tuple[Observer, Any]] | None) -> None:
         """One event through the observers' hooks and the engine's own judging."""
         self.index = i
-        failed: list[tuple[Observer, Exception]] = []
         if before:
-            for obs, fn in before:
-                try:
-                    fn(ev)
-                except Exception as exc:  # reported below, never swallowed
-                    failed.append((obs, exc))
+            self._hooks(before, ev, i)
         fitted = self._handle(ev)
         if ev.__class__ is RoundStart:
             self._round_fits = fitted
         if after:
-            for obs, fn in after:
-                try:
-                    fn(ev)
-                except Exception as exc:  # reported below, never swallowed
-                    failed.append((obs, exc))
+            self._hooks(after, ev, i)
         if fitted:  # else the engine reported the event, which no observer could judge
-            for obs, error in failed:
-                who = obs.name or type(obs).__name__
-                self.find("internal-error", f"{who} failed on {ev.TYPE}: {error!r}")
+            self._report_failed(ev)
+        self._failed.clear()
 
     def steps(self, events: list[Event]) -> Iterator[int]:
         """Apply events one by one, yielding each index after it is applied."""

@@ -18,7 +18,7 @@ Its finding codes (``discard-not-in-hand``, ``out-of-turn``,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from mjlog.diagnostics import PER_GAME, Finding, Severity, Src
 from mjlog.events import (
@@ -68,6 +68,11 @@ class _MoveHooks(NamedTuple):
     drop_after: list[tuple[Observer, Any]] | None
     draw: bool
     discard: bool
+
+
+_UNHOOKED: Final = _MoveHooks(None, None, None, None, True, True)
+"""No hooks on draws and discards: outside a round that fits the table the engine alone
+judges."""
 
 
 class Engine:
@@ -178,69 +183,62 @@ class Engine:
     def _fast(self, events: Sequence[Event], i: int, end: int, moves: _MoveHooks) -> int:
         """Apply draws and discards inline from ``i``, each between its observers' hooks
         (in a round that fits the table); return the index of the first event that needs
-        the slow path (or ``end``, or the one after an event whose hook halted the run).
-
-        The turn lives in locals here; it goes back to the state before any hook runs and
-        on return. A move that needs a finding (out of turn, a tile used twice, a riichi
-        discard …) leaves for the slow path, which judges it."""
+        the slow path (a finding, a riichi discard …), or ``end``, or the one after an
+        event whose hook halted the run. The turn lives in locals here; it goes back to
+        the state before any hook runs and on return."""
         s = self.state
         used, n = s.used, s.n
         hands = [ps.concealed for ps in s.players]
         rivers = [ps.river for ps in s.players]
         turn, to_draw, to_discard, live = s.turn, s.to_draw, s.to_discard, s.live_wall
         last_discard, last_discarder, dealing = s.last_discard, s.last_discarder, s.dealing
-        fits = self._round_fits
-        draw_before, draw_after = (moves.draw_before, moves.draw_after) if fits else (None, None)
-        drop_before, drop_after = (moves.drop_before, moves.drop_after) if fits else (None, None)
-        fast_draw, fast_discard = moves.draw, moves.discard
+        hooked = moves if self._round_fits else _UNHOOKED
         while i < end:
             ev = events[i]
             cls = ev.__class__
-            if cls is Draw and fast_draw:
+            if cls is Draw and moves.draw:
                 p, t = ev.player, ev.tile  # type: ignore[union-attr]
                 if to_draw != p or used[t] or live <= 0 or dealing:
                     break
-                if draw_before is not None:
-                    s.turn, s.to_draw, s.to_discard, s.live_wall = turn, to_draw, to_discard, live
-                    s.last_discard = last_discard
-                    self._hooks(draw_before, ev, i)
-                turn += 1
+                if (before := hooked.draw_before) is not None:
+                    self._store(turn, to_draw, to_discard, live, last_discard, last_discarder)
+                    self._hooks(before, ev, i)
+                turn, live, to_draw, to_discard, last_discard = turn + 1, live - 1, -1, p, -1
                 used[t] = 1
-                live -= 1
                 hands[p].add(t)
-                to_draw = -1
-                to_discard = p
-                last_discard = -1
-            elif cls is Discard and fast_discard:
+                after = hooked.draw_after
+            elif cls is Discard and moves.discard:
                 p, t = ev.player, ev.tile  # type: ignore[union-attr]
                 if to_discard != p or t not in hands[p] or ev.riichi or dealing:  # type: ignore[union-attr]
                     break
-                if drop_before is not None:
-                    s.turn, s.to_draw, s.to_discard, s.live_wall = turn, to_draw, to_discard, live
-                    s.last_discard, s.last_discarder = last_discard, last_discarder
-                    self._hooks(drop_before, ev, i)
-                turn += 1
+                if (before := hooked.drop_before) is not None:
+                    self._store(turn, to_draw, to_discard, live, last_discard, last_discarder)
+                    self._hooks(before, ev, i)
+                turn, to_discard, to_draw = turn + 1, -1, (p + 1) % n
+                last_discard, last_discarder = t, p
                 hands[p].remove(t)
                 rivers[p].append(ev)  # type: ignore[arg-type]
-                to_discard = -1
-                to_draw = (p + 1) % n
-                last_discard = t
-                last_discarder = p
+                after = hooked.drop_after
             else:
                 break
             i += 1
-            after = draw_after if cls is Draw else drop_after
             if after is not None or self._failed:
-                s.turn, s.to_draw, s.to_discard, s.live_wall = turn, to_draw, to_discard, live
-                s.last_discard, s.last_discarder = last_discard, last_discarder
+                self._store(turn, to_draw, to_discard, live, last_discard, last_discarder)
                 if after is not None:
                     self._hooks(after, ev, i - 1)
-                self._report_failed(ev)
+                if self._failed:
+                    self._report_failed(ev)
                 if self._halt:
                     break
+        self._store(turn, to_draw, to_discard, live, last_discard, last_discarder)
+        return i
+
+    def _store(self, turn: int, to_draw: int, to_discard: int, live: int, last_discard: int,
+               last_discarder: int) -> None:
+        """The turn kept in :meth:`_fast`'s locals, back in the state."""
+        s = self.state
         s.turn, s.to_draw, s.to_discard, s.live_wall = turn, to_draw, to_discard, live
         s.last_discard, s.last_discarder = last_discard, last_discarder
-        return i
 
     def _hooks(self, hooks: list[tuple[Observer, Any]], ev: Event, i: int) -> None:
         """Call each hook on ``ev``, the event at ``i``; an exception is kept (in
@@ -270,8 +268,8 @@ class Engine:
             self._round_fits = fitted
         if after:
             self._hooks(after, ev, i)
-        if fitted:  # else the engine reported the event, which no observer could judge
-            self._report_failed(ev)
+        if fitted and self._failed:  # else the engine reported the event, which no
+            self._report_failed(ev)     # observer could judge
         self._failed.clear()
 
     def steps(self, events: list[Event]) -> Iterator[int]:

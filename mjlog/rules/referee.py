@@ -89,6 +89,8 @@ class RiichiReferee(Referee):
         """A tile others may still ron: (player, tile, what) until the next move."""
         self.passes: list[tuple[int, int, str, int]] = []
         """The tiles passed this round, in order: (player, tile, what, turn)."""
+        self.in_riichi: list[int] = []
+        """The players who have declared riichi this round, in seat order."""
         self.kan_players: list[int] = []
         self.rinshan_due = -1
         """The player whose next draw must come from the dead wall, -1 when nobody."""
@@ -152,6 +154,7 @@ class RiichiReferee(Referee):
         self.seats = [Seat() for _ in ev.hands]
         self.pending = None
         self.passes = []
+        self.in_riichi = []
         self.kan_players = []
         self.rinshan_due = -1
         self.wins_in_row = []
@@ -166,10 +169,9 @@ class RiichiReferee(Referee):
         p, tile, what = pend
         turn = self.engine.state.turn
         self.passes.append((p, tile, what, turn))
-        players = self.engine.state.players
-        for q, seat in enumerate(self.seats):  # riichi furiten is judged at once
-            if q != p and players[q].riichi and not seat.riichi_furiten \
-                    and self.waits(q) >> KIND_OF[tile] & 1:
+        for q in self.in_riichi:  # riichi furiten is judged at once
+            seat = self.seats[q]
+            if q != p and not seat.riichi_furiten and self.waits(q) >> KIND_OF[tile] & 1:
                 seat.riichi_furiten = f"{self.t(tile)} ({what} of player {p}, turn {turn})"
 
     before_draw = before_chi = before_pon = before_open_kan = before_kita = _settle
@@ -192,6 +194,8 @@ class RiichiReferee(Referee):
             seat.last_draw = -1
         seat.since = len(self.passes)
         seat.just_called = None
+        if ev.riichi and p not in self.in_riichi:
+            self.in_riichi = sorted([*self.in_riichi, p])
         seat.river_kinds |= 1 << KIND_OF[ev.tile]
         if not (seat.waits_held and ev.tile == seat.last_draw):  # else the same hand as before
             ps = self.engine.state.players[p]

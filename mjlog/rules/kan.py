@@ -287,6 +287,8 @@ class KanDora(RiichiCheck):
                 self._missing(due)
 
     def before_discard(self, ev: Discard) -> None:
+        if not self.mem.due:
+            return
         immediate = self.ref.rules.riichi.kan_dora == "immediate"
         for due in self.mem.due:
             if due.discards < 0:

@@ -18,7 +18,7 @@ Its finding codes (``discard-not-in-hand``, ``out-of-turn``,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Final, NamedTuple
+from typing import Any, NamedTuple
 
 from mjlog.diagnostics import PER_GAME, Finding, Severity, Src
 from mjlog.events import (
@@ -68,11 +68,6 @@ class _MoveHooks(NamedTuple):
     drop_after: list[tuple[Observer, Any]] | None
     draw: bool
     discard: bool
-
-
-_UNHOOKED: Final = _MoveHooks(None, None, None, None, True, True)
-"""No hooks on draws and discards: outside a round that fits the table the engine alone
-judges."""
 
 
 class Engine:
@@ -149,18 +144,20 @@ class Engine:
         With ``pause``, stops *before* the first event of one of those classes
         and returns its index, so a caller can look at the table just before
         it. An observer may stop the run after the current event
-        (:meth:`halt`). Draws and discards that need no finding and that no
-        observer looks at are applied inline (they are nine events in ten).
+        (:meth:`halt`). Draws and discards that need no finding are applied inline,
+        between their hooks (they are nine events in ten).
         """
         before, after = hooks_of(observers) if observers else ({}, {})
         end = len(events) if stop is None else stop
         fast = Draw not in pause or Discard not in pause
         moves = _MoveHooks(before.get(Draw), after.get(Draw), before.get(Discard),
                            after.get(Discard), Draw not in pause, Discard not in pause)
+        hooked = any(moves[:4])
         i = start
         while i < end:
             if fast:
-                i = self._fast(events, i, end, moves)
+                inline = self._hooked if hooked and self._round_fits else self._fast
+                i = inline(events, i, end, moves)
                 if self._halt:
                     self._halt = False
                     return i
@@ -181,64 +178,92 @@ class Engine:
         return end
 
     def _fast(self, events: Sequence[Event], i: int, end: int, moves: _MoveHooks) -> int:
-        """Apply draws and discards inline from ``i``, each between its observers' hooks
-        (in a round that fits the table); return the index of the first event that needs
-        the slow path (a finding, a riichi discard …), or ``end``, or the one after an
-        event whose hook halted the run. The turn lives in locals here; it goes back to
-        the state before any hook runs and on return."""
+        """Apply draws and discards inline from ``i``, with no hook (none looks at them, or
+        the round does not fit the table); return the index of the first event that needs
+        the slow path (a finding, a riichi discard …), or ``end``."""
+        # The turn lives in locals here and goes back to the state on return.
         s = self.state
         used, n = s.used, s.n
         hands = [ps.concealed for ps in s.players]
         rivers = [ps.river for ps in s.players]
         turn, to_draw, to_discard, live = s.turn, s.to_draw, s.to_discard, s.live_wall
         last_discard, last_discarder, dealing = s.last_discard, s.last_discarder, s.dealing
-        hooked = moves if self._round_fits else _UNHOOKED
+        fast_draw, fast_discard = moves.draw, moves.discard
+        while i < end:
+            ev = events[i]
+            cls = ev.__class__
+            if cls is Draw and fast_draw:
+                p, t = ev.player, ev.tile  # type: ignore[union-attr]
+                if to_draw != p or used[t] or live <= 0 or dealing:
+                    break
+                turn, live, to_draw, to_discard, last_discard = turn + 1, live - 1, -1, p, -1
+                used[t] = 1
+                hands[p].add(t)
+            elif cls is Discard and fast_discard:
+                p, t = ev.player, ev.tile  # type: ignore[union-attr]
+                if to_discard != p or t not in hands[p] or ev.riichi or dealing:  # type: ignore[union-attr]
+                    break
+                turn, to_discard, to_draw = turn + 1, -1, (p + 1) % n
+                last_discard, last_discarder = t, p
+                hands[p].remove(t)
+                rivers[p].append(ev)  # type: ignore[arg-type]
+            else:
+                break
+            i += 1
+        s.turn, s.to_draw, s.to_discard, s.live_wall = turn, to_draw, to_discard, live
+        s.last_discard, s.last_discarder = last_discard, last_discarder
+        return i
+
+    def _hooked(self, events: Sequence[Event], i: int, end: int, moves: _MoveHooks) -> int:
+        """:meth:`_fast` for a round that fits the table, each move between its observers'
+        hooks (which see the table as it is then; what they raise is kept, as in
+        :meth:`_hooks`); also returns after an event whose hook halted the run."""
+        s = self.state
+        used, n, failed = s.used, s.n, self._failed
+        hands = [ps.concealed for ps in s.players]
+        rivers = [ps.river for ps in s.players]
         while i < end:
             ev = events[i]
             cls = ev.__class__
             if cls is Draw and moves.draw:
                 p, t = ev.player, ev.tile  # type: ignore[union-attr]
-                if to_draw != p or used[t] or live <= 0 or dealing:
+                if s.to_draw != p or used[t] or s.live_wall <= 0 or s.dealing:
                     break
-                if (before := hooked.draw_before) is not None:
-                    self._store(turn, to_draw, to_discard, live, last_discard, last_discarder)
-                    self._hooks(before, ev, i)
-                turn, live, to_draw, to_discard, last_discard = turn + 1, live - 1, -1, p, -1
-                used[t] = 1
-                hands[p].add(t)
-                after = hooked.draw_after
+                before, after = moves.draw_before, moves.draw_after
             elif cls is Discard and moves.discard:
                 p, t = ev.player, ev.tile  # type: ignore[union-attr]
-                if to_discard != p or t not in hands[p] or ev.riichi or dealing:  # type: ignore[union-attr]
+                if s.to_discard != p or t not in hands[p] or ev.riichi or s.dealing:  # type: ignore[union-attr]
                     break
-                if (before := hooked.drop_before) is not None:
-                    self._store(turn, to_draw, to_discard, live, last_discard, last_discarder)
-                    self._hooks(before, ev, i)
-                turn, to_discard, to_draw = turn + 1, -1, (p + 1) % n
-                last_discard, last_discarder = t, p
-                hands[p].remove(t)
-                rivers[p].append(ev)  # type: ignore[arg-type]
-                after = hooked.drop_after
+                before, after = moves.drop_before, moves.drop_after
             else:
                 break
+            self.index = i
+            for obs, fn in before or ():
+                try:
+                    fn(ev)
+                except Exception as exc:  # reported after the event, never swallowed
+                    failed.append((obs, exc))
+            s.turn += 1
+            if cls is Draw:
+                s.live_wall -= 1
+                s.to_draw, s.to_discard, s.last_discard = -1, p, -1
+                used[t] = 1
+                hands[p].add(t)
+            else:
+                s.to_discard, s.to_draw, s.last_discard, s.last_discarder = -1, (p + 1) % n, t, p
+                hands[p].remove(t)
+                rivers[p].append(ev)  # type: ignore[arg-type]
+            for obs, fn in after or ():
+                try:
+                    fn(ev)
+                except Exception as exc:  # reported below, never swallowed
+                    failed.append((obs, exc))
             i += 1
-            if after is not None or self._failed:
-                self._store(turn, to_draw, to_discard, live, last_discard, last_discarder)
-                if after is not None:
-                    self._hooks(after, ev, i - 1)
-                if self._failed:
-                    self._report_failed(ev)
-                if self._halt:
-                    break
-        self._store(turn, to_draw, to_discard, live, last_discard, last_discarder)
+            if failed:
+                self._report_failed(ev)
+            if self._halt:
+                break
         return i
-
-    def _store(self, turn: int, to_draw: int, to_discard: int, live: int, last_discard: int,
-               last_discarder: int) -> None:
-        """The turn kept in :meth:`_fast`'s locals, back in the state."""
-        s = self.state
-        s.turn, s.to_draw, s.to_discard, s.live_wall = turn, to_draw, to_discard, live
-        s.last_discard, s.last_discarder = last_discard, last_discarder
 
     def _hooks(self, hooks: list[tuple[Observer, Any]], ev: Event, i: int) -> None:
         """Call each hook on ``ev``, the event at ``i``; an exception is kept (in

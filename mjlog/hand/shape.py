@@ -52,9 +52,12 @@ def _unpack(key: int, size: int) -> list[int]:
 # ---------------------------------------------------------------- complete shapes
 
 
-_MEMO_SIZE: Final = 1 << 13
-"""How many suits each memo below keeps (the least recently used go first): about what a
-few hundred games need, so that memory stays flat over an archive of any size."""
+_MEMO_SIZE: Final = 1 << 11
+"""How many suits each memo below keeps (the least recently used go first), so that memory
+stays flat over an archive of any size. They serve only a suit's first count (its facts
+are then kept in the suit tables), since waits are counted when the rule checks ask, not
+after every discard: at 8,192 these memos were most of what an audit's memory grew by
+from 300 to 4,800 games (``benchmarks/bench_memory.py``), for about 2% of its speed."""
 
 
 @lru_cache(maxsize=_MEMO_SIZE)
@@ -101,7 +104,7 @@ recently used table keeps, with no bookkeeping on a hit)."""
 _FACTS: Final[dict[Facts, Facts]] = {}
 """Every distinct :data:`Facts` met (a few thousand at most: a suit's waits are 9 bits)."""
 
-_SUIT_TABLE_SIZE: Final = 1 << 12
+_SUIT_TABLE_SIZE: Final = 1 << 11
 """Entries each suit's table holds before it starts again (the older one holds as many)."""
 
 _SLICES: Final = ((0, 9), (9, 18), (18, 27), (27, 34))

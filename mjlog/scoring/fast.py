@@ -60,7 +60,7 @@ Split = tuple[int, tuple[Set, ...]]
 """A split of some tiles: (the pair's kind or -1, the sets)."""
 
 
-@lru_cache(maxsize=1 << 12)  # bounded: flat memory over any archive
+@lru_cache(maxsize=1 << 11)  # bounded: flat memory over any archive
 def _suit_splits(counts: bytes, start: int, honours: bool) -> tuple[Split, ...]:
     """Every split of one suit into sets and at most one pair: (pair kind or -1, sets)."""
     out: list[tuple[int, tuple[Set, ...]]] = []

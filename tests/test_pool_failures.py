@@ -34,12 +34,15 @@ if "--multiprocessing-fork" in sys.argv:  # a pool's worker, not the command its
 
 
 def _records(tmp_path: Path, count: int, *, linked: bool = False) -> Path:
-    """A folder of the first ``count`` Tenhou records of the corpus (copies, or links)."""
+    """A folder of ``count`` Tenhou records of the corpus (copies, or links), taken in
+    order and again from the first when the corpus has fewer."""
     if not XML.is_dir():
         pytest.skip(CORPUS_MISSING)
     folder = tmp_path / "records"
     folder.mkdir()
-    for i, path in enumerate(sorted(XML.rglob("*.mjlog"))[:count]):
+    found = sorted(XML.rglob("*.mjlog"))
+    for i in range(count):
+        path = found[i % len(found)]
         if linked:
             (folder / f"{i:05}.mjlog").symlink_to(path)
         else:
@@ -75,7 +78,7 @@ def _finished(proc: subprocess.Popen[str]) -> tuple[str, str]:
 
 
 def test_a_worker_killed_mid_batch_changes_nothing_in_the_report(tmp_path: Path) -> None:
-    folder = _records(tmp_path, 1000, linked=True)  # about 5 s on two workers
+    folder = _records(tmp_path, 2000, linked=True)  # about 5 s on two workers
     unharmed = _mjlog("audit", str(folder), "--format", "json", "--jobs", "2")
     expected, _ = _finished(unharmed)
     proc = _mjlog("audit", str(folder), "--format", "json", "--jobs", "2")
@@ -84,7 +87,9 @@ def test_a_worker_killed_mid_batch_changes_nothing_in_the_report(tmp_path: Path)
         assert proc.poll() is None and time.monotonic() < deadline, "no workers started"
         time.sleep(0.05)
     time.sleep(1.5)  # the workers are reading batches (a worker is idle for microseconds)
-    os.kill(_workers(proc.pid)[0], signal.SIGKILL)
+    workers = _workers(proc.pid)
+    assert workers, "the run ended before a worker could be killed: give it more records"
+    os.kill(workers[0], signal.SIGKILL)
     time.sleep(0.2)
     assert proc.poll() is None, "the run ended before its worker was killed"
     out, err = _finished(proc)

@@ -3,9 +3,9 @@
 :class:`~mjlog.rules.referee.RiichiReferee` counts a player's waits only when a check
 or the viewer asks, and goes through the tiles passed since the player's last discard
 then. :class:`_EveryMove` here keeps furiten the plain way (every player's waits after
-each of its discards, each passed tile judged at once against every player), and the
-two must say the same for every seat after every event of random games whose players
-often let a winning tile pass.
+the deal and after each of its discards, each passed tile judged at once against every
+player), and the two must say the same for every seat after every event of random games
+whose players often let a winning tile pass.
 """
 
 from __future__ import annotations
@@ -34,9 +34,10 @@ class _EveryMove(Observer):
         self.riichi: list[str] = []
         self.pending: tuple[int, int, str] | None = None
 
-    def before_round_start(self, ev: RoundStart) -> None:
+    def after_round_start(self, ev: RoundStart) -> None:
         n = len(ev.hands)
-        self.waits, self.river, self.passed, self.riichi = [0] * n, [0] * n, [""] * n, [""] * n
+        self.waits = [hand_waits(ps) for ps in self.engine.state.players]  # the dealt hands
+        self.river, self.passed, self.riichi = [0] * n, [""] * n, [""] * n
         self.pending = None
 
     def settle(self, ev: Event) -> None:

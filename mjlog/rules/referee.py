@@ -54,19 +54,19 @@ class Seat:
     """The referee's memory of one player in the current round."""
 
     hand: tuple[int, ...] = ()
-    """The concealed tiles after the player's last discard (none before the first)."""
+    """The concealed tiles after the player's last discard (the tiles dealt before it)."""
     melds: int = 0
     """The player's called and kanned sets then."""
     waits: int = 0
     """Winning kinds (mask) of ``hand``, once counted (:meth:`RiichiReferee.waits`)."""
     counted: bool = True
-    """Whether ``waits`` is counted for ``hand`` (nothing to count before a discard)."""
+    """Whether ``waits`` is counted for ``hand``."""
     waits_held: bool = False
     """Whether the hand is still ``hand``, but for a draw not yet discarded (no call, kan
     or kita since): throwing that draw keeps it."""
     since: int = -1
-    """Where the tiles passed since the player's last discard start in
-    :attr:`RiichiReferee.passes` (-1 before the first discard: none counts)."""
+    """Where the tiles passed since the player's last discard (or the deal) start in
+    :attr:`RiichiReferee.passes` (-1 before the round: none counts)."""
     river_kinds: int = 0
     """Kinds the player has discarded this round (mask)."""
     riichi_furiten: str = ""
@@ -151,7 +151,7 @@ class RiichiReferee(Referee):
         self.seats = [Seat() for _ in ev.players]
 
     def before_round_start(self, ev: RoundStart) -> None:
-        self.seats = [Seat() for _ in ev.hands]
+        self.seats = [Seat(hand=tuple(hand), counted=False, since=0) for hand in ev.hands]
         self.pending = None
         self.passes = []
         self.in_riichi = []

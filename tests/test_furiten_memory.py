@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from mjlog.events import Discard, Event, RoundStart
+from mjlog.events import AddedKan, Discard, Event, RoundStart
 from mjlog.randomplay import RandomGame, Style
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
@@ -63,8 +63,8 @@ class _EveryMove(Observer):
         self.waits[p] = hand_waits(self.engine.state.players[p])
         self.pending = (p, ev.tile, "discard")
 
-    def after_added_kan(self, ev: Event) -> None:
-        self.pending = (ev.player, ev.added, "added kan")  # type: ignore[attr-defined]
+    def after_added_kan(self, ev: AddedKan) -> None:
+        self.pending = (ev.player, ev.added, "added kan")
 
     def furiten(self, p: int) -> str:
         own = self.waits[p] & self.river[p]

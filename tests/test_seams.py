@@ -47,8 +47,8 @@ def test_a_check_that_raises_is_an_internal_error_and_the_audit_fails(
 
 
 @pytest.mark.parametrize(("hook", "kind"), [("before_discard", Discard), ("after_draw", Draw)])
-def test_a_move_hook_that_raises_is_an_internal_error_at_each_move(hook: str,
-                                                                   kind: type) -> None:
+def test_a_move_hook_that_raises_is_an_internal_error_at_each_move(
+        hook: str, kind: type[Draw] | type[Discard]) -> None:
     """Draws and discards are applied inline between their hooks: a hook that raises on
     each is one internal-error finding at each, where the move is, and the replay goes on
     to judge everything else as it would without it."""

@@ -113,7 +113,7 @@ class RiichiReferee(Referee):
     def furiten(self, p: int) -> str:
         """Furiten of seat ``p`` as the furiten check would judge a ron now: a wait it has
         discarded, a winning tile passed in riichi, or one passed since its last discard
-        (the waits are those of its hand after its last discard)."""
+        (the waits are those of its hand after its last discard, or as dealt)."""
         if not 0 <= p < len(self.seats):
             return ""
         seat = self.seats[p]
@@ -126,8 +126,9 @@ class RiichiReferee(Referee):
         return f"temporary furiten: passed {passed}" if passed else ""
 
     def waits(self, p: int) -> int:
-        """The winning kinds (mask) of player ``p``'s hand after its last discard, counted
-        the first time they are asked for (0 for a hand not fully written down)."""
+        """The winning kinds (mask) of player ``p``'s hand after its last discard (or as
+        dealt), counted the first time they are asked for (0 for a hand not fully written
+        down)."""
         seat = self.seats[p]
         if not seat.counted:
             seat.waits = _waits_of(seat.hand, seat.melds)
@@ -136,7 +137,7 @@ class RiichiReferee(Referee):
 
     def passed(self, p: int) -> str:
         """Temporary furiten of player ``p``: the first winning tile the others passed since
-        its last discard (evidence), or ""."""
+        its last discard or the deal (evidence), or ""."""
         seat = self.seats[p]
         w = self.waits(p) if seat.since >= 0 else 0
         if w:

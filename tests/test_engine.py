@@ -22,8 +22,10 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
+from mjlog.formats import notation
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine, replay
+from mjlog.replay.observer import Observer
 from mjlog.tiles import Tile
 
 from .conftest import EXAMPLES
@@ -205,9 +207,6 @@ def test_the_dealers_first_discard_ends_the_taiwanese_deal(observed: bool) -> No
     Applied inline (no observer looking at discards) that discard once left the table
     dealing, and the next player's discard was out of turn; it is the same with an
     observer of every draw and discard, which takes the same inline path."""
-    from mjlog.formats import notation
-    from mjlog.replay.observer import Observer
-
     class Every(Observer):
         def before_draw(self, ev: object) -> None: ...
         def after_discard(self, ev: object) -> None: ...

@@ -94,9 +94,9 @@ class Engine:
         self._partial_draws: set[int] = set()
         self._halt = False
         self._round_fits = False
+        """Whether a round has started and its start fitted the table (observers see it)."""
         self._failed: list[tuple[Observer, Exception]] = []
         """The hooks that failed on the event being applied, with what they raised."""
-        """Whether a round has started and its start fitted the table (observers see it)."""
         self._handlers: dict[type, Handler] = {
             GameStart: self._game_start, RoundStart: self._round_start, Draw: self._draw,
             Discard: self._discard, Chi: self._call, Pon: self._call, OpenKan: self._call,
@@ -216,10 +216,10 @@ class Engine:
 
     def _hooked(self, events: Sequence[Event], i: int, end: int, moves: _MoveHooks) -> int:
         """:meth:`_fast` for a round that fits the table, each move between its observers'
-        hooks (which see the table as it is then; what they raise is kept, as in
-        :meth:`_hooks`); also returns after an event whose hook halted the run."""
+        hooks (which see the table as it is then); also returns after an event whose hook
+        halted the run."""
         s = self.state
-        used, n, failed = s.used, s.n, self._failed
+        used, n = s.used, s.n
         hands = [ps.concealed for ps in s.players]
         rivers = [ps.river for ps in s.players]
         while i < end:
@@ -237,12 +237,8 @@ class Engine:
                 before, after = moves.drop_before, moves.drop_after
             else:
                 break
-            self.index = i
-            for obs, fn in before or ():
-                try:
-                    fn(ev)
-                except Exception as exc:  # reported after the event, never swallowed
-                    failed.append((obs, exc))
+            if before is not None:
+                self._hooks(before, ev, i)
             s.turn += 1
             if cls is Draw:
                 s.live_wall -= 1
@@ -253,13 +249,10 @@ class Engine:
                 s.to_discard, s.to_draw, s.last_discard, s.last_discarder = -1, (p + 1) % n, t, p
                 hands[p].remove(t)
                 rivers[p].append(ev)  # type: ignore[arg-type]
-            for obs, fn in after or ():
-                try:
-                    fn(ev)
-                except Exception as exc:  # reported below, never swallowed
-                    failed.append((obs, exc))
+            if after is not None:
+                self._hooks(after, ev, i)
             i += 1
-            if failed:
+            if self._failed:
                 self._report_failed(ev)
             if self._halt:
                 break

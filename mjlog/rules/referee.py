@@ -23,6 +23,7 @@ findings and values are the score verifier's.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mjlog.check import Check, Referee, Rule
@@ -90,7 +91,7 @@ class RiichiReferee(Referee):
         self.passes: list[tuple[int, int, str, int]] = []
         """The tiles passed this round, in order: (player, tile, what, turn)."""
         self.in_riichi: list[int] = []
-        """The players who have declared riichi this round, in seat order."""
+        """The players who have declared riichi this round, as they declared."""
         self.kan_players: list[int] = []
         self.rinshan_due = -1
         """The player whose next draw must come from the dead wall, -1 when nobody."""
@@ -196,7 +197,7 @@ class RiichiReferee(Referee):
         seat.since = len(self.passes)
         seat.just_called = None
         if ev.riichi and p not in self.in_riichi:
-            self.in_riichi = sorted([*self.in_riichi, p])
+            self.in_riichi.append(p)
         seat.river_kinds |= 1 << KIND_OF[ev.tile]
         if not (seat.waits_held and ev.tile == seat.last_draw):  # else the same hand as before
             ps = self.engine.state.players[p]
@@ -237,7 +238,7 @@ def counts(ps: PlayerState, without: int = -1) -> list[int] | None:
     return None if kinds and max(kinds) >= NUM_KINDS else counts_of(kinds)
 
 
-def _waits_of(hand: tuple[int, ...], melds: int) -> int:
+def _waits_of(hand: Iterable[int], melds: int) -> int:
     """The winning kinds (mask) of concealed tiles with ``melds`` called sets (0 for a hand
     holding a tile nobody wrote down or one riichi has not, a flower)."""
     kinds = [KIND_OF[t] for t in hand]
@@ -247,8 +248,9 @@ def _waits_of(hand: tuple[int, ...], melds: int) -> int:
 def hand_waits(ps: PlayerState, without: int = -1) -> int:
     """The winning kinds (mask) of a hand now, leaving out the tile ``without`` (0 for a
     hand not fully written down, or holding a flower)."""
-    hand = None if ps.unknown else counts(ps, without)
-    return 0 if hand is None else waits(hand, len(ps.melds))
+    if ps.unknown:
+        return 0
+    return _waits_of((t for t in ps.concealed if t != without), len(ps.melds))
 
 
 def meld_text(call: Chi | Pon | OpenKan | AddedKan | ClosedKan, red: bool) -> str:

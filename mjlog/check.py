@@ -129,6 +129,18 @@ class Check(Observer, Generic[R]):
         """This check's rule of that code."""
         return next(r for r in self.RULES if r.code == code)
 
+    def wake(self, *hooks: str) -> None:
+        """Have these of the check's :attr:`dormant` hooks see plain moves too, from the
+        next event on (:meth:`~mjlog.replay.engine.Engine.wake`)."""
+        for name in hooks:
+            self.ref.engine.wake(self, name)
+
+    def rest(self, *hooks: str) -> None:
+        """Let these of the check's :attr:`dormant` hooks skip plain moves again, from the
+        next event on."""
+        for name in hooks:
+            self.ref.engine.rest(self, name)
+
 
 class Example(NamedTuple):
     """One example of a check's docstring: ``Violating`` or ``Legal``, the code it shows

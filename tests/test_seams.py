@@ -195,3 +195,59 @@ def test_a_variant_mjlog_does_not_read_gets_one_diagnostic(doc: dict[str, object
     (rec,) = read_bytes(json.dumps(doc).encode(), "variant.json")
     assert rec.format == fmt
     assert [d.code for d in rec.diagnostics] == ["unknown-variant"]
+
+
+class _Sleeper(Observer):
+    """Notes the draws and discards its dormant hooks see; with ``wake``, wakes its discard
+    hook at each riichi discard and puts it to rest at the next discard it sees."""
+
+    dormant = frozenset({"before_draw", "before_discard"})
+
+    def __init__(self, engine: Engine, wake: bool) -> None:
+        self.engine, self.waking = engine, wake
+        self.draws: list[int] = []
+        self.discards: list[int] = []
+
+    def before_draw(self, ev: Draw) -> None:
+        self.draws.append(self.engine.index)
+
+    def before_discard(self, ev: Discard) -> None:
+        self.discards.append(self.engine.index)
+        if self.waking and ev.riichi:
+            self.engine.wake(self, "before_discard")
+        elif self.waking:
+            self.engine.rest(self, "before_discard")
+
+
+class _Every(Observer):
+    """Notes every discard."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.discards: list[int] = []
+
+    def before_discard(self, ev: Discard) -> None:
+        self.discards.append(self.engine.index)
+
+
+def test_a_dormant_hook_skips_plain_moves_until_woken() -> None:
+    """Asleep, a dormant hook sees only the moves that are not plain (riichi discards,
+    draws from the dead wall); woken, it sees every move from the next event on until it
+    rests; waking or resting inside a hook never makes the engine skip another observer's
+    hook on that move."""
+    (rec,) = read_path(KAN)
+    events = rec.events
+    discards = [i for i, e in enumerate(events) if isinstance(e, Discard)]
+    riichi = [i for i, e in enumerate(events) if isinstance(e, Discard) and e.riichi]
+    rinshan = [i for i, e in enumerate(events) if isinstance(e, Draw) and e.rinshan]
+    assert riichi and rinshan and len(discards) > 2 * len(riichi)
+    engine = Engine(rec.src)
+    asleep = _Sleeper(engine, wake=False)
+    engine.run(events, [asleep])
+    assert asleep.discards == riichi and asleep.draws == rinshan
+    engine = Engine(rec.src)
+    waking, every = _Sleeper(engine, wake=True), _Every(engine)
+    engine.run(events, [waking, every])
+    after = [min(i for i in discards if i > r) for r in riichi if r != discards[-1]]
+    assert waking.discards == sorted(set(riichi) | set(after))
+    assert every.discards == discards

@@ -18,7 +18,7 @@ Its finding codes (``discard-not-in-hand``, ``out-of-turn``,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from mjlog.diagnostics import PER_GAME, Finding, Severity, Src
 from mjlog.events import (
@@ -58,14 +58,21 @@ _OUTSIDE_ROUNDS = frozenset({GameStart, RoundStart, GameEnd})
 """The events observers see before the first round starts."""
 
 
-class _MoveHooks(NamedTuple):
-    """What :meth:`Engine.run` does with draws and discards: their observers' hooks (None
-    for none) and whether each may be applied inline (not a kind it pauses before)."""
+HookList = list[tuple[Observer, Any]]
+_MOVE_NAMES: Final = ("before_draw", "after_draw", "before_discard", "after_discard")
+"""The names of the hooks on draws and discards, in :class:`_MoveHooks` order."""
+_MOVE_AT: Final = {name: k for k, name in enumerate(_MOVE_NAMES)}
 
-    draw_before: list[tuple[Observer, Any]] | None
-    draw_after: list[tuple[Observer, Any]] | None
-    drop_before: list[tuple[Observer, Any]] | None
-    drop_after: list[tuple[Observer, Any]] | None
+
+class _MoveHooks(NamedTuple):
+    """What :meth:`Engine.run` does with plain draws and discards: their observers' hooks
+    (None for none; a dormant hook only while awake) and whether each may be applied
+    inline (not a kind it pauses before)."""
+
+    draw_before: HookList | None
+    draw_after: HookList | None
+    drop_before: HookList | None
+    drop_after: HookList | None
     draw: bool
     discard: bool
 
@@ -97,6 +104,13 @@ class Engine:
         """Whether a round has started and its start fitted the table (observers see it)."""
         self._failed: list[tuple[Observer, Exception]] = []
         """The hooks that failed on the event being applied, with what they raised."""
+        self._awake: set[tuple[int, str]] = set()
+        """The dormant hooks woken, as (id of the observer, name of the hook)."""
+        self._every: tuple[HookList | None, ...] = (None,) * 4
+        """Every hook on draws and discards of the run (:data:`_MOVE_NAMES` order)."""
+        self._moves: _MoveHooks | None = None
+        self._relist: set[str] = set()
+        """The names of the hooks woken or put to rest during the event being applied."""
         self._handlers: dict[type, Handler] = {
             GameStart: self._game_start, RoundStart: self._round_start, Draw: self._draw,
             Discard: self._discard, Chi: self._call, Pon: self._call, OpenKan: self._call,
@@ -150,9 +164,14 @@ class Engine:
         before, after = hooks_of(observers) if observers else ({}, {})
         end = len(events) if stop is None else stop
         fast = Draw not in pause or Discard not in pause
-        moves = _MoveHooks(before.get(Draw), after.get(Draw), before.get(Discard),
-                           after.get(Discard), Draw not in pause, Discard not in pause)
-        hooked = any(moves[:4])
+        self._every = (before.get(Draw), after.get(Draw), before.get(Discard),
+                       after.get(Discard))
+        draw_before, draw_after, drop_before, drop_after = map(
+            self._awake_in, self._every, _MOVE_NAMES)
+        moves = self._moves = _MoveHooks(draw_before, draw_after, drop_before, drop_after,
+                                         Draw not in pause, Discard not in pause)
+        self._relist.clear()
+        hooked = any(h is not None for h in self._every)
         i = start
         while i < end:
             if fast:
@@ -227,7 +246,8 @@ class Engine:
             cls = ev.__class__
             if cls is Draw and moves.draw:
                 p, t = ev.player, ev.tile  # type: ignore[union-attr]
-                if s.to_draw != p or used[t] or s.live_wall <= 0 or s.dealing:
+                if s.to_draw != p or used[t] or s.live_wall <= 0 or s.dealing \
+                        or ev.rinshan:  # type: ignore[union-attr]
                     break
                 before, after = moves.draw_before, moves.draw_after
             elif cls is Discard and moves.discard:
@@ -237,7 +257,7 @@ class Engine:
                 before, after = moves.drop_before, moves.drop_after
             else:
                 break
-            if before is not None:
+            if before:
                 self._hooks(before, ev, i)
             s.turn += 1
             if cls is Draw:
@@ -249,11 +269,13 @@ class Engine:
                 s.to_discard, s.to_draw, s.last_discard, s.last_discarder = -1, (p + 1) % n, t, p
                 hands[p].remove(t)
                 rivers[p].append(ev)  # type: ignore[arg-type]
-            if after is not None:
+            if after:
                 self._hooks(after, ev, i)
             i += 1
             if self._failed:
                 self._report_failed(ev)
+            if self._relist:
+                self._relisted()
             if self._halt:
                 break
         return i
@@ -289,6 +311,49 @@ class Engine:
         if fitted and self._failed:  # else the engine reported the event, which no
             self._report_failed(ev)     # observer could judge
         self._failed.clear()
+        if self._relist:
+            self._relisted()
+
+    def wake(self, observer: Observer, name: str) -> None:
+        """Call ``observer``'s dormant hook ``name`` (:attr:`Observer.dormant`) on plain
+        draws or discards too, from the next event on, until :meth:`rest`. Raises
+        ``ValueError`` for a name that is not a hook on draws or discards."""
+        if name not in _MOVE_AT:
+            raise ValueError(f"{name} is not a hook on draws or discards")
+        key = (id(observer), name)
+        if key not in self._awake:
+            self._awake.add(key)
+            self._relist.add(name)
+
+    def rest(self, observer: Observer, name: str) -> None:
+        """Skip ``observer``'s dormant hook ``name`` on plain draws and discards again,
+        from the next event on (it still sees every other draw and discard)."""
+        key = (id(observer), name)
+        if key in self._awake:
+            self._awake.remove(key)
+            self._relist.add(name)
+
+    def _awake_in(self, hooks: HookList | None, name: str) -> HookList | None:
+        """The hooks of ``hooks`` (all named ``name``) that plain moves call: all but the
+        dormant ones not woken."""
+        if hooks is None:
+            return None
+        awake = self._awake
+        return [(obs, fn) for obs, fn in hooks
+                if name not in obs.dormant or (id(obs), name) in awake]
+
+    def _relisted(self) -> None:
+        """The hooks of plain moves again, after hooks were woken or put to rest (changed
+        in place, between two events: nothing iterates them then)."""
+        moves = self._moves
+        if moves is not None:
+            lists = (moves.draw_before, moves.draw_after, moves.drop_before, moves.drop_after)
+            for name in self._relist:
+                k = _MOVE_AT[name]
+                inline = lists[k]
+                if inline is not None:
+                    inline[:] = self._awake_in(self._every[k], name) or ()
+        self._relist.clear()
 
     def steps(self, events: list[Event]) -> Iterator[int]:
         """Apply events one by one, yielding each index after it is applied."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import compress
-from typing import Any
+from typing import Any, ClassVar
 
 from mjlog.events import EVENT_TYPES
 
@@ -37,6 +37,14 @@ class Observer:
     name: str = ""
     """What an ``internal-error`` finding names (a check's code, ``scores``, ``wall`` …;
     the class name when empty)."""
+
+    dormant: ClassVar[frozenset[str]] = frozenset()
+    """Hooks on draws and discards (``before_draw`` …) that need not see a *plain move*
+    until the observer wakes them (:meth:`~mjlog.replay.engine.Engine.wake`), nor after it
+    puts them to rest again. A plain move is a draw from the live wall, or a discard that
+    declares no riichi, made in turn and needing no finding: nine events in ten, which the
+    engine then applies without calling the hook. The hook still sees every other draw
+    and discard, and must do nothing on a plain move while asleep."""
 
 
 _NAMES: dict[type, list[tuple[type, bool, str]]] = {}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mjlog.check import Rule
-from mjlog.events import AddedKan, Chi, ClosedKan, Discard, OpenKan, Pon
+from mjlog.events import AddedKan, Chi, ClosedKan, Discard, OpenKan, Pon, RoundStart
 from mjlog.replay.state import PlayerState
 from mjlog.rules.referee import RiichiCheck, counts, hand_waits, meld_text
 from mjlog.ruleset import Ruleset
@@ -61,12 +61,23 @@ class Kuikae(RiichiCheck):
                   "the other end of the run, by ruleset).", True),)
     OPTION = "kuikae"
 
+    dormant = frozenset({"before_discard"})
+    """Only the discard that follows a chi or pon is judged (woken by the call)."""
+
     @classmethod
     def enabled(cls, rules: Ruleset) -> bool:
         return rules.riichi.kuikae != "allowed"
 
+    def after_chi(self, ev: Chi | Pon) -> None:
+        self.wake("before_discard")
+
+    after_pon = after_chi
+
     def before_discard(self, ev: Discard) -> None:
-        call = self.ref.seats[ev.player].just_called
+        seats = self.ref.seats
+        if all(seat.just_called is None for q, seat in enumerate(seats) if q != ev.player):
+            self.rest("before_discard")  # no call waits for its discard after this one
+        call = seats[ev.player].just_called
         if call is None:
             return
         k = KIND_OF[ev.tile]
@@ -136,7 +147,15 @@ class RiichiHandChanged(RiichiCheck):
     RULES = (Rule("riichi-hand-changed", "7", "After riichi the drawn tile is discarded "
                   "unless it wins or makes a kan.", True),)
 
+    dormant = frozenset({"before_discard"})
+    """Only the discards of a round after its first riichi are judged (woken by it)."""
+
+    def before_round_start(self, ev: RoundStart) -> None:
+        self.rest("before_discard")
+
     def before_discard(self, ev: Discard) -> None:
+        if ev.riichi:
+            self.wake("before_discard")
         ref, p = self.ref, ev.player
         seat = ref.seats[p]
         ps = ref.engine.state.players[p]
@@ -172,6 +191,8 @@ class RiichiIllegal(RiichiCheck):
     RULES = (Rule("riichi-illegal", "7", "Riichi needs a closed tenpai hand, the points for "
                   "the stick and enough tiles left in the wall.", True),)
     OPTION = "riichi_min_score"
+    dormant = frozenset({"before_discard"})
+    """A plain discard declares no riichi: only the others are judged."""
 
     def before_discard(self, ev: Discard) -> None:
         if not ev.riichi:

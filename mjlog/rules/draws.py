@@ -101,18 +101,29 @@ class Abortive(RiichiCheck):
              "(四風連打, 四家立直, 四開槓, 三家和).", False),
     )
 
+    dormant = frozenset({"before_draw", "after_discard"})
+    """Draws are judged only while an abortive draw is due; discards only in the first
+    go-around (四風連打) and after a fourth kan (四開槓)."""
+
     def __init__(self, referee: RiichiReferee) -> None:
         super().__init__(referee)
         self.mem = _AbortMemory()
 
     def before_round_start(self, ev: RoundStart) -> None:
         self.mem = _AbortMemory()
+        self.rest("before_draw")
+        self.wake("after_discard")
+
+    def _due(self, why: str) -> None:
+        self.mem.due = why
+        self.wake("before_draw")
 
     def _missed(self, ev: object) -> None:
         if self.mem.due:
             self.ref.violation(self.RULES[1], f"play goes on although the round ends in an "
                                f"abortive draw ({self.mem.due})", None)
             self.mem.due = ""
+            self.rest("before_draw")
 
     before_draw = before_chi = before_pon = before_open_kan = before_exhaustive_draw = _missed
 
@@ -128,25 +139,28 @@ class Abortive(RiichiCheck):
         s = self.ref.engine.state
         if mem.four_kans_armed:
             mem.four_kans_armed = False
-            mem.due = "四開槓, four kans by more than one player"
+            self._due("四開槓, four kans by more than one player")
         if s.turn == 8 and not s.calls and self.ref.rules.riichi.four_winds and s.n == 4:
             kinds = {KIND_OF[q.river[0].tile] for q in s.players if len(q.river) == 1}
             if len(kinds) == 1 and kinds <= _WINDS and all(len(q.river) == 1 for q in s.players):
-                mem.due = "四風連打, four winds discarded"
+                self._due("四風連打, four winds discarded")
+        if s.turn >= 8:  # past the first go-around; a turn never goes back in a round
+            self.rest("after_discard")
 
     def after_riichi_accepted(self, ev: RiichiAccepted) -> None:
         self.mem.riichi += 1
         if self.mem.riichi == 4 and self.ref.rules.riichi.four_riichi \
                 and self.ref.engine.state.n == 4:
-            self.mem.due = "四家立直, four players in riichi"
+            self._due("四家立直, four players in riichi")
 
     def after_open_kan(self, ev: OpenKan | AddedKan | ClosedKan) -> None:
         kans = self.ref.kan_players
         if len(kans) == 5:
-            self.mem.due = "a fifth kan"
+            self._due("a fifth kan")
         elif len(kans) == 4 and len(set(kans)) > 1 \
                 and self.ref.rules.riichi.four_kans != "no-abort":
             self.mem.four_kans_armed = True
+            self.wake("after_discard")
 
     after_added_kan = after_closed_kan = after_open_kan
 
@@ -156,6 +170,7 @@ class Abortive(RiichiCheck):
             self.ref.violation(self.RULES[0], f"abortive draw ({ev.kind}): {why}", None,
                                move=False)
         self.mem.due = ""
+        self.rest("before_draw")
 
     def _unjustified(self, kind: str) -> str:
         """Why an abortive draw of ``kind`` may not end the round here (empty: it may)."""

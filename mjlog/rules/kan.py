@@ -11,6 +11,7 @@ from mjlog.events import (
     Discard,
     DoraReveal,
     Draw,
+    Kita,
     OpenKan,
     RoundStart,
     Win,
@@ -265,6 +266,8 @@ class KanDora(RiichiCheck):
     RULES = (Rule("kan-dora", "1 K5", "Each completed kan turns one more dora indicator, at "
                   "the time the ruleset says.", False),)
     OPTION = "kan_dora"
+    dormant = frozenset({"before_draw", "before_discard"})
+    """Moves are judged only while a kan waits for its indicator (woken by the kan)."""
 
     def __init__(self, referee: RiichiReferee) -> None:
         super().__init__(referee)
@@ -272,6 +275,7 @@ class KanDora(RiichiCheck):
 
     def before_round_start(self, ev: RoundStart) -> None:
         self.mem = _KanDoraMemory()
+        self.rest(*self.dormant)
 
     def _missing(self, due: _Due) -> None:
         due.discards = -1  # reported; a late indicator still belongs to it
@@ -301,6 +305,8 @@ class KanDora(RiichiCheck):
     def before_dora_reveal(self, ev: DoraReveal) -> None:
         if self.mem.due:
             self.mem.due.pop(0)
+            if not self.mem.due:
+                self.rest(*self.dormant)
         else:
             self.ref.violation(self.RULES[0], f"dora indicator {self.ref.t(ev.indicator)} "
                                "turned with no kan to turn it for", None, move=False)
@@ -308,6 +314,7 @@ class KanDora(RiichiCheck):
     def after_open_kan(self, ev: OpenKan | AddedKan | ClosedKan) -> None:
         if self.ref.rules.riichi.kan_dora != "none":
             self.mem.due.append(_Due(ev.player, isinstance(ev, ClosedKan)))
+            self.wake(*self.dormant)
 
     after_added_kan = after_closed_kan = after_open_kan
 
@@ -331,7 +338,17 @@ class RinshanDraw(RiichiCheck):
     RULES = (Rule("rinshan-draw", "1 K7", "After a kan (or kita) the player draws from the "
                   "dead wall.", False),)
 
+    dormant = frozenset({"before_draw"})
+    """A plain draw is from the live wall: it is judged only when one from the dead wall
+    is due (woken by the kan or kita)."""
+
+    def _due(self, ev: OpenKan | AddedKan | ClosedKan | Kita) -> None:
+        self.wake("before_draw")
+
+    after_open_kan = after_added_kan = after_closed_kan = after_kita = _due
+
     def before_draw(self, ev: Draw) -> None:
+        self.rest("before_draw")  # the draw settles what was due
         if ev.rinshan != (self.ref.rinshan_due == ev.player):
             what = "a replacement draw without a kan or kita" if ev.rinshan else \
                 "the draw after a kan is not from the dead wall"

@@ -20,6 +20,7 @@ of them.
 
 from __future__ import annotations
 
+import functools
 import math
 import typing
 from collections.abc import Iterable
@@ -585,9 +586,14 @@ def overrides(rs: Ruleset, base: Ruleset | None = None) -> list[str]:
     return out
 
 
+@functools.lru_cache(maxsize=64)
 def describe(rs: Ruleset) -> str:
-    """The ruleset's name, with the options that differ from its preset in brackets."""
+    """The ruleset's name, with the options that differ from its preset in brackets
+    (remembered per ruleset: an audit asks twice a game, and a game's ruleset is mostly
+    a preset)."""
     base = PRESETS.get(rs.name)
+    if base is rs:
+        return rs.name
     if base is None:
         return rs.name
     diffs = overrides(rs, base)

@@ -241,11 +241,18 @@ class WallCheck(Observer):
     """
 
     name = "wall"
+    dormant = frozenset({"after_draw"})
+    """A round's live-wall draws are checked all at once when it starts
+    (:meth:`_drawn_as_dealt`); one by one only in a round where one of them differs."""
 
     def __init__(self, record: GameRecord, engine: Engine) -> None:
         self.walls, self.findings = walls_for(record)
         self.active = any(w is not None for w in self.walls)
         self.engine = engine
+        self.events = record.events
+        self._kinds: list[type] | None = None
+        self.ahead = False
+        """Whether the round's live-wall draws were all found the wall's at its start."""
         self.src_of: Callable[[int], Src | None] = record.src
         self.wall: WallSource | None = None
         self.rounds = 0
@@ -302,6 +309,11 @@ class WallCheck(Observer):
         self.rounds += 1
         self.wall = wall = self.walls[r] if r < len(self.walls) else None
         self.draws = self.rinshan = self.doras = 0
+        self.ahead = wall is None or self._drawn_as_dealt(wall)
+        if self.ahead:
+            self.engine.rest(self, "after_draw")
+        else:
+            self.engine.wake(self, "after_draw")
         if wall is None:
             return
         for seat, (want, got) in enumerate(zip(wall.hands(rs.dealer), rs.hands, strict=False)):
@@ -314,6 +326,23 @@ class WallCheck(Observer):
             self.find("wall-dice-mismatch", f"dice {list(rs.dice)} recorded, the shuffle "
                       f"rolls {list(wall.dice)}")
         self._dora(rs.dora_indicator)
+
+    def _drawn_as_dealt(self, wall: WallSource) -> bool:
+        """Whether every live-wall draw the record gives in the round starting now is the
+        tile ``wall`` gives, in order (never for a wall naming kinds only: those are
+        compared one by one). Looks ahead in the record; judges nothing."""
+        if wall.by_kind:
+            return False
+        if self._kinds is None:
+            self._kinds = list(map(type, self.events))
+        i = self.engine.index + 1
+        try:
+            end = self._kinds.index(RoundStart, i)
+        except ValueError:
+            end = len(self.events)
+        drawn = [ev.tile for ev in self.events[i:end] if type(ev) is Draw and not ev.rinshan]
+        dealt = [wall.draw(k) for k in range(len(drawn))]
+        return drawn == dealt and min(dealt, default=0) >= 0
 
     def _dora(self, tile: int) -> None:
         assert self.wall is not None
@@ -334,7 +363,7 @@ class WallCheck(Observer):
                 self.find("wall-rinshan-mismatch", f"replacement draw {self.rinshan} is "
                           f"{self.t(ev.tile)}, {self.giver} gives "
                           f"{self.t(want) if want is not None else 'none'}", ev.player)
-        else:
+        elif not self.ahead:  # else every live-wall draw of the round is the wall's
             want = wall.draw(self.draws)
             self.draws += 1
             if self.differ(ev.tile, want):

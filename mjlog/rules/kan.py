@@ -349,7 +349,7 @@ class RinshanDraw(RiichiCheck):
 
     def before_draw(self, ev: Draw) -> None:
         self.rest("before_draw")  # the draw settles what was due
-        if ev.rinshan != (self.ref.rinshan_due == ev.player):
+        if ev.rinshan != (self.ref.rinshan_before == ev.player):
             what = "a replacement draw without a kan or kita" if ev.rinshan else \
                 "the draw after a kan is not from the dead wall"
             self.ref.violation(self.RULES[0], what, ev.player)

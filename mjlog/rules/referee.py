@@ -95,6 +95,8 @@ class RiichiReferee(Referee):
         self.kan_players: list[int] = []
         self.rinshan_due = -1
         """The player whose next draw must come from the dead wall, -1 when nobody."""
+        self.rinshan_before = -1
+        """:attr:`rinshan_due` as it was before the draw being made (for its checks)."""
         self.wins_in_row: list[int] = []
         """The rons on the tile just discarded, in order."""
         self.round_start = -1
@@ -176,18 +178,21 @@ class RiichiReferee(Referee):
             if q != p and not seat.riichi_furiten and self.waits(q) >> KIND_OF[tile] & 1:
                 seat.riichi_furiten = f"{self.t(tile)} ({what} of player {p}, turn {turn})"
 
-    before_draw = before_chi = before_pon = before_open_kan = before_kita = _settle
-    before_exhaustive_draw = _settle
+    before_chi = before_pon = before_open_kan = before_kita = before_exhaustive_draw = _settle
+
+    def before_draw(self, ev: Draw) -> None:
+        """The tile passed is settled, and the draw is the player's last; what was due
+        from the dead wall is kept in :attr:`rinshan_before` for the draw's checks (one
+        hook on a draw, not one before it and one after: nine events in ten are moves)."""
+        self._settle(ev)
+        self.rinshan_before, self.rinshan_due = self.rinshan_due, -1
+        self.seats[ev.player].last_draw = ev.tile
 
     def before_win(self, ev: Win) -> None:
         if ev.from_player != ev.winner:
             self.wins_in_row.append(ev.winner)
 
     # -- after the moves
-
-    def after_draw(self, ev: Draw) -> None:
-        self.rinshan_due = -1
-        self.seats[ev.player].last_draw = ev.tile
 
     def after_discard(self, ev: Discard) -> None:
         p = ev.player

@@ -186,7 +186,7 @@ class TenhouWall:
         pos = top
         for _ in range(3):
             for k in range(n):
-                out[(dealer + k) % n].extend(y[pos - i] for i in range(4))
+                out[(dealer + k) % n].extend(reversed(y[pos - 3:pos + 1]))  # y[pos], y[pos-1] …
                 pos -= 4
         for k in range(n):
             out[(dealer + k) % n].append(y[pos])

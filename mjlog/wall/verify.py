@@ -119,7 +119,8 @@ def walls_for(record: GameRecord) -> tuple[list[WallSource | None], list[Finding
     if not events or not isinstance(events[0], GameStart):
         return [], []
     start = events[0]
-    rounds = [(i, e) for i, e in enumerate(events) if isinstance(e, RoundStart)]
+    rounds = [(i, rs) for i in _indices(list(map(type, events)), RoundStart)
+              if isinstance(rs := events[i], RoundStart)]
     notes: list[Finding] = []
 
     def note(code: str, msg: str, i: int, rs: RoundStart,
@@ -151,6 +152,18 @@ def walls_for(record: GameRecord) -> tuple[list[WallSource | None], list[Finding
             if walls[r] is None:
                 note("wall-unverifiable", f"the wall cannot be verified: {why}", i, rs)
     return walls, notes
+
+
+def _indices(kinds: list[type], kind: type) -> list[int]:
+    """Where ``kind`` stands in ``kinds`` (each event's class), found in C."""
+    out: list[int] = []
+    at = -1
+    try:
+        while True:
+            at = kinds.index(kind, at + 1)
+            out.append(at)
+    except ValueError:
+        return out
 
 
 def _from_seed(start: GameStart, rounds: list[tuple[int, RoundStart]],

@@ -62,6 +62,7 @@ HookList = list[tuple[Observer, Any]]
 _MOVE_NAMES: Final = ("before_draw", "after_draw", "before_discard", "after_discard")
 """The names of the hooks on draws and discards, in :class:`_MoveHooks` order."""
 _MOVE_AT: Final = {name: k for k, name in enumerate(_MOVE_NAMES)}
+"""The place of each of :data:`_MOVE_NAMES` in :class:`_MoveHooks`."""
 
 
 class _MoveHooks(NamedTuple):
@@ -159,7 +160,9 @@ class Engine:
         and returns its index, so a caller can look at the table just before
         it. An observer may stop the run after the current event
         (:meth:`halt`). Draws and discards that need no finding are applied inline,
-        between their hooks (they are nine events in ten).
+        between their hooks (they are nine events in ten); on such a plain move, a
+        dormant hook (:attr:`Observer.dormant`) is called only while woken (:meth:`wake`).
+        A draw from the dead wall and a riichi discard take the general path.
         """
         before, after = hooks_of(observers) if observers else ({}, {})
         end = len(events) if stop is None else stop

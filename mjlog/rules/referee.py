@@ -58,10 +58,9 @@ class Seat:
     """The concealed tiles after the player's last discard (the tiles dealt before it)."""
     melds: int = 0
     """The player's called and kanned sets then."""
-    waits: int = 0
-    """Winning kinds (mask) of ``hand``, once counted (:meth:`RiichiReferee.waits`)."""
-    counted: bool = True
-    """Whether ``waits`` is counted for ``hand``."""
+    waits: int = -1
+    """Winning kinds (mask) of ``hand`` once counted (:meth:`RiichiReferee.waits`), -1
+    until then."""
     waits_held: bool = False
     """Whether the hand is still ``hand``, but for a draw not yet discarded (no call, kan
     or kita since): throwing that draw keeps it."""
@@ -133,9 +132,8 @@ class RiichiReferee(Referee):
         dealt), counted the first time they are asked for (0 for a hand not fully written
         down)."""
         seat = self.seats[p]
-        if not seat.counted:
+        if seat.waits < 0:
             seat.waits = _waits_of(seat.hand, seat.melds)
-            seat.counted = True
         return seat.waits
 
     def passed(self, p: int) -> str:
@@ -146,8 +144,12 @@ class RiichiReferee(Referee):
         if w:
             for q, tile, what, turn in self.passes[seat.since:]:
                 if q != p and w >> KIND_OF[tile] & 1:
-                    return f"{self.t(tile)} ({what} of player {q}, turn {turn})"
+                    return self._passed_note(q, tile, what, turn)
         return ""
+
+    def _passed_note(self, p: int, tile: int, what: str, turn: int) -> str:
+        """A tile passed, as furiten evidence: ``5m (discard of player 2, turn 14)``."""
+        return f"{self.t(tile)} ({what} of player {p}, turn {turn})"
 
     # -- the round
 
@@ -155,7 +157,7 @@ class RiichiReferee(Referee):
         self.seats = [Seat() for _ in ev.players]
 
     def before_round_start(self, ev: RoundStart) -> None:
-        self.seats = [Seat(hand=tuple(hand), counted=False, since=0) for hand in ev.hands]
+        self.seats = [Seat(hand=tuple(hand), since=0) for hand in ev.hands]
         self.pending = None
         self.passes = []
         self.in_riichi = []
@@ -176,7 +178,7 @@ class RiichiReferee(Referee):
         for q in self.in_riichi:  # riichi furiten is judged at once
             seat = self.seats[q]
             if q != p and not seat.riichi_furiten and self.waits(q) >> KIND_OF[tile] & 1:
-                seat.riichi_furiten = f"{self.t(tile)} ({what} of player {p}, turn {turn})"
+                seat.riichi_furiten = self._passed_note(p, tile, what, turn)
 
     before_chi = before_pon = before_open_kan = before_kita = before_exhaustive_draw = _settle
 
@@ -208,7 +210,7 @@ class RiichiReferee(Referee):
             ps = self.engine.state.players[p]
             seat.hand = (UNKNOWN,) if ps.unknown else tuple(ps.concealed)
             seat.melds = len(ps.melds)
-            seat.counted = False
+            seat.waits = -1
             seat.waits_held = True
         self.pending = (p, ev.tile, "discard")
 

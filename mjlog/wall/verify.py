@@ -14,8 +14,9 @@ the ruleset's ``dealing`` method. The check is an observer of the replay
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from mjlog.diagnostics import Finding, Severity, Src
@@ -109,8 +110,10 @@ def _stated_wall(rs: RoundStart, start: GameStart) -> DealtWall:
                           hands=rel_hands if method == "automatic" else None), tuple(rs.dice))
 
 
-def walls_for(record: GameRecord) -> tuple[list[WallSource | None], list[Finding]]:
+def walls_for(record: GameRecord, starts: list[int] | None = None
+              ) -> tuple[list[WallSource | None], list[Finding]]:
     """The wall of each round of ``record`` (``None`` where unknown) and the notes made.
+    ``starts``: where its rounds start (:func:`round_starts`), when the caller has them.
 
     A Tenhou game seed gives every round's wall; otherwise a round's own seed
     (early 2009) or its stated wall does.
@@ -119,7 +122,7 @@ def walls_for(record: GameRecord) -> tuple[list[WallSource | None], list[Finding
     if not events or not isinstance(events[0], GameStart):
         return [], []
     start = events[0]
-    rounds = [(i, rs) for i in _indices(list(map(type, events)), RoundStart)
+    rounds = [(i, rs) for i in (round_starts(events) if starts is None else starts)
               if isinstance(rs := events[i], RoundStart)]
     notes: list[Finding] = []
 
@@ -154,13 +157,15 @@ def walls_for(record: GameRecord) -> tuple[list[WallSource | None], list[Finding
     return walls, notes
 
 
-def _indices(kinds: list[type], kind: type) -> list[int]:
-    """Where ``kind`` stands in ``kinds`` (each event's class), found in C."""
+def round_starts(events: Sequence[Event]) -> list[int]:
+    """Where each round starts in ``events``: found in C (``list.index`` over the events'
+    classes), not by a Python loop over every event."""
+    kinds = list(map(type, events))
     out: list[int] = []
     at = -1
     try:
         while True:
-            at = kinds.index(kind, at + 1)
+            at = kinds.index(RoundStart, at + 1)
             out.append(at)
     except ValueError:
         return out
@@ -259,11 +264,11 @@ class WallCheck(Observer):
     (:meth:`_drawn_as_dealt`); one by one only in a round where one of them differs."""
 
     def __init__(self, record: GameRecord, engine: Engine) -> None:
-        self.walls, self.findings = walls_for(record)
+        self.events = record.events
+        self.starts = round_starts(self.events)
+        self.walls, self.findings = walls_for(record, self.starts)
         self.active = any(w is not None for w in self.walls)
         self.engine = engine
-        self.events = record.events
-        self._kinds: list[type] | None = None
         self.ahead = False
         """Whether the round's live-wall draws were all found the wall's at its start."""
         self.src_of: Callable[[int], Src | None] = record.src
@@ -346,13 +351,9 @@ class WallCheck(Observer):
         compared one by one). Looks ahead in the record; judges nothing."""
         if wall.by_kind:
             return False
-        if self._kinds is None:
-            self._kinds = list(map(type, self.events))
         i = self.engine.index + 1
-        try:
-            end = self._kinds.index(RoundStart, i)
-        except ValueError:
-            end = len(self.events)
+        later = bisect_left(self.starts, i)
+        end = self.starts[later] if later < len(self.starts) else len(self.events)
         drawn = [ev.tile for ev in self.events[i:end] if type(ev) is Draw and not ev.rinshan]
         dealt = [wall.draw(k) for k in range(len(drawn))]
         return drawn == dealt and min(dealt, default=0) >= 0

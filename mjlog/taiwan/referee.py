@@ -111,6 +111,14 @@ class TaiwanReferee(Referee):
         return is_win(kind_counts(ps.concealed), len(ps.melds),
                       liguligu=opts.liguligu, sixteen=opts.sixteen)
 
+    def drew_complete(self, p: int, tile: int) -> bool:
+        """:meth:`complete_with` of ``p``'s hand, which holds the ``tile`` just drawn: read
+        from the waits of the hand before the draw, which settling the last discard has
+        asked for already (the same answer: a tile completes a hand exactly when its kind is
+        one of the hand's waits)."""
+        ps = self.engine.state.players[p]
+        return self.waits.completes(p, ps.concealed - {tile}, len(ps.melds), tile, ps.unknown)
+
     def _enter(self, p: int, what: str) -> None:
         seat = self.seats[p]
         if not seat.guo_shui and not seat.dead:
@@ -147,7 +155,7 @@ class TaiwanReferee(Referee):
         nxt = self.events[i + 1] if i + 1 < len(self.events) else None
         if (isinstance(nxt, Win) and nxt.winner == p) or self.engine.state.dealing:
             return  # nothing is passed during the flower procedure: 天胡 comes after it
-        if KIND_OF[ev.tile] < NUM_KINDS and self.complete_with(p):
+        if KIND_OF[ev.tile] < NUM_KINDS and self.drew_complete(p, ev.tile):
             seat = self.seats[p]
             seat.passed_tsumo = True
             why = " (the replacement of an open kan, T5)" if seat.kan_chain else ""

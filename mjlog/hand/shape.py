@@ -410,9 +410,9 @@ def standard_shanten(counts: Sequence[int], melds: int = 0, sets: int = 4) -> in
     """
     b = bytes(counts)
     states: _States = {(melds, 0): 0}
-    for i, (lo, hi) in enumerate(_SLICES):
+    for i, (lo, hi) in enumerate(_SLICES[:3]):
         states = _with_suit(states, _blocks(b[lo:hi], i == 3), sets)
-    return _shanten_of(states, sets)
+    return _fewest(states, _blocks(b[27:34], True), sets)
 
 
 def least_standard_shanten(kinds: Iterable[int], counts: list[int], melds: int,
@@ -436,7 +436,7 @@ def least_standard_shanten(kinds: Iterable[int], counts: list[int], melds: int,
         lo, hi = _SLICES[suit]
         key = bytearray(b[lo:hi])
         key[k - lo] -= 1
-        sh = _shanten_of(_with_suit(others[suit], _blocks(bytes(key), suit == 3), sets), sets)
+        sh = _fewest(others[suit], _blocks(bytes(key), suit == 3), sets)
         if sh < low:
             low, best = sh, {k}
         elif sh == low:
@@ -473,8 +473,27 @@ def _with_suit(states: _States, blocks: tuple[Frontier, Frontier], sets: int) ->
     return nxt
 
 
-def _shanten_of(states: _States, sets: int) -> int:
-    return min(2 * sets - 2 * m - t - p for (m, p), t in states.items())
+def _fewest(states: _States, blocks: tuple[Frontier, Frontier], sets: int) -> int:
+    """The shanten of ``states`` with a last suit's splits taken in: what
+    :func:`_with_suit` followed by taking the least ``2*sets - 2*sets_found - partials -
+    pair`` gives, without building the states of the whole hand."""
+    no_pair, with_pair = blocks
+    low = 99
+    for (m, p), t in states.items():
+        for dm, dt in no_pair:
+            cap, v = sets - m - dm, t + dt
+            if v > cap:
+                v = cap if cap > 0 else 0
+            if (left := 2 * (sets - m - dm) - v - p) < low:
+                low = left
+        if not p:
+            for dm, dt in with_pair:
+                cap, v = sets - m - dm, t + dt
+                if v > cap:
+                    v = cap if cap > 0 else 0
+                if (left := 2 * (sets - m - dm) - v - 1) < low:
+                    low = left
+    return low
 
 
 def seven_pairs_shanten(counts: Sequence[int]) -> int:

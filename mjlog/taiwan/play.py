@@ -26,6 +26,7 @@ verifies them.
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from mjlog.events import (
     AddedKan,
@@ -258,12 +259,13 @@ class TaiwanGame:
     def _choose(self, p: int) -> Tile:
         """A discard: mostly one that keeps the hand closest to winning, never a banned one."""
         ps = self.engine.state.players[p]
-        mem = self.mem[p]
-        options = sorted(Tile(t) for t in ps.concealed if not mem.ban >> KIND_OF[t] & 1)
+        ban = self.mem[p].ban
+        options = cast(list[Tile], sorted(
+            [t for t in ps.concealed if not ban >> KIND_OF[t] & 1] if ban else ps.concealed))
         if self.rng.random() >= self.style.best:
             return self.rng.choice(options)
         c = self._counts(p)
-        lone = [t for t in options if is_isolated(c, KIND_OF[t])]
+        lone = [t for t in options if c[KIND_OF[t]] == 1 and is_isolated(c, KIND_OF[t])]
         if lone:  # a tile with no partner never helps: no need to count shanten
             return self.rng.choice(lone)
         melds = len(ps.melds)

@@ -572,31 +572,26 @@ class _Reader:
 
     def move(self, m: re.Match[str], line: int, col: int) -> None:
         t = self.t
-        seat = m.group("seat")
-        direction = m.group("dir")
-        draw_expected = t.to_draw >= 0
-        is_draw = direction == ">" or (direction is None and draw_expected)
+        seat, direction, mark, a, b, giri, riichi = m.groups()  # MOVE_RE's, in order
+        is_draw = direction == ">" or (direction is None and t.to_draw >= 0)
         if not is_draw:
-            if m.group("b") or m.group("rinshan"):
+            if b or mark:
                 raise NotationError("bad-token", self.not_a_draw(), line, col)
             p = self.seat(seat) if seat else t.to_discard
             if p < 0:
                 raise NotationError("bad-token", "nobody is to discard here", line, col)
-            self.discard(p, m.group("a"), bool(m.group("giri")), bool(m.group("riichi")),
-                         line, col + (2 if seat else 0))
+            self.discard(p, a, bool(giri), bool(riichi), line, col + (2 if seat else 0))
             return
         p = self.seat(seat) if seat else t.to_draw
-        rinshan = t.rinshan_next != bool(m.group("rinshan"))
-        a_col = col + (2 if seat else 0) + (1 if m.group("rinshan") else 0)
-        tiles = self.fresh(m.group("a"), line, a_col)
+        rinshan = t.rinshan_next != bool(mark)
+        a_col = col + (2 if seat else 0) + (1 if mark else 0)
+        tiles = self.fresh(a, line, a_col)
         self.emit(draw_of(p, tiles[0], rinshan), line, col)
-        b = m.group("b")
         if b:
-            self.discard(p, b, bool(m.group("giri")), bool(m.group("riichi")), line,
-                         a_col + len(m.group("a")))
-        elif m.group("giri"):
-            self.emit_discard(p, tiles[0], True, bool(m.group("riichi")), line, col)
-        elif m.group("riichi"):
+            self.discard(p, b, bool(giri), bool(riichi), line, a_col + len(a))
+        elif giri:
+            self.emit_discard(p, tiles[0], True, bool(riichi), line, col)
+        elif riichi:
             raise NotationError("bad-token", "riichi (*) needs a discard", line, col)
 
     def not_a_draw(self) -> str:

@@ -13,7 +13,7 @@ the same way, so both agree on what goes without saying. It never judges.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from mjlog.events import (
     AbortiveDraw,
@@ -42,6 +42,11 @@ from mjlog.ruleset import Ruleset
 from mjlog.tiles import KIND_OF, RED_FIVE_IDS, UNKNOWN, UNKNOWN_KIND, Tile
 
 Shown = Chi | Pon | OpenKan | AddedKan | ClosedKan | Kita
+
+_COPIES: Final = {red: tuple(copies(k, red) for k in range(KIND_OF[UNKNOWN - 1] + 1))
+                  for red in (False, True)}
+"""Each kind's copies (:func:`~mjlog.formats.notation.ids.copies`), flowers included, with
+red fives and without."""
 
 
 class NotationTable(TableState):
@@ -121,8 +126,12 @@ class NotationTable(TableState):
             return UNKNOWN
         if red:
             return kind * 4
-        order = copies(kind, self.red)
-        return next((t for t in order if not self.used[t]), order[0])
+        order = _COPIES[self.red][kind]
+        used = self.used
+        for t in order:
+            if not used[t]:
+                return t
+        return order[0]
 
     def ura(self, kind: int, red: bool, avoid: Sequence[int]) -> int:
         """The canonical copy of an ura indicator: the one a win already showed, if any."""
@@ -140,20 +149,26 @@ class NotationTable(TableState):
         if red:
             return kind * 4
         hand = self.players[seat].concealed if 0 <= seat < self.n else set()
-        order = copies(kind, self.red)
-        return next((t for t in order if t in hand and t not in avoid),
-                    next((t for t in order if not self.used[t] and t not in avoid),
-                         order[0]))
+        order = _COPIES[self.red][kind]
+        for t in order:
+            if t in hand and t not in avoid:
+                return t
+        used = self.used
+        for t in order:
+            if not used[t] and t not in avoid:
+                return t
+        return order[0]
 
     # -- following the game
 
     def apply(self, ev: Event) -> None:
         """Follow one event (never judges it); one that does not fit the table is passed
         over, for the replay to report."""
-        if ev.__class__ is GameStart or not self.fits(ev):
+        cls = ev.__class__
+        if cls is GameStart or not self.fits(ev):
             return
-        super().apply(ev)
-        extra = _EXTRA.get(ev.__class__)
+        TableState.apply(self, ev)
+        extra = _EXTRA.get(cls)
         if extra is not None:
             extra(self, ev)
 

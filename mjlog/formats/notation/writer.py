@@ -51,6 +51,14 @@ MACHINE_META: Final = frozenset({"shuffle.seed", "shuffle.ref", "shuffle"})
 """Metadata that :func:`write` leaves out when not ``exact``."""
 
 
+def _by_kind(tiles: Sequence[int], red: bool) -> list[int]:
+    """Tiles by kind, a red five first among its kind: the order of the ids themselves
+    when every id is a tile's (0 to the unknown tile), as copy 0 is the red five."""
+    if min(tiles) >= 0 and max(tiles) <= UNKNOWN:
+        return sorted(tiles)
+    return sorted(tiles, key=lambda x: (KIND_OF[x], not (red and x in RED_FIVE_IDS), x))
+
+
 class _Writer:
     """Writes one game; see the module docstring for what is left out and why."""
 
@@ -114,9 +122,7 @@ class _Writer:
               sort: bool = True) -> str:
         """Several tiles in mpsz (sorted by kind when ``sort``); ``canon`` gives the copy
         the reader would pick for each, given the ones already written."""
-        red = self.t.red
-        items = sorted(tiles, key=lambda x: (KIND_OF[x], not (red and x in RED_FIVE_IDS), x)) \
-            if sort else list(tiles)
+        items = (_by_kind(tiles, self.t.red) if sort else list(tiles)) if tiles else []
         taken: list[int] = []
         names = []
         for x in items:

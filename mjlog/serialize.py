@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import types
 import typing
 from collections.abc import Callable, Iterable, Iterator
@@ -23,7 +24,7 @@ from typing import Any, Union
 
 from mjlog import jsontext
 from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
-from mjlog.events import EVENT_TYPES, Event, GameStart
+from mjlog.events import EVENT_TYPES, Event, GameStart, discard_of, draw_of
 from mjlog.record import GameRecord
 from mjlog.ruleset import (
     MISSING,
@@ -343,6 +344,9 @@ def read_lines(lines: Iterable[tuple[int, str, Exception | None]], path: str = "
     for lineno, line, bad in lines:
         if bad is None and (ev := known.get(line)) is not None:
             d = None
+        elif bad is None and (ev := _compact(line)) is not None:
+            d = None
+            jsontext.remember(known, line, ev)
         elif not line.strip() and bad is None:
             continue
         else:
@@ -371,6 +375,33 @@ def read_lines(lines: Iterable[tuple[int, str, Exception | None]], path: str = "
         yield rec
     if pending or rec is None:
         yield GameRecord(path=path, format=FORMAT, diagnostics=pending, position_kind="jsonl")
+
+
+_COMPACT = re.compile(
+    r'\{"type":"(d(?:raw|iscard))","player":([0-3]),"tile":(0|[1-9][0-9]{0,2})'
+    r'(?:,"(rinshan|tsumogiri)":(true|false))?(,"riichi":true)?\}')
+"""A draw's or a discard's line exactly as :func:`dumps` writes it."""
+
+
+def _compact(line: str) -> Event | None:
+    """The event of a draw's or a discard's line as :func:`dumps` writes it (the same
+    event :func:`event_from_dict` builds), or ``None`` for any other line, a tile id out
+    of range included, which the general path then reads or rejects."""
+    m = _COMPACT.fullmatch(line)
+    if m is None:
+        return None
+    kind, player, tile, flag, value, riichi = m.groups()
+    t = int(tile)
+    if t > UNKNOWN:
+        return None
+    if kind == "draw":
+        if riichi or flag == "tsumogiri":
+            return None
+        return draw_of(int(player), t, value == "true")
+    if flag == "rinshan":
+        return None
+    return discard_of(int(player), t, None if value is None else value == "true",
+                      riichi is not None)
 
 
 def _line_event(lineno: int, line: str, bad: Exception | None

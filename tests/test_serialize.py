@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 from mjlog import jsontext, schema, serialize
-from mjlog.events import Draw, GameStart
+from mjlog.events import Draw, GameStart, discard_of, draw_of
 from mjlog.formats import detect, iter_path, read_path, tenhou_xml
 from mjlog.ruleset import PRESETS
 
@@ -43,6 +43,29 @@ def test_examples_round_trip_and_validate(name: str) -> None:
 
 def test_defaults_are_left_out() -> None:
     assert serialize.dumps(Draw(player=1, tile=5)) == '{"type":"draw","player":1,"tile":5}'  # type: ignore[arg-type]
+
+
+def test_a_draw_or_discard_line_read_at_speed_is_the_event_of_the_general_path() -> None:
+    written = [serialize.dumps(ev) for p in range(4) for t in (0, 16, 135, 136, 144) for ev in (
+        draw_of(p, t), draw_of(p, t, True), *(discard_of(p, t, giri, riichi)
+                                             for giri in (None, True, False)
+                                             for riichi in (False, True)))]
+    odd = ['{"type":"draw","player":1,"tile":145}', '{"type":"draw","player":4,"tile":5}',
+           '{"type":"draw","player":1,"tile":5,"tsumogiri":true}',
+           '{"type":"discard","player":1,"tile":5,"rinshan":true}',
+           '{"type":"draw","player":1,"tile":5,"riichi":true}',
+           '{"type":"draw","player":1,"tile":05}', '{"type":"draw", "player":1,"tile":5}',
+           '{"type":"discard","player":1,"tile":5,"riichi":false}']
+    for line in [*written, *odd]:
+        fast = serialize._compact(line)
+        try:
+            general: object = serialize.event_from_dict(json.loads(line))
+        except ValueError as exc:  # bad JSON, or a ConversionError
+            general = exc
+        assert fast is None or fast == general, line
+        if line in written:  # what the writer writes never takes the general path
+            assert fast is not None and fast == general, line
+    assert {serialize._compact(line) for line in odd} == {None}
 
 
 def test_several_games_in_one_file() -> None:

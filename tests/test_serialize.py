@@ -46,10 +46,12 @@ def test_defaults_are_left_out() -> None:
 
 
 def test_a_draw_or_discard_line_read_at_speed_is_the_event_of_the_general_path() -> None:
-    events: list[Event] = [ev for p in range(4) for t in (0, 16, 135, 136, 144) for ev in (
-        draw_of(p, t), draw_of(p, t, True), *(discard_of(p, t, giri, riichi)
-                                             for giri in (None, True, False)
-                                             for riichi in (False, True)))]
+    events: list[Event] = []
+    for p in range(4):
+        for t in (0, 16, 135, 136, 144):
+            events += [draw_of(p, t), draw_of(p, t, True)]
+            events += [discard_of(p, t, giri, riichi)
+                       for giri in (None, True, False) for riichi in (False, True)]
     written = [serialize.dumps(ev) for ev in events]
     odd = ['{"type":"draw","player":1,"tile":145}', '{"type":"draw","player":4,"tile":5}',
            '{"type":"draw","player":1,"tile":5,"tsumogiri":true}',

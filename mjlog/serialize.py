@@ -20,11 +20,11 @@ import re
 import types
 import typing
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Union
+from typing import Any, Final, Union
 
 from mjlog import jsontext
 from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
-from mjlog.events import EVENT_TYPES, Event, GameStart, discard_of, draw_of
+from mjlog.events import EVENT_TYPES, Discard, Draw, Event, GameStart, discard_of, draw_of
 from mjlog.record import GameRecord
 from mjlog.ruleset import (
     MISSING,
@@ -312,9 +312,28 @@ def write_lines(events: Iterable[Event]) -> Iterator[str]:
     for ev in events:
         if ev.__class__ in _COMMON:
             line = lines.get(ev)
-            yield line if line is not None else jsontext.remember(lines, ev, dumps(ev) + "\n")
+            yield line if line is not None else jsontext.remember(lines, ev, _common_line(ev))
         else:
             yield dumps(ev) + "\n"
+
+
+_NONE: Final = type(None)
+
+
+def _common_line(ev: Event) -> str:
+    """The line (newline included) of a draw or a discard: :func:`dumps` of it, formatted
+    directly when its fields hold plain ints and booleans, as every reader gives them."""
+    player, tile = ev.player, ev.tile  # type: ignore[union-attr]
+    if type(player) is int and type(tile) is int:
+        if isinstance(ev, Draw) and type(ev.rinshan) is bool:
+            flag = ',"rinshan":true' if ev.rinshan else ""
+            return f'{{"type":"draw","player":{player},"tile":{tile}{flag}}}\n'
+        giri = ev.tsumogiri if isinstance(ev, Discard) else 0
+        if isinstance(ev, Discard) and type(ev.riichi) is bool and type(giri) in (bool, _NONE):
+            said = "" if giri is None else ',"tsumogiri":' + ("true" if giri else "false")
+            riichi = ',"riichi":true' if ev.riichi else ""
+            return f'{{"type":"discard","player":{player},"tile":{tile}{said}{riichi}}}\n'
+    return dumps(ev) + "\n"
 
 
 _COMMON: frozenset[type] = frozenset({EVENT_TYPES["draw"], EVENT_TYPES["discard"]})

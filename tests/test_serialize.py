@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 from mjlog import jsontext, schema, serialize
-from mjlog.events import Draw, Event, GameStart, discard_of, draw_of
+from mjlog.events import Discard, Draw, Event, GameStart, discard_of, draw_of
 from mjlog.formats import detect, iter_path, read_path, tenhou_xml
 from mjlog.ruleset import PRESETS
 
@@ -45,13 +45,18 @@ def test_defaults_are_left_out() -> None:
     assert serialize.dumps(Draw(player=1, tile=5)) == '{"type":"draw","player":1,"tile":5}'  # type: ignore[arg-type]
 
 
-def test_a_draw_or_discard_line_read_at_speed_is_the_event_of_the_general_path() -> None:
+def test_a_draw_or_discard_line_at_speed_is_the_general_paths_line_and_event() -> None:
     events: list[Event] = []
     for p in range(4):
         for t in (0, 16, 135, 136, 144):
             events += [draw_of(p, t), draw_of(p, t, True)]
             events += [discard_of(p, t, giri, riichi)
                        for giri in (None, True, False) for riichi in (False, True)]
+    odd_events: list[Event] = [Draw(player=True, tile=5), Draw(player=1, tile=5, rinshan=1),  # type: ignore[arg-type]
+                               Discard(player=1, tile=5, tsumogiri=0),  # type: ignore[arg-type]
+                               Discard(player=1, tile=5, riichi=1)]  # type: ignore[arg-type]
+    for ev in [*events, *odd_events]:  # the writer's own fast path, and its way out
+        assert serialize._common_line(ev) == serialize.dumps(ev) + "\n", ev
     written = [serialize.dumps(ev) for ev in events]
     odd = ['{"type":"draw","player":1,"tile":145}', '{"type":"draw","player":4,"tile":5}',
            '{"type":"draw","player":1,"tile":5,"tsumogiri":true}',

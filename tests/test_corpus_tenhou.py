@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import gzip
 import json
+import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import fastjsonschema
 import jsonschema
 import pytest
 from lxml import etree
@@ -192,14 +195,15 @@ def test_real_output_matches_the_schema(results: list[Result]) -> None:
 
     Identical events (draws and discards are shared values) are checked once: an event
     object met before is skipped unserialised, and another one whose JSON was checked
-    already is skipped after serialising. The full ``oneOf`` is checked on one game so the
-    dispatch by ``type`` is covered too, through the schema's own references (each
-    variant is checked with its references written in place: the same constraints, half
-    the time).
+    already is skipped after serialising. Each variant, its references written in place,
+    is compiled to Python by ``fastjsonschema`` (the keywords the schema uses mean the
+    same in draft 7): about 25 times the speed of ``jsonschema`` on these 100,000 events,
+    which :func:`test_the_compiled_schema_judges_as_the_reference_validator` holds to the
+    same verdicts. The full ``oneOf`` is checked on one game by ``jsonschema`` so the
+    dispatch by ``type`` is covered too, through the schema's own references.
     """
     schema = json.loads((ROOT / "schemas" / "events.schema.json").read_text("utf-8"))
-    validators = {name: jsonschema.Draft202012Validator(_inlined(sub, schema["$defs"]))
-                  for name, sub in schema["$defs"].items()}
+    validators = _compiled(schema)
     checked: set[str] = set()
     met: set[int] = set()  # ids of the event objects serialised (``results`` keeps them alive)
     for r in results:
@@ -210,12 +214,48 @@ def test_real_output_matches_the_schema(results: list[Result]) -> None:
             obj = serialize.event_to_dict(ev)
             key = json.dumps(obj, sort_keys=True)
             if key not in checked:
-                validators[type(ev).__name__].validate(obj)
+                validators[type(ev).__name__](obj)
                 checked.add(key)
     whole = jsonschema.Draft202012Validator(schema)
     for ev in results[0].events:
         whole.validate(serialize.event_to_dict(ev))
     assert len(checked) > 100_000
+
+
+def _compiled(schema: dict[str, Any]) -> dict[str, Callable[[Any], Any]]:
+    """Each variant of the event schema, its references in place, as a compiled validator
+    (raises ``fastjsonschema.JsonSchemaException``)."""
+    return {name: fastjsonschema.compile({**_inlined(sub, schema["$defs"]), "$schema": DRAFT7})
+            for name, sub in schema["$defs"].items()}
+
+
+DRAFT7 = "http://json-schema.org/draft-07/schema#"
+
+
+def test_the_compiled_schema_judges_as_the_reference_validator(results: list[Result]) -> None:
+    """The compiled variants accept and refuse what ``jsonschema`` does: the events of the
+    first games, and each of them with one field changed to a value of another type."""
+    schema = json.loads((ROOT / "schemas" / "events.schema.json").read_text("utf-8"))
+    compiled = _compiled(schema)
+    rng = random.Random(7)
+    verdicts: Counter[bool] = Counter()
+    for ev in {id(ev): ev for r in results[:20] for ev in r.events}.values():
+        name = type(ev).__name__
+        reference = jsonschema.Draft202012Validator(_inlined(schema["$defs"][name],
+                                                             schema["$defs"]))
+        obj = serialize.event_to_dict(ev)
+        for candidate in (obj, {**obj, rng.choice(list(obj)): rng.choice(ODD_VALUES)}):
+            try:
+                compiled[name](candidate)
+                fast = True
+            except fastjsonschema.JsonSchemaException:
+                fast = False
+            assert fast == reference.is_valid(candidate), candidate
+            verdicts[fast] += 1
+    assert verdicts[True] > 1000 and verdicts[False] > 1000, verdicts
+
+
+ODD_VALUES = (None, -1, "x", 1.5, [1], {"a": 1}, 200, True, [[-3]])
 
 
 def _inlined(node: Any, defs: dict[str, Any], depth: int = 0) -> Any:

@@ -140,10 +140,8 @@ def step_through_a_round(page: Any, record: Path, data: dict[str, Any]) -> int:
         page.keyboard.press("PageDown")
     label, compared, last_turn = rounds[target][0], 0, -1
     every = 4 if ends[target] - rounds[target][2] > 30 else 1  # a short round: every move
-    while True:
-        seen = shown(page)
-        if seen["round"] != label:
-            break
+    seen = shown(page)
+    while seen["round"] == label:
         if seen["turn"] != last_turn and seen["turn"] % every == 1 % every:
             want = _replayed(record, label, seen["turn"])
             for p, s in want.items():
@@ -155,6 +153,7 @@ def step_through_a_round(page: Any, record: Path, data: dict[str, Any]) -> int:
         last_turn = seen["turn"]
         before = seen["step"]
         page.keyboard.press("ArrowRight")
-        if shown(page)["step"] == before:  # the game's end
+        seen = shown(page)
+        if seen["step"] == before:  # the game's end
             break
     return compared

@@ -17,6 +17,7 @@ from mjlog.hand.shape import (
     _sets_only,
     counts_of,
     is_complete,
+    is_isolated,
     is_standard_complete,
     kinds_of_mask,
     least_shanten,
@@ -149,6 +150,16 @@ def corpus_hands(tenhou_xml_paths: list[Path]) -> list[tuple[list[int], int]]:
                     counts[KIND_OF[t]] += 1
                 seen.add((tuple(counts), len(ps.melds)))
     return [(list(h), m) for h, m in sorted(seen)]
+
+
+@pytest.mark.parametrize(("hand", "tile", "alone"), [
+    ("1m4m", "1m", True), ("1m4m", "4m", True), ("1m3m", "1m", False), ("1m3m", "3m", False),
+    ("9m1p", "9m", True), ("9m1p", "1p", True), ("11m", "1m", False), ("1z2z", "1z", True),
+    ("8m9m", "9m", False), ("5p7p", "7p", False), ("5p8p", "8p", True),
+])
+def test_a_single_with_no_tile_of_its_suit_within_two_is_isolated(hand: str, tile: str,
+                                                                   alone: bool) -> None:
+    assert is_isolated(c(hand), parse_kinds(tile)[0][0]) is alone
 
 
 ORPHANS = frozenset({0, 8, 9, 17, 18, 26, *range(27, 34)})

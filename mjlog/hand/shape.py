@@ -304,8 +304,9 @@ def is_isolated(counts: Sequence[int], kind: int) -> bool:
         return False
     if kind >= 27:
         return True
-    lo, hi = max(kind - 2, kind - kind % 9), min(kind + 2, kind - kind % 9 + 8)
-    return sum(counts[lo: hi + 1]) == 1
+    i = kind % 9  # the neighbours within two, inside the suit, hold nothing
+    return not ((i > 0 and counts[kind - 1]) or (i > 1 and counts[kind - 2])
+                or (i < 8 and counts[kind + 1]) or (i < 7 and counts[kind + 2]))
 
 
 def least_shanten(kinds: Iterable[int], counts: list[int],

@@ -5,13 +5,13 @@ Usage::
     python benchmarks/bench_formats.py [FOLDER] [--limit N] [--repeat N]
 
 FOLDER defaults to ``../shared/corpus/tenhou-xml``. In one run it imports the
-records from XML, writes each as tenhou.net/6, mjai (the ``mjai`` dialect)
-and kobalab's JSON, reads them back, and prints games/s for each step with
-its ratio to the XML import (the readers take turns ``--turns`` times, each
-game dropped as soon as it is read, and the best time of each counts). Reading
-the kind-only formats costs more than
-XML: they give every tile a physical id, and tenhou.net/6 must search for the
-order of the moves.
+records from XML, writes each as mjlog's JSON Lines and notation, tenhou.net/6,
+mjai (the ``mjai`` dialect) and kobalab's JSON, reads them back, and prints
+games/s for each step with its ratio to the XML import (the readers take turns
+``--turns`` times, each game dropped as soon as it is read, and the best time
+of each counts). Reading the kind-only formats costs more than XML: they give
+every tile a physical id, and tenhou.net/6 must search for the order of the
+moves.
 
 Then it reads the platforms' own records of the corpus (Mahjong Soul, Riichi
 City, M-League, kobalab), each file ``--repeat`` times, and prints games/s and
@@ -33,6 +33,7 @@ from typing import TypeVar
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from mjlog import serialize  # noqa: E402
 from mjlog.diagnostics import InputError  # noqa: E402
 from mjlog.events import RoundStart  # noqa: E402
 from mjlog.formats import (  # noqa: E402
@@ -41,6 +42,7 @@ from mjlog.formats import (  # noqa: E402
     detect,
     kobalab,
     mjai,
+    notation,
     tenhou6,
     tenhou_xml,
 )
@@ -77,21 +79,28 @@ def main() -> None:
     records, t_xml = timed(lambda: [tenhou_xml.read(d) for d in datas])
     n = len(records)
     rounds = sum(isinstance(e, RoundStart) for r in records for e in r.events)
+    jl, t_jlw = timed(lambda: ["".join(serialize.write_lines(r.events)).encode()
+                               for r in records])
+    nt, t_ntw = timed(lambda: [notation.write(r.events).encode() for r in records])
     t6, t_t6w = timed(lambda: [tenhou6.write(r.events).encode() for r in records])
     mj, t_mjw = timed(lambda: [mjai.write(r.events, dialect="mjai").encode() for r in records])
     kb, t_kbw = timed(lambda: [kobalab.write(r.events).encode() for r in records
                                if r.events and r.events[0].ruleset.players == 4])  # type: ignore[union-attr]
     records.clear()  # the readers below run without them in memory
-    reads = _reads({"XML import": (tenhou_xml.read, datas), "tenhou6 read": (tenhou6.read, t6),
+    reads = _reads({"XML import": (tenhou_xml.read, datas), "jsonl read": (serialize.read, jl),
+                    "notation read": (notation.read, nt), "tenhou6 read": (tenhou6.read, t6),
                     "mjai read": (mjai.read, mj), "kobalab read": (kobalab.read, kb)},
                    args.turns)
     t_xml = reads["XML import"]
     print(f"{n} games; XML import {n / t_xml:.0f} games/s (best of {args.turns} turns)")
-    per_game = {"tenhou6 write": t_t6w, "mjai write": t_mjw,
+    per_game = {"jsonl write": t_jlw, "jsonl read": reads["jsonl read"],
+                "notation write": t_ntw, "notation read": reads["notation read"],
+                "tenhou6 write": t_t6w, "mjai write": t_mjw,
                 "kobalab write": t_kbw * n / max(1, len(kb)), "tenhou6 read": reads["tenhou6 read"],
                 "mjai read": reads["mjai read"],
                 "kobalab read": reads["kobalab read"] * n / max(1, len(kb))}
-    for name in ("tenhou6 write", "tenhou6 read", "mjai write", "mjai read", "kobalab write",
+    for name in ("jsonl write", "jsonl read", "notation write", "notation read",
+                 "tenhou6 write", "tenhou6 read", "mjai write", "mjai read", "kobalab write",
                  "kobalab read"):
         t = per_game[name]
         print(f"  {name:14} {n / t:7.0f} games/s  ({t / t_xml:.2f}x the XML import)")

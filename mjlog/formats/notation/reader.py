@@ -331,19 +331,17 @@ class _Reader:
         """Warn about a round whose moves are all single tiles: mjlog reads ``9m 1z`` as a
         draw and a discard, while its writer most likely meant two discards with the
         draws unknown (``?9m ?1z``)."""
-        single = other = 0
-        first = 0
+        single = first = 0
         for k in range(body, stop):
             words = self.lines[k].split("#", 1)[0].split()
             if not words or words[0] in RESULTS or words[0] in ("ids", "end"):
                 continue
             for w in words:
-                if _SINGLE.match(w):
-                    single += 1
-                    first = first or k + 1
-                else:
-                    other += 1
-        if single >= 4 and not other:
+                if not _SINGLE.match(w):
+                    return  # a move of another kind: the round is not all single tiles
+                single += 1
+                first = first or k + 1
+        if single >= 4:
             self.diagnostics.append(Diagnostic(
                 code="bad-token", severity=Severity.WARNING, src=Src(line=first, column=1),
                 message="every move of this round is a single tile, which mjlog reads as "

@@ -592,9 +592,7 @@ def describe(rs: Ruleset) -> str:
     (remembered per ruleset: an audit asks twice a game, and a game's ruleset is mostly
     a preset)."""
     base = PRESETS.get(rs.name)
-    if base is rs:
-        return rs.name
-    if base is None:
+    if base is None or base is rs:
         return rs.name
     diffs = overrides(rs, base)
     return f"{rs.name} ({', '.join(diffs)})" if diffs else rs.name

@@ -20,7 +20,7 @@ import re
 import types
 import typing
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final, Union
+from typing import Any, Union
 
 from mjlog import jsontext
 from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
@@ -317,22 +317,19 @@ def write_lines(events: Iterable[Event]) -> Iterator[str]:
             yield dumps(ev) + "\n"
 
 
-_NONE: Final = type(None)
-
-
 def _common_line(ev: Event) -> str:
     """The line (newline included) of a draw or a discard: :func:`dumps` of it, formatted
     directly when its fields hold plain ints and booleans, as every reader gives them."""
     player, tile = ev.player, ev.tile  # type: ignore[union-attr]
-    if type(player) is int and type(tile) is int:
-        if isinstance(ev, Draw) and type(ev.rinshan) is bool:
-            flag = ',"rinshan":true' if ev.rinshan else ""
-            return f'{{"type":"draw","player":{player},"tile":{tile}{flag}}}\n'
-        giri = ev.tsumogiri if isinstance(ev, Discard) else 0
-        if isinstance(ev, Discard) and type(ev.riichi) is bool and type(giri) in (bool, _NONE):
-            said = "" if giri is None else ',"tsumogiri":' + ("true" if giri else "false")
-            riichi = ',"riichi":true' if ev.riichi else ""
-            return f'{{"type":"discard","player":{player},"tile":{tile}{said}{riichi}}}\n'
+    plain = type(player) is int and type(tile) is int
+    if plain and isinstance(ev, Draw) and type(ev.rinshan) is bool:
+        flag = ',"rinshan":true' if ev.rinshan else ""
+        return f'{{"type":"draw","player":{player},"tile":{tile}{flag}}}\n'
+    if plain and isinstance(ev, Discard) and type(ev.riichi) is bool \
+            and (ev.tsumogiri is None or type(ev.tsumogiri) is bool):
+        said = "" if ev.tsumogiri is None else f',"tsumogiri":{str(ev.tsumogiri).lower()}'
+        riichi = ',"riichi":true' if ev.riichi else ""
+        return f'{{"type":"discard","player":{player},"tile":{tile}{said}{riichi}}}\n'
     return dumps(ev) + "\n"
 
 

@@ -411,9 +411,10 @@ def standard_shanten(counts: Sequence[int], melds: int = 0, sets: int = 4) -> in
     """
     b = bytes(counts)
     states: _States = {(melds, 0): 0}
-    for i, (lo, hi) in enumerate(_SLICES[:3]):
-        states = _with_suit(states, _blocks(b[lo:hi], i == 3), sets)
-    return _fewest(states, _blocks(b[27:34], True), sets)
+    for lo, hi in _SLICES[:3]:  # the suits, then the honours last
+        states = _with_suit(states, _blocks(b[lo:hi], False), sets)
+    lo, hi = _SLICES[3]
+    return _fewest(states, _blocks(b[lo:hi], True), sets)
 
 
 def least_standard_shanten(kinds: Iterable[int], counts: list[int], melds: int,
@@ -485,14 +486,14 @@ def _fewest(states: _States, blocks: tuple[Frontier, Frontier], sets: int) -> in
             cap, v = sets - m - dm, t + dt
             if v > cap:
                 v = cap if cap > 0 else 0
-            if (left := 2 * (sets - m - dm) - v - p) < low:
+            if (left := 2 * cap - v - p) < low:
                 low = left
         if not p:
             for dm, dt in with_pair:
                 cap, v = sets - m - dm, t + dt
                 if v > cap:
                     v = cap if cap > 0 else 0
-                if (left := 2 * (sets - m - dm) - v - 1) < low:
+                if (left := 2 * cap - v - 1) < low:
                     low = left
     return low
 

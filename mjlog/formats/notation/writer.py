@@ -54,7 +54,7 @@ MACHINE_META: Final = frozenset({"shuffle.seed", "shuffle.ref", "shuffle"})
 def _by_kind(tiles: Sequence[int], red: bool) -> list[int]:
     """Tiles by kind, a red five first among its kind: the order of the ids themselves
     when every id is a tile's (0 to the unknown tile), as copy 0 is the red five."""
-    if min(tiles) >= 0 and max(tiles) <= UNKNOWN:
+    if not tiles or (min(tiles) >= 0 and max(tiles) <= UNKNOWN):
         return sorted(tiles)
     return sorted(tiles, key=lambda x: (KIND_OF[x], not (red and x in RED_FIVE_IDS), x))
 
@@ -122,7 +122,7 @@ class _Writer:
               sort: bool = True) -> str:
         """Several tiles in mpsz (sorted by kind when ``sort``); ``canon`` gives the copy
         the reader would pick for each, given the ones already written."""
-        items = (_by_kind(tiles, self.t.red) if sort else list(tiles)) if tiles else []
+        items = _by_kind(tiles, self.t.red) if sort else list(tiles)
         taken: list[int] = []
         names = []
         for x in items:

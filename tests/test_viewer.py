@@ -85,8 +85,9 @@ def test_a_taiwanese_hand_shows_its_waits_on_five_sets() -> None:
     tables = _tables(data["steps"])
     ready = [t[f"a{p}"] for t in tables for p in range(4) if t[f"a{p}"][:1] == [0]]
     assert ready and all(a[1] for a in ready)  # ready hands name their waits
-    assert any("過水" in a[2] for t in tables for p in range(4) if (a := t[f"a{p}"])), \
-        "the passed win of this dispute shows as 過水"
+    shown = {a[2] for t in tables for p in range(4) if (a := t[f"a{p}"]) and "過水" in a[2]}
+    assert shown, "the passed win of this dispute shows as 過水"
+    assert all(s.startswith("過水: passed a ") for s in shown), shown  # said once
 
 
 # ---------------------------------------------------------------- the command

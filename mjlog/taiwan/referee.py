@@ -88,7 +88,7 @@ class TaiwanReferee(Referee):
         seat = self.seats[p]
         if seat.dead:
             return f"dead hand: {seat.dead}"
-        return f"過水: passed {seat.guo_shui}" if seat.guo_shui else ""
+        return f"過水: {seat.guo_shui}" if seat.guo_shui else ""  # "passed a win on …"
 
     def kill(self, rule: Rule, p: int, why: str, message: str,
              evidence: tuple[tuple[str, str], ...] = ()) -> None:

@@ -421,13 +421,14 @@ class _Rounds:
         self._fresh[_AT_SEAT::_WIDTH] = range(n)
         self._offsets = range(0, n * _WIDTH, _WIDTH)
         self._none, self._false = (None,) * n, (False,) * n
+        self._rounds, self._wins, self._yaku = (batch.rows[t] for t in ("rounds", "wins", "yaku"))
 
     def run(self, events: Sequence[Any]) -> None:
         """Count each discard, and call the hook of each other event of a kind in
         :data:`_HOOKS` (and of each riichi declaration), in order."""
         hook, disc = _HOOKS.get, self.disc
         for ev in events:  # a plain loop: cheaper than picking the events out in C first
-            kind = ev.__class__
+            kind = type(ev)  # a sixth cheaper than reading ev.__class__
             if kind is Draw:
                 continue
             if kind is Discard:
@@ -531,7 +532,7 @@ class _Rounds:
         rs = self.rs
         assert rs is not None
         label = f"{'ESWN'[rs.round_wind % 4]}{rs.round_number}-{rs.honba}"
-        self.batch.rows["rounds"].extend((
+        self._rounds.extend((
             self.game, self.names[rs.dealer] if rs.dealer < self.n else None, self.index,
             label, rs.dealer, rs.honba, rs.kyotaku, self.result or None, self.wins))
 
@@ -539,14 +540,10 @@ class _Rounds:
         """The win's ``wins`` row and its ``yaku`` rows."""
         w, yaku = ev.winner, ev.yaku
         names = [y.name for y in yaku]
-        at = self.row[w]
-        riichi = self.cells[at + _AT_RIICHI_TURN] is not None or "riichi" in names \
-            or "double-riichi" in names
-        closed = self.cells[at + _AT_CALLS] == 0
         who = (self.game, self.names[w], self.index, w)
         dora = aka = ura = 0
         yakuman = ev.limit == "yakuman"
-        rows = self.batch.rows["yaku"]
+        rows = self._yaku
         for y in yaku:
             name, han = y.name, y.han
             if name == "dora":
@@ -558,7 +555,11 @@ class _Rounds:
             else:
                 rows.extend((*who, name, han))
             yakuman = yakuman or han >= 13
-        self.batch.rows["wins"].extend((
+        at = self.row[w]
+        riichi = self.cells[at + _AT_RIICHI_TURN] is not None or "riichi" in names \
+            or "double-riichi" in names
+        closed = self.cells[at + _AT_CALLS] == 0
+        self._wins.extend((
             *who, ev.from_player, ev.from_player == w, ev.han, ev.fu, ev.points,
             ev.limit or None, ev.deltas[w] if ev.deltas else None, riichi, closed,
             closed and not riichi, "ippatsu" in names, dora, aka, ura, yakuman, ",".join(names),

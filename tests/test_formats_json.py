@@ -683,3 +683,55 @@ def test_mjai_remembered_moves_read_the_corpus_conversions_alike(
     for path in tenhou_xml_paths[:30]:
         data = mjai.write(read_path(path)[0].events, dialect="mjai").encode()
         _same_records(mjai.read(data, "x.mjson"), _general(data, monkeypatch))
+
+
+_ODD_VALUES: list[Any] = [None, True, "", "x", "٣", -1, 10**30, 1.5, [], {}, [1, 2], "東"]
+"""Values of every JSON type, and numbers and letters no field expects."""
+
+
+def _with(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
+    """A copy of ``doc`` with the value at ``path`` (keys and indexes) replaced."""
+    if not path:
+        return value
+    copy = dict(doc) if isinstance(doc, dict) else list(doc)
+    copy[path[0]] = _with(doc[path[0]], path[1:], value)
+    return copy
+
+
+def _places(doc: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every value's path in ``doc``, the first three items of a list only."""
+    items = doc.items() if isinstance(doc, dict) else \
+        enumerate(doc[:3]) if isinstance(doc, list) else ()
+    return [path, *(p for k, v in items for p in _places(v, (*path, k)))]
+
+
+@pytest.mark.parametrize("fmt", ["tenhou6", "mjai"])
+def test_any_value_of_a_header_changed_is_read_without_a_failure(fmt: str) -> None:
+    """Each value of the game's header and the first round's, changed to each odd value,
+    gives a record with diagnostics or a documented error, never a reader's failure. A
+    ``bakaze`` that is a list (mjai) and a round number that is not a list (tenhou.net/6)
+    each failed so, found by the fuzz tests."""
+    (rec,) = read_path(EXAMPLES / "east-riichi.jsonl")
+    text = write(fmt, rec.events)
+    lines = [text] if fmt == "tenhou6" else text.splitlines()
+    top = json.loads(lines[0])
+    heads = [(0, (k,)) for k in top if k != "log"] + [(0, ("log", 0, k)) for k in range(3)] \
+        if fmt == "tenhou6" else [(0, ()), (1, ())]
+    failures, cases = [], 0
+    for line, at in heads:
+        doc = json.loads(lines[line])
+        inner = doc
+        for k in at:
+            inner = inner[k]
+        for place in _places(inner, at):
+            for value in _ODD_VALUES:
+                changed = list(lines)
+                changed[line] = json.dumps(_with(doc, place, value), ensure_ascii=False)
+                cases += 1
+                try:
+                    records = read_bytes("\n".join(changed).encode())
+                except InputError:
+                    continue
+                failures += [(place, value, d.message) for r in records for d in r.diagnostics
+                             if d.code == "internal-error"]
+    assert cases > 250 and failures == []

@@ -319,7 +319,7 @@ class _Reader:
                 isinstance(s, int) for s in scores[:n]):
             raise _Bad("$.scores: expected a score for each player")
         bakaze = o.get("bakaze", "E")
-        if bakaze not in _WINDS:
+        if not isinstance(bakaze, str) or bakaze not in _WINDS:
             raise _Bad(f"$.bakaze: {bakaze!r} is not a wind")
         indicator = self.new(self.tile(o.get("dora_marker"), "dora_marker"))
         rs = RoundStart(

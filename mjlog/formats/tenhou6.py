@@ -261,7 +261,7 @@ def _starting_score(rules: Ruleset, rounds: Any, players: int) -> Ruleset:
     scores = first[1] if len(first) > 1 and isinstance(first[1], list) else []
     head = scores[:players]
     if head and all(isinstance(s, int) for s in head) and len(set(head)) == 1 \
-            and first[0] and first[0][0] == 0 and first[0][1] == 0:
+            and isinstance(first[0], list) and first[0][:2] == [0, 0]:
         no_oka = rules.return_score == rules.starting_score
         return rules.with_options(starting_score=head[0],
                                   **({"return_score": head[0]} if no_oka else {}))

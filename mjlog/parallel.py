@@ -24,9 +24,11 @@ So each worker writes its process id beside the task it takes (a shared array, n
 lock to be left taken); the parent, waiting for a batch, sees when the worker that
 took it is gone, and runs the batch's files one by one in a pool of their own. A
 file whose worker dies again is given to ``poisoned`` (reported, not retried
-forever): the same outcome as on a cluster (:mod:`mjlog.cluster`). A worker
-killed in the few instructions between taking a task and writing its slot, or
-while it holds the task queue's lock, still stalls the pool.
+forever): the same outcome as on a cluster (:mod:`mjlog.cluster`). A pool that
+lost a worker is stopped and never used again (the worker may have died holding
+one of its locks, or halfway through sending a result): the batches after it go
+to a new pool. A worker killed in the few instructions between taking a task and
+writing its slot still stalls the pool.
 
 A run that ends well closes the pool and waits for its workers to finish
 (:func:`workers`): no signal is sent, so nothing is printed by workers torn
@@ -61,6 +63,9 @@ from mjlog import archives
 T = TypeVar("T")
 PATIENCE = 10.0
 """Seconds an interrupted pool is given to stop its workers before they are killed."""
+LOST_PATIENCE = 1.0
+"""The same for a pool that lost a worker: none of its results is wanted any more, and
+its ``terminate`` may wait forever for a lock the dead worker held."""
 Item = TypeVar("Item", bound=tuple[str, bool])
 """An item of work: a file (or an archive's record) and whether it was named."""
 WINDOW_PER_WORKER = 4
@@ -150,24 +155,45 @@ def map_batches(fn: Callable[[list[Item]], T], items: list[Item], sizing: Sizing
 def _pooled(fn: Callable[[list[Item]], T], batches: list[list[Item]], jobs: int,
             poisoned: Callable[[Item], T]) -> Generator[tuple[list[Item], list[T]], None, None]:
     """:func:`map_batches` in a local pool of ``jobs`` workers, a window of batches at a
-    time; a batch whose worker died is run again file by file (:func:`_one_by_one`)."""
+    time; a batch whose worker died is run again file by file (:func:`_one_by_one`), and
+    the batches after it in a new pool (:func:`_until_a_death`)."""
     taken = _slots(len(batches))
     run = Located(fn)
+    start = 0
+    while start < len(batches):
+        start = yield from _until_a_death(run, batches, start, jobs, taken, poisoned)
+
+
+def _until_a_death(run: Located[Item, T], batches: list[list[Item]], start: int, jobs: int,
+                   taken: Any, poisoned: Callable[[Item], T]
+                   ) -> Generator[tuple[list[Item], list[T]], None, int]:
+    """The batches from ``start`` on, in one pool, until a worker dies with one; then that
+    pool is stopped, the batch is run file by file, and the index of the batch after it
+    is returned (``len(batches)`` when every batch is done).
+
+    A pool that lost a worker is not used again: the worker may have died holding one of
+    the pool's locks, or halfway through sending its result, after which no result comes
+    back from that pool (it hung one run in a few dozen). The batches it had been sent
+    are sent again to the next pool, in their order."""
     with workers(jobs, taken=taken) as p:
         window: deque[tuple[int, AsyncResult[T]]] = deque()
-        ahead = iter(enumerate(batches))
+        ahead = iter(range(start, len(batches)))
         while True:
-            for i, batch in ahead:
-                job = (i, batch, archives.entries(name for name, _ in batch))
+            for i in ahead:
+                taken[i] = 0  # a batch sent again: its slot names a dead pool's worker
+                job = (i, batches[i], archives.entries(name for name, _ in batches[i]))
                 window.append((i, p.apply_async(run, (job,))))
                 if len(window) >= jobs * WINDOW_PER_WORKER:
                     break
             if not window:
-                return
+                return len(batches)
             i, pending = window.popleft()
             outcome = _outcome(p, pending, i)
-            yield batches[i], ([outcome.value] if isinstance(outcome, _Done)
-                               else _one_by_one(run, batches[i], poisoned, outcome))
+            if isinstance(outcome, _Died):
+                break
+            yield batches[i], [outcome.value]
+    yield batches[i], _one_by_one(run, batches[i], poisoned, outcome)
+    return i + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,21 +247,28 @@ def _outcome(p: Workers, pending: AsyncResult[T], slot: int, poll: float = 0.2
 def _one_by_one(run: Located[Item, T], batch: list[Item], poisoned: Callable[[Item], T],
                 died: _Died) -> list[T]:
     """The results of ``batch``'s files, each run alone in a pool of one worker, up to
-    :data:`ATTEMPTS` times; a file whose worker dies each time gets ``poisoned(file)``."""
+    :data:`ATTEMPTS` times; a file whose worker dies each time gets ``poisoned(file)``.
+    After a death the next file or attempt starts a new pool (see :func:`_until_a_death`)."""
     print(f"a worker process {died} in the middle of a batch of {len(batch)} files; its "
           "files are run one by one", file=sys.stderr)
     taken = _slots(len(batch) * ATTEMPTS)
     out: list[T] = []
-    with workers(1, taken=taken) as p:
-        for k, item in enumerate(batch):
-            for slot in range(k * ATTEMPTS, (k + 1) * ATTEMPTS):
+    tries = 0  # the runs of the file at len(out) so far
+    while len(out) < len(batch):
+        with workers(1, taken=taken) as p:
+            while len(out) < len(batch):
+                item, slot = batch[len(out)], len(out) * ATTEMPTS + tries
+                if tries == ATTEMPTS:
+                    out.append(poisoned(item))
+                    tries = 0
+                    continue
+                tries += 1
                 job = (slot, [item], archives.entries([item[0]]))
                 outcome = _outcome(p, p.apply_async(run, (job,)), slot)
-                if isinstance(outcome, _Done):
-                    out.append(outcome.value)
+                if isinstance(outcome, _Died):
                     break
-            else:
-                out.append(poisoned(item))
+                out.append(outcome.value)
+                tries = 0
     return out
 
 
@@ -263,9 +296,9 @@ class Workers(Pool):
 @contextmanager
 def workers(jobs: int, patience: float = PATIENCE, taken: Any = None) -> Iterator[Workers]:
     """A :class:`Workers` pool that, when the block ends well, is closed and joined (every
-    worker ends by itself); on an exception or an interrupt, or when it lost a task, it
-    is terminated and joined, and its workers still alive after ``patience`` seconds are
-    killed (:func:`_stop`)."""
+    worker ends by itself); on an exception or an interrupt it is terminated and joined,
+    and its workers still alive after ``patience`` seconds are killed (:func:`_stop`);
+    when it lost a task, the same after at most :data:`LOST_PATIENCE` seconds."""
     before = set(multiprocessing.active_children())
     p = Workers(jobs, taken)
     try:
@@ -274,7 +307,7 @@ def workers(jobs: int, patience: float = PATIENCE, taken: Any = None) -> Iterato
         _stop(p, before, patience)
         raise
     if p.lost:
-        _stop(p, before, patience)
+        _stop(p, before, min(patience, LOST_PATIENCE))
         return
     p.close()
     p.join()

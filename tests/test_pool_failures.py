@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from .cluster.poison import MARK
+from .cluster.poison import MARK, MARK_SENDING
 from .conftest import CORPUS, CORPUS_MISSING, ROOT
 from .test_interrupts import _group_size, _processes
 
@@ -68,8 +68,8 @@ def _workers(pid: int) -> list[int]:
     return found
 
 
-def _finished(proc: subprocess.Popen[str]) -> tuple[str, str]:
-    out, err = proc.communicate(timeout=300)
+def _finished(proc: subprocess.Popen[str], timeout: float = 300) -> tuple[str, str]:
+    out, err = proc.communicate(timeout=timeout)
     deadline = time.monotonic() + 5
     while _group_size(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -119,4 +119,31 @@ def test_a_record_that_ends_its_workers_is_reported(tmp_path: Path) -> None:
     poison.unlink()
     local, _ = _finished(_mjlog("audit", str(folder), "--format", "json"))
     assert len(json.loads(local)["games"]) == 39
+    assert report["games"] == json.loads(local)["games"]
+
+
+def test_a_worker_that_dies_sending_its_result_does_not_stall_the_run(tmp_path: Path) -> None:
+    """A worker that dies halfway through sending its batch's result, holding the result
+    queue's lock, leaves its pool unable to return any result again (a run waited forever
+    for one): the pool is given up, the batch is run file by file and the batches after it
+    in a new pool, and the report is the one of the other 39 games."""
+    folder = _records(tmp_path, 40)
+    poison = folder / sorted(p.name for p in folder.iterdir())[20]
+    poison.write_bytes(poison.read_bytes() + b"<!-- " + MARK_SENDING + b" -->")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(_POISONED_WORKERS)
+    proc = _mjlog("audit", str(folder), "--format", "json", "--jobs", "2", path=(site,))
+    try:
+        out, err = _finished(proc, timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
+    assert proc.returncode == 2, err  # an input could not be read
+    report = json.loads(out)
+    [unreadable] = report["unreadable"]
+    assert unreadable["path"] == str(poison) and unreadable["code"] == "worker-died"
+    assert "a worker process exited with code 71 in the middle of a batch of 2 files" in err
+    poison.unlink()
+    local, _ = _finished(_mjlog("audit", str(folder), "--format", "json"))
     assert report["games"] == json.loads(local)["games"]

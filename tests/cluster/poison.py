@@ -1,25 +1,48 @@
-"""Loaded into the test cluster's workers (``dask worker --preload``): a record holding
-:data:`MARK` makes the worker process exit on the spot, as a crash in a C library or the
-kernel's out-of-memory killer would. Nothing else changes: every other record is read
-as mjlog reads it."""
+"""Loaded into the test cluster's workers (``dask worker --preload``) and into the test
+pools' workers: a record holding :data:`MARK` makes the worker process exit on the spot,
+as a crash in a C library or the kernel's out-of-memory killer would. A record holding
+:data:`MARK_SENDING` lets the worker read its batch, then makes it exit halfway through
+sending the batch's result to a pool's parent, holding the result queue's lock: the
+death that leaves a pool unable to return any result again. Nothing else changes: every
+other record is read as mjlog reads it."""
 
 from __future__ import annotations
 
 import os
+import pickle
+import struct
+from multiprocessing.queues import SimpleQueue
 from typing import Any
 
 import mjlog.formats as formats
 from mjlog.record import GameRecord
 
 MARK = b"mjlog-test: this record ends the worker"
+MARK_SENDING = b"mjlog-test: this record's worker dies sending its result"
 _read_bytes = getattr(formats.read_bytes, "unpoisoned", formats.read_bytes)  # loaded twice
+_put = getattr(SimpleQueue.put, "unpoisoned", SimpleQueue.put)
+_dying = False
 
 
 def _reading(data: bytes, path: str = "", **kwargs: Any) -> list[GameRecord]:
+    global _dying
     if MARK in data:
         os._exit(70)
+    _dying = _dying or MARK_SENDING in data
     return _read_bytes(data, path, **kwargs)
 
 
+def _putting(queue: SimpleQueue[Any], obj: Any) -> None:
+    if not _dying:
+        _put(queue, obj)
+        return
+    queue._wlock.acquire()  # type: ignore[attr-defined]  # as put holds it to send
+    data = pickle.dumps(obj)
+    queue._writer._send(struct.pack("!i", len(data)) + data[:len(data) // 2])  # type: ignore[attr-defined]
+    os._exit(71)
+
+
 _reading.unpoisoned = _read_bytes  # type: ignore[attr-defined]
+_putting.unpoisoned = _put  # type: ignore[attr-defined]
 formats.read_bytes = _reading
+SimpleQueue.put = _putting  # type: ignore[method-assign, assignment]

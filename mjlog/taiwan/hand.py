@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Final
 
 from mjlog.events import AddedKan, Chi, ClosedKan, Event, OpenKan, Pon
 from mjlog.hand.shape import NUM_KINDS, is_standard_complete, standard_waits
-from mjlog.tiles import KIND_OF
+from mjlog.tiles import FIRST_FLOWER, KIND_OF
 
 HONOURS: Final = range(27, 34)
 
@@ -121,22 +122,25 @@ class SeatWaits:
 
     def __init__(self, *, liguligu: bool, sixteen: bool) -> None:
         self.liguligu, self.sixteen = liguligu, sixteen
-        self._known: dict[int, tuple[tuple[frozenset[int], int, int], int]] = {}
+        self._known: dict[int, tuple[frozenset[int], int, int, int]] = {}
 
-    def of(self, seat: int, concealed: Iterable[int], melds: int, unknown: int = 0) -> int:
-        """The kinds (a mask) that complete the hand ``seat`` holds now."""
-        hand = (frozenset(concealed), melds, unknown)
+    def of(self, seat: int, concealed: AbstractSet[int], melds: int, unknown: int = 0) -> int:
+        """The kinds (a mask) that complete the hand ``seat`` holds now. The hand is
+        compared with the last one asked for that seat as it is, without a copy: most
+        questions are asked again of a hand that has not changed."""
         known = self._known.get(seat)
-        if known is not None and known[0] == hand:
-            return known[1]
+        if known is not None and known[1] == melds and known[2] == unknown \
+                and known[0] == concealed:
+            return known[3]
+        held = frozenset(concealed)
         mask = 0
-        if not unknown and all(KIND_OF[t] < NUM_KINDS for t in hand[0]):
-            mask = waits(kind_counts(hand[0]), melds, liguligu=self.liguligu,
+        if not unknown and (not held or max(held) < FIRST_FLOWER):  # no flower, no unknown
+            mask = waits(kind_counts(held), melds, liguligu=self.liguligu,
                          sixteen=self.sixteen)
-        self._known[seat] = (hand, mask)
+        self._known[seat] = (held, melds, unknown, mask)
         return mask
 
-    def completes(self, seat: int, concealed: Iterable[int], melds: int, tile: int,
+    def completes(self, seat: int, concealed: AbstractSet[int], melds: int, tile: int,
                   unknown: int = 0) -> bool:
         """Whether physical ``tile`` completes the hand (never a flower)."""
         kind = KIND_OF[tile]

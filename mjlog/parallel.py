@@ -173,9 +173,8 @@ def _until_a_death(run: Located[Item, T], batches: list[list[Item]], start: int,
 
     A pool that lost a worker is not used again: the worker may have died holding one of
     the pool's locks, or halfway through sending its result, after which no result comes
-    back from that pool (a run of the test suite waited for one until its timeout,
-300 s). The batches it had been sent
-    are sent again to the next pool, in their order."""
+    back from that pool (a run of the test suite waited for one until its timeout, 300
+    s). The batches it had been sent are sent again to the next pool, in their order."""
     with workers(jobs, taken=taken) as p:
         window: deque[tuple[int, AsyncResult[T]]] = deque()
         ahead = iter(range(start, len(batches)))

@@ -98,13 +98,20 @@ def test_a_worker_killed_mid_batch_changes_nothing_in_the_report(tmp_path: Path)
     assert json.loads(out) == json.loads(expected)
 
 
-def test_a_record_that_ends_its_workers_is_reported(tmp_path: Path) -> None:
+def _poisoned(tmp_path: Path, mark: bytes) -> tuple[Path, Path, Path]:
+    """40 records, the 21st holding ``mark``, and a folder whose ``sitecustomize`` loads
+    ``tests/cluster/poison.py`` into a pool's workers: (records, the marked one, folder)."""
     folder = _records(tmp_path, 40)
     poison = folder / sorted(p.name for p in folder.iterdir())[20]
-    poison.write_bytes(poison.read_bytes() + b"<!-- " + MARK + b" -->")
+    poison.write_bytes(poison.read_bytes() + b"<!-- " + mark + b" -->")
     site = tmp_path / "site"
     site.mkdir()
     (site / "sitecustomize.py").write_text(_POISONED_WORKERS)
+    return folder, poison, site
+
+
+def test_a_record_that_ends_its_workers_is_reported(tmp_path: Path) -> None:
+    folder, poison, site = _poisoned(tmp_path, MARK)
     proc = _mjlog("audit", str(folder), "--format", "json", "--jobs", "2", path=(site,))
     out, err = _finished(proc)
     assert proc.returncode == 2, err  # an input could not be read
@@ -127,12 +134,7 @@ def test_a_worker_that_dies_sending_its_result_does_not_stall_the_run(tmp_path: 
     queue's lock, leaves its pool unable to return any result again (a run waited forever
     for one): the pool is given up, the batch is run file by file and the batches after it
     in a new pool, and the report is the one of the other 39 games."""
-    folder = _records(tmp_path, 40)
-    poison = folder / sorted(p.name for p in folder.iterdir())[20]
-    poison.write_bytes(poison.read_bytes() + b"<!-- " + MARK_SENDING + b" -->")
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "sitecustomize.py").write_text(_POISONED_WORKERS)
+    folder, poison, site = _poisoned(tmp_path, MARK_SENDING)
     proc = _mjlog("audit", str(folder), "--format", "json", "--jobs", "2", path=(site,))
     try:
         out, err = _finished(proc, timeout=120)

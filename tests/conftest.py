@@ -23,6 +23,11 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 CORPUS = ROOT.parent / "shared" / "corpus"
 
+ODD_JSON: list[Any] = [None, True, "", "x", "٣", "²", "5mr", "?", 10**30, -(10**30), 1.5, [], {},
+                       [1, 2], "東"]
+"""JSON values no field of a record expects: every JSON type, odd numbers, digits and
+letters of other scripts, a tile where a number goes (the fuzz tests put them anywhere)."""
+
 CORPUS_MISSING = (
     f"the real-record corpus is not at {CORPUS} (it lives beside the repository in "
     "../shared/corpus and is never copied into it); corpus tests need it"

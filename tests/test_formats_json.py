@@ -49,7 +49,7 @@ from mjlog.ruleset import PRESETS
 from mjlog.scoring.verify import verify
 from mjlog.settlement import settle
 from mjlog.tiles import Tile, tile_str
-from tests.conftest import CORPUS, CORPUS_MISSING, EXAMPLES, corpus_paths
+from tests.conftest import CORPUS, CORPUS_MISSING, EXAMPLES, ODD_JSON, corpus_paths
 
 MJX_JSON = CORPUS / "tenhou-json/mjx-project-mjx/tests_py/resources/mjscore"
 MJX_XML = CORPUS / "tenhou-xml/mjx-project-mjx/tests_py/resources/mjlog"
@@ -685,10 +685,6 @@ def test_mjai_remembered_moves_read_the_corpus_conversions_alike(
         _same_records(mjai.read(data, "x.mjson"), _general(data, monkeypatch))
 
 
-_ODD_VALUES: list[Any] = [None, True, "", "x", "٣", -1, 10**30, 1.5, [], {}, [1, 2], "東"]
-"""Values of every JSON type, and numbers and letters no field expects."""
-
-
 def _with(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
     """A copy of ``doc`` with the value at ``path`` (keys and indexes) replaced."""
     if not path:
@@ -724,7 +720,7 @@ def test_any_value_of_a_header_changed_is_read_without_a_failure(fmt: str) -> No
         for k in at:
             inner = inner[k]
         for place in _places(inner, at):
-            for value in _ODD_VALUES:
+            for value in ODD_JSON:
                 changed = list(lines)
                 changed[line] = json.dumps(_with(doc, place, value), ensure_ascii=False)
                 cases += 1

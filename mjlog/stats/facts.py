@@ -540,6 +540,10 @@ class _Rounds:
         """The win's ``wins`` row and its ``yaku`` rows."""
         w, yaku = ev.winner, ev.yaku
         names = [y.name for y in yaku]
+        at = self.row[w]
+        riichi = self.cells[at + _AT_RIICHI_TURN] is not None or "riichi" in names \
+            or "double-riichi" in names
+        closed = self.cells[at + _AT_CALLS] == 0
         who = (self.game, self.names[w], self.index, w)
         dora = aka = ura = 0
         yakuman = ev.limit == "yakuman"
@@ -555,10 +559,6 @@ class _Rounds:
             else:
                 rows.extend((*who, name, han))
             yakuman = yakuman or han >= 13
-        at = self.row[w]
-        riichi = self.cells[at + _AT_RIICHI_TURN] is not None or "riichi" in names \
-            or "double-riichi" in names
-        closed = self.cells[at + _AT_CALLS] == 0
         self._wins.extend((
             *who, ev.from_player, ev.from_player == w, ev.han, ev.fu, ev.points,
             ev.limit or None, ev.deltas[w] if ev.deltas else None, riichi, closed,

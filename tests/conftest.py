@@ -12,6 +12,9 @@ from typing import Any
 
 import pytest
 
+from mjlog.formats import tenhou_xml
+from mjlog.record import GameRecord
+
 # The suite starts a few hundred Python processes (the command line, worker pools, a
 # cluster's scheduler and workers). Where the environment sets PYTHONDONTWRITEBYTECODE,
 # each of them compiled every module it imported again: 0.95 s to start the command line
@@ -58,6 +61,14 @@ def corpus_paths(fmt: str) -> list[Path]:
 def tenhou_xml_paths() -> list[Path]:
     """Every Tenhou mjlog file of the corpus."""
     return corpus_paths("tenhou-xml")
+
+
+@pytest.fixture(scope="session")
+def tenhou_xml_records(tenhou_xml_paths: list[Path]) -> list[tuple[Path, GameRecord]]:
+    """Every Tenhou mjlog file of the corpus with its record, read once per test process
+    and shared by the corpus tests that read them (141 MiB for the 2,485 files). The
+    tests only read them: a test that changes a record changes it for the others."""
+    return [(path, tenhou_xml.read(path.read_bytes(), str(path))) for path in tenhou_xml_paths]
 
 
 @pytest.fixture(scope="session")

@@ -25,7 +25,7 @@ from mjlog import serialize
 from mjlog.audit import audit
 from mjlog.diagnostics import Diagnostic, Finding
 from mjlog.events import Event, GameEnd, GameStart, RoundStart
-from mjlog.formats import tenhou_xml
+from mjlog.record import GameRecord
 from mjlog.replay.engine import replay
 from mjlog.settlement import settle
 
@@ -70,10 +70,9 @@ class Result:
 
 
 @pytest.fixture(scope="session")
-def results(tenhou_xml_paths: list[Path]) -> list[Result]:
+def results(tenhou_xml_records: list[tuple[Path, GameRecord]]) -> list[Result]:
     out = []
-    for path in tenhou_xml_paths:
-        rec = tenhou_xml.read(path.read_bytes(), str(path))
+    for path, rec in tenhou_xml_records:
         engine = replay(rec)
         out.append(Result(str(path.relative_to(CORPUS)), rec.events, rec.diagnostics,
                           engine.findings, rec.complete))

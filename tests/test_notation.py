@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from mjlog.audit import audit_record
 from mjlog.diagnostics import InputError
 from mjlog.events import Comment, Discard, Draw, Event, GameStart, Win
-from mjlog.formats import detect, read_path, tenhou_xml
+from mjlog.formats import detect, read_path
 from mjlog.formats.notation import DIAGNOSTIC_CODES, pack_ids, read, unpack_ids, write
+from mjlog.record import GameRecord
 from mjlog.replay.engine import replay
 from mjlog.tiles import KIND_OF
 
@@ -145,11 +146,11 @@ def test_fuzzed_bytes_give_only_documented_errors(data: bytes) -> None:
 
 
 @pytest.mark.slow
-def test_every_corpus_record_survives_the_round_trip(tenhou_xml_paths: list[Path]) -> None:
+def test_every_corpus_record_survives_the_round_trip(
+        tenhou_xml_records: list[tuple[Path, GameRecord]]) -> None:
     """Tenhou XML -> notation -> events equals Tenhou XML -> events, for every record."""
     same = 0
-    for path in tenhou_xml_paths:
-        rec = tenhou_xml.read(path.read_bytes(), str(path))
+    for path, rec in tenhou_xml_records:
         text = write(rec.events)
         assert detect(text.encode()) == "notation"
         (back,) = read(text.encode(), str(path))
@@ -171,11 +172,11 @@ def _kinds_only(events: list[Event]) -> list[object]:
 
 
 @pytest.mark.slow
-def test_plain_notation_is_smaller_and_the_same_game(tenhou_xml_paths: list[Path]) -> None:
+def test_plain_notation_is_smaller_and_the_same_game(
+        tenhou_xml_records: list[tuple[Path, GameRecord]]) -> None:
     ratios = []
-    for path in tenhou_xml_paths:
+    for path, rec in tenhou_xml_records:
         data = path.read_bytes()
-        rec = tenhou_xml.read(data, str(path))
         plain = write(rec.events, exact=False)
         (back,) = read(plain.encode())
         assert _kinds_only(back.events) == _kinds_only(rec.events), path

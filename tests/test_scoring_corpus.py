@@ -15,7 +15,7 @@ import pytest
 from lxml import etree
 
 from mjlog.compression import decompress
-from mjlog.formats import tenhou_xml
+from mjlog.record import GameRecord
 from mjlog.scoring.riichi import library_value, value
 from mjlog.scoring.verify import ScoreReport, verify, win_situations
 
@@ -58,12 +58,11 @@ class Checked:
 
 
 @pytest.fixture(scope="session")
-def checked(tenhou_xml_paths: list[Path]) -> list[Checked]:
+def checked(tenhou_xml_records: list[tuple[Path, GameRecord]]) -> list[Checked]:
     out = []
     parser = etree.XMLParser(resolve_entities=False, no_network=True, recover=True)
-    for path in tenhou_xml_paths:
+    for path, rec in tenhou_xml_records:
         data = path.read_bytes()
-        rec = tenhou_xml.read(data, str(path))
         _, report = verify(rec)
         root = etree.fromstring(decompress(data), parser)
         agari = sum(1 for el in root.iter("AGARI")) if root is not None else 0
@@ -95,11 +94,11 @@ def test_every_agari_is_verified(checked: list[Checked]) -> None:
     assert sum(c.report.wins_verified for c in complete) == sum(c.agari for c in complete)
 
 
-def test_fast_path_agrees_with_the_library_on_every_win(tenhou_xml_paths: list[Path]) -> None:
+def test_fast_path_agrees_with_the_library_on_every_win(
+        tenhou_xml_records: list[tuple[Path, GameRecord]]) -> None:
     """mjlog's fast valuer and the mahjong library value every corpus win the same."""
     compared = deferred = 0
-    for path in tenhou_xml_paths:
-        rec = tenhou_xml.read(path.read_bytes(), str(path))
+    for path, rec in tenhou_xml_records:
         for i, sit, ruleset in win_situations(rec):
             mine, ref = value(sit, ruleset), library_value(sit, ruleset)
             if mine.by == "mjlog":

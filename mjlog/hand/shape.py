@@ -517,8 +517,15 @@ def thirteen_orphans_shanten(counts: Sequence[int]) -> int:
 
 
 def shanten(counts: Sequence[int], melds: int = 0) -> int:
-    """Smallest shanten over the three shapes (the special ones only when closed)."""
+    """Smallest shanten over the three shapes (the special ones only when closed).
+
+    A hand one tile short whose shapes wait only on kinds it holds all four of (``6666s``
+    with three calls) has no winning tile, so it is not ready: 1, not 0, as the mahjong
+    library counts it and as a table counts such a hand not ready at a draw. A hand of
+    3n + 2 tiles is counted by its shapes alone."""
     best = standard_shanten(counts, melds)
     if melds == 0 and best > -1:
         best = min(best, seven_pairs_shanten(counts), thirteen_orphans_shanten(counts))
+    if best == 0 and sum(counts) % 3 == 1 and not waits(counts, melds):
+        return 1
     return best

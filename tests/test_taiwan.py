@@ -31,6 +31,7 @@ from mjlog.hand.shape import counts_of, kinds_of_mask
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.ruleset import preset
+from mjlog.taiwan.family import TAIWAN16
 from mjlog.taiwan.hand import is_liguligu, is_sixteen_unrelated, is_win, kind_counts, waits
 from mjlog.taiwan.tai import TaiWin, flower_tai, payments, tai, total
 from mjlog.tiles import FIRST_FLOWER, KIND_OF, Tile, kind_str, parse_kinds
@@ -174,6 +175,20 @@ def test_sixteen_unrelated_waits() -> None:
     assert waits(_counts("17m258p369s1234567z1z"), 0, sixteen=False) == 0
     got = _win("17m258p369s1234567z1z", "4m")
     assert got == {"shiliu-buda": 10, "duting": 1}
+
+
+@pytest.mark.parametrize(("hand", "melds", "ready"), [
+    ("115599m2266p115599s", 0, 0),  # eight pairs: ready for 嚦咕嚦咕 only, four sets away
+    ("147m147p14s12345677z", 0, 0),  # ready for 十六不搭 only
+    ("123456789m123p4445s", 0, 0),
+    ("1111s", 4, 1),  # its sets wait on a fifth 1s: no wait, not ready
+])
+def test_a_hand_one_tile_short_is_ready_when_it_has_a_wait(hand: str, melds: int,
+                                                            ready: int) -> None:
+    """What the viewer shows beside a hand: its shanten agrees with its waits."""
+    shanten, mask = TAIWAN16.readiness(_counts(hand), melds, RS)
+    assert shanten == ready
+    assert bool(mask) is (ready == 0)
 
 
 def test_all_honours_local_rule_29_tai() -> None:

@@ -95,10 +95,15 @@ class Taiwan16(RuleFamily):
 
     def readiness(self, counts: Sequence[int], melds: int, ruleset: Ruleset) -> tuple[int, int]:
         """Shanten over five sets and a pair; the waits of a hand one tile short, the
-        special shapes included as the ruleset plays them."""
+        special shapes included as the ruleset plays them. A hand one tile short is
+        ready (0) exactly when it has a wait: one ready only for 嚦咕嚦咕 or 十六不搭 is 0,
+        and one whose sets wait only on a fifth tile of a kind it holds four of is 1."""
         opts = ruleset.taiwan
-        return (standard_shanten(counts, melds, sets=5),
-                waits(counts, melds, liguligu=opts.liguligu, sixteen=opts.sixteen))
+        shanten = standard_shanten(counts, melds, sets=5)
+        mask = waits(counts, melds, liguligu=opts.liguligu, sixteen=opts.sixteen)
+        if sum(counts) % 3 == 1 and (shanten == 0) != bool(mask):
+            shanten = 0 if mask else 1
+        return shanten, mask
 
     def result_deltas(self, ev: Result, *, players: int, dealer: int, first: bool,
                       ruleset: Ruleset) -> tuple[int, ...]:

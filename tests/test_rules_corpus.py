@@ -38,7 +38,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(not TENHOU_XML.is_dir(), reas
 
 
 def _records(folder: Path) -> Iterator[tuple[str, GameRecord]]:
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    """The games of every file under ``folder`` (or of the file ``folder``), in order."""
+    files = [folder] if folder.is_file() else sorted(p for p in folder.rglob("*") if p.is_file())
+    for path in files:
         try:
             records = read_path(path)
         except InputError:  # not a record (READMEs, oracles)
@@ -52,8 +54,18 @@ RARE = frozenset({"fifth kan"})
 
 
 @pytest.fixture(scope="module")
-def xml_games() -> list[tuple[str, GameRecord]]:
-    return list(_records(TENHOU_XML))
+def xml_games(tenhou_xml_records: list[tuple[Path, GameRecord]]
+              ) -> list[tuple[str, GameRecord]]:
+    """Every game of the Tenhou folder, in file order: the XML records the session has
+    read already, and the other records there (a tenhou.net/6 game) read here."""
+    shared = dict(tenhou_xml_records)
+    out: list[tuple[str, GameRecord]] = []
+    for path in sorted(p for p in TENHOU_XML.rglob("*") if p.is_file()):
+        if path in shared:
+            out.append((str(path.relative_to(CORPUS)), shared[path]))
+        else:
+            out.extend(_records(path))
+    return out
 
 
 def test_tenhou_games_break_no_rule_of_their_preset(xml_games: list[tuple[str, GameRecord]]

@@ -182,12 +182,12 @@ KNOWN_FOREIGN_SEED = {
 
 
 @pytest.mark.slow
-def test_every_seeded_round_of_the_corpus_is_reproduced(tenhou_xml_paths: list[Path]) -> None:
+def test_every_seeded_round_of_the_corpus_is_reproduced(
+        tenhou_xml_records: list[tuple[Path, GameRecord]]) -> None:
     rounds_by_form: Counter[str] = Counter()
     notes: Counter[str] = Counter()
     errors: dict[str, list[str]] = {}
-    for path in tenhou_xml_paths:
-        rec = tenhou_xml.read(path.read_bytes())
+    for path, rec in tenhou_xml_records:
         rel = str(path.relative_to(CORPUS))
         found = verify(rec)
         bad = [str(f) for f in found if f.severity.value != "info"]

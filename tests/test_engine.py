@@ -11,6 +11,7 @@ import dataclasses
 import pytest
 
 from mjlog import serialize
+from mjlog.audit import audit_record
 from mjlog.events import (
     Chi,
     Discard,
@@ -176,6 +177,21 @@ def test_seat_outside_the_table_is_a_finding_not_a_crash() -> None:
     ev[i] = Draw(player=7, tile=Tile(3))
     codes = _codes(ev)
     assert "unreplayable-event" in codes or "out-of-turn" in codes
+
+
+def test_a_flower_drawn_at_a_table_without_flowers_is_a_finding_not_a_crash() -> None:
+    """Found by the writers' fuzz test: the draw of a flower (tile 136) in a riichi round
+    went into the hand, and counting who was ready at the round's exhaustive draw failed."""
+    ev = _events()
+    i = _index(ev, RoundStart, 1) + 1
+    d = ev[i]
+    assert isinstance(d, Draw)
+    ev[i] = dataclasses.replace(d, tile=Tile(136))
+    end = next(e for e in ev[i:] if isinstance(e, ExhaustiveDraw | Win))
+    assert isinstance(end, ExhaustiveDraw)  # the round's end counts the hands
+    report = audit_record(GameRecord(path="flower", format="jsonl", events=ev), wall=False)
+    codes = [f.code for f in report.findings]
+    assert "unreplayable-event" in codes and "internal-error" not in codes
 
 
 def test_findings_carry_round_turn_player_and_position() -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from mjlog.events import (
     MOVES,
@@ -66,6 +66,10 @@ def _named(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
         found = _NAMED[cls] = (tuple(n for n in _SEAT_FIELDS if n in names),
                                tuple(n for n in _TILE_FIELDS if n in names))
     return found
+
+
+_FLOWERS_SEEN: Final = b"\1" * (UNKNOWN - FIRST_FLOWER)
+"""The flowers' slots of :attr:`TableState.used` at a table without flowers."""
 
 
 def fresh_used() -> bytearray:
@@ -139,7 +143,8 @@ class TableState:
         """Calls this round: chi, pon and every kan, and kita (what breaks ippatsu)."""
         self.used = fresh_used()
         """1 for every physical tile seen so far this round (dealt, drawn, indicator);
-        the unknown tile's slot is always 1, so that drawing one never takes the fast path."""
+        the unknown tile's slot is always 1, and so are the flowers' at a table without
+        them, so that drawing one never takes the fast path."""
         self.turn = 0
         """Moves made this round (draws, discards and calls)."""
         self.to_draw = -1
@@ -235,6 +240,8 @@ class TableState:
         size = self.size or Ruleset(players=self.n).table
         self.live_wall = size.tiles - size.dead_wall - sum(map(len, ev.hands))
         used = self.used
+        if size.tiles <= FIRST_FLOWER:  # no flowers here: drawing one never takes the fast
+            used[FIRST_FLOWER:UNKNOWN] = _FLOWERS_SEEN  # path, whose judge calls it unplayable
         used[ev.dora_indicator] = 1
         for p, hand in enumerate(ev.hands):
             known = [t for t in hand if t != UNKNOWN] if UNKNOWN in hand else hand

@@ -27,7 +27,7 @@ from mjlog.formats import notation
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine, replay
 from mjlog.replay.observer import Observer
-from mjlog.tiles import Tile
+from mjlog.tiles import UNKNOWN, Tile
 
 from .conftest import EXAMPLES
 
@@ -192,6 +192,34 @@ def test_a_flower_drawn_at_a_table_without_flowers_is_a_finding_not_a_crash() ->
     report = audit_record(GameRecord(path="flower", format="jsonl", events=ev), wall=False)
     codes = [f.code for f in report.findings]
     assert "unreplayable-event" in codes and "internal-error" not in codes
+
+
+def _riichi_win(ev: list[Event]) -> tuple[int, Win]:
+    return next((i, e) for i, e in enumerate(ev) if isinstance(e, Win) and e.ura_indicators
+                and any(y.name == "riichi" for y in e.yaku))
+
+
+def test_a_flower_among_a_wins_tiles_is_a_finding_not_a_crash() -> None:
+    """Found by putting a flower in each tile field of the examples: a riichi win's ura
+    indicator was valued as a tile and the valuation failed."""
+    ev = _events()
+    i, win = _riichi_win(ev)
+    ev[i] = dataclasses.replace(win, ura_indicators=(Tile(136),))
+    report = audit_record(GameRecord(path="flower", format="jsonl", events=ev), wall=False)
+    codes = [f.code for f in report.findings]
+    assert "unreplayable-event" in codes and "internal-error" not in codes
+
+
+def test_an_ura_indicator_nobody_wrote_down_convicts_nobody() -> None:
+    """The unknown tile as a riichi win's ura indicator: its value is not verified (a
+    note), and the indicator is no reused tile."""
+    ev = _events()
+    i, win = _riichi_win(ev)
+    ev[i] = dataclasses.replace(win, ura_indicators=(UNKNOWN,))
+    report = audit_record(GameRecord(path="unknown", format="jsonl", events=ev), wall=False)
+    assert [f.code for f in report.findings] == ["unjudged"]
+    assert "a dora indicator nobody wrote down" in report.findings[0].message
+    assert report.mismatches == []
 
 
 def test_findings_carry_round_turn_player_and_position() -> None:

@@ -592,7 +592,7 @@ class Engine:
                       f"the record's winning hand is {tiles_str(ev.hand, self.red_fives)}, the "
                       f"replay holds {tiles_str(hand, self.red_fives)}", w)
         for t in ev.ura_indicators:
-            if t not in s.ura_indicators and s.used[t]:
+            if t != UNKNOWN and t not in s.ura_indicators and s.used[t]:
                 self._reused(t)
         collected = 0 if self._sticks_collected else s.kyotaku * 1000
         self._judge_payment(ev.scores_before, ev.deltas, collected)

@@ -50,21 +50,25 @@ DEAD_WALL = 14
 """Tiles in the riichi dead wall (rinshan tiles and indicators)."""
 _SEAT_FIELDS = ("player", "from_player", "winner")
 _TILE_FIELDS = ("tile", "called", "added", "indicator", "win_tile")
+_TILE_LIST_FIELDS = ("tiles", "hand", "dora_indicators", "ura_indicators")
 _PER_SEAT_FIELDS = ("scores", "deltas", "scores_before", "hands", "points")
 _PER_SEAT = frozenset({RoundStart, RiichiAccepted, Win, ExhaustiveDraw, AbortiveDraw, RoundEnd,
                        GameEnd})
 """The events that give a value per seat (:meth:`TableState.uneven`)."""
-_NAMED: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
-"""Each event class's seat fields and tile fields (of ``_SEAT_FIELDS``, ``_TILE_FIELDS``)."""
+_NAMED: dict[type, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
+"""Each event class's seat fields, tile fields and fields of tiles (of ``_SEAT_FIELDS``,
+``_TILE_FIELDS``, ``_TILE_LIST_FIELDS``)."""
 
 
-def _named(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The seat and tile fields an event class has, looked up once per class."""
+def _named(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The seat fields, tile fields and fields of tiles an event class has, looked up
+    once per class."""
     found = _NAMED.get(cls)
     if found is None:
         names = {f.name for f in dataclasses.fields(cls)}
         found = _NAMED[cls] = (tuple(n for n in _SEAT_FIELDS if n in names),
-                               tuple(n for n in _TILE_FIELDS if n in names))
+                               tuple(n for n in _TILE_FIELDS if n in names),
+                               tuple(n for n in _TILE_LIST_FIELDS if n in names))
     return found
 
 
@@ -212,7 +216,7 @@ class TableState:
                 return False
         if cls in _PER_SEAT and self.uneven(ev):
             return False
-        seat_fields, tile_fields = _named(cls)
+        seat_fields, tile_fields, tile_lists = _named(cls)
         for name in seat_fields:
             v = getattr(ev, name)
             if v is not None and not 0 <= v < n:
@@ -221,7 +225,8 @@ class TableState:
             t = getattr(ev, name)
             if not (0 <= t < top or t == UNKNOWN):
                 return False
-        return True
+        return all(0 <= t < top or t == UNKNOWN for name in tile_lists
+                   for t in getattr(ev, name))
 
     def game_start(self, ev: GameStart) -> None:
         """A new game: an empty table of its players, sized by its ruleset."""

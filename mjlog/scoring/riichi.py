@@ -165,6 +165,9 @@ def value(sit: WinSituation, ruleset: Ruleset, *, reference: bool = False) -> Va
     if (len(hand) + 3 * len(sit.melds) < 14 or max(hand) >= NUM_TILES or min(hand) < 0
             or any(max(m.tiles) >= NUM_TILES or min(m.tiles) < 0 for m in sit.melds)):
         return Valuation(error="hand_not_known")  # unknown tiles, flowers, or too few
+    ura = sit.ura_indicators if sit.riichi or sit.double_riichi else ()
+    if any(t >= NUM_TILES or t < 0 for t in (*sit.dora_indicators, *ura)):
+        return Valuation(error="indicator_not_known")  # an indicator nobody wrote down
     if not reference:
         fast = fast_value(sit, ruleset)
         if fast is not None:

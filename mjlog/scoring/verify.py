@@ -191,13 +191,14 @@ class Verifier(Observer):
             val = value(sit, self.ruleset, reference=True)  # the reference has the last word
         before = len(rep.mismatches)
         false_win = val.error == "no_yaku" and self.yaku_judged
-        unwritten = val.error == "hand_not_known" and UNKNOWN in sit.hand
+        unwritten = ("tiles of the hand" if val.error == "hand_not_known" and UNKNOWN in sit.hand
+                     else "a dora indicator" if val.error == "indicator_not_known" else "")
         if false_win:
             rep.wins -= 1  # judged by the rules (no-yaku-win): no value to verify
         elif unwritten:
-            rep.wins -= 1  # nobody wrote the hand down: nothing to verify it by
+            rep.wins -= 1  # nobody wrote it down: nothing to verify the value by
             self.engine.note("unjudged", f"the value of player {ev.winner}'s win not verified: "
-                             "tiles of the hand nobody wrote down", ev.winner)
+                             f"{unwritten} nobody wrote down", ev.winner)
         elif val.error:
             self.mismatch("win-unscorable", "hand", ev.points, None, player=ev.winner,
                           message=f"the scoring library says {val.error}")

@@ -23,10 +23,12 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
+from mjlog.families import random_game
 from mjlog.formats import notation
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine, replay
 from mjlog.replay.observer import Observer
+from mjlog.ruleset import preset
 from mjlog.tiles import UNKNOWN, Tile
 
 from .conftest import EXAMPLES
@@ -192,6 +194,18 @@ def test_a_flower_drawn_at_a_table_without_flowers_is_a_finding_not_a_crash() ->
     report = audit_record(GameRecord(path="flower", format="jsonl", events=ev), wall=False)
     codes = [f.code for f in report.findings]
     assert "unreplayable-event" in codes and "internal-error" not in codes
+
+
+def test_a_tile_a_three_player_table_does_not_hold_is_a_finding() -> None:
+    """A three-player table has no manzu from 2 to 8: a draw of 3m is named at once, not
+    taken into the hand (where only the moves after it showed that something was wrong)."""
+    ev = list(random_game(preset("tenhou-sanma"), 5).events)
+    assert _codes(ev) == []
+    i = _index(ev, Draw, 0)
+    d = ev[i]
+    assert isinstance(d, Draw)
+    ev[i] = dataclasses.replace(d, tile=Tile(8))
+    assert _codes(ev)[0] == "unreplayable-event"
 
 
 def _riichi_win(ev: list[Event]) -> tuple[int, Win]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any, Final, cast
 
 from mjlog.events import (
@@ -72,8 +73,28 @@ def _named(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
     return found
 
 
-_FLOWERS_SEEN: Final = b"\1" * (UNKNOWN - FIRST_FLOWER)
-"""The flowers' slots of :attr:`TableState.used` at a table without flowers."""
+_THREE_PLAYER_TILES: Final = 108
+"""A three-player riichi table: no manzu from 2 to 8 (tile ids 4 to 31)."""
+
+
+@cache
+def tiles_here(size: TableSize | None, seats: int) -> bytes:
+    """1 for each tile id at a table of ``size`` (the unknown tile's slot too): flowers only
+    at a table that holds them, no manzu from 2 to 8 at a three-player table. A table of
+    no stated size is the riichi table of its seats."""
+    size = size or Ruleset(players=seats).table
+    top = FIRST_FLOWER if size.tiles <= FIRST_FLOWER else UNKNOWN
+    here = bytearray(b"\1" * top + bytes(UNKNOWN - top) + b"\1")
+    if size.tiles == _THREE_PLAYER_TILES:
+        here[4:32] = bytes(28)
+    return bytes(here)
+
+
+@cache
+def _seen_at_deal(size: TableSize | None, seats: int) -> bytes:
+    """:attr:`TableState.used` before the deal: the unknown tile's slot and every tile that
+    is not at the table, so that drawing one never takes the fast path."""
+    return bytes(1 - h for h in tiles_here(size, seats)[:UNKNOWN]) + b"\1"
 
 
 def fresh_used() -> bytearray:
@@ -147,8 +168,8 @@ class TableState:
         """Calls this round: chi, pon and every kan, and kita (what breaks ippatsu)."""
         self.used = fresh_used()
         """1 for every physical tile seen so far this round (dealt, drawn, indicator);
-        the unknown tile's slot is always 1, and so are the flowers' at a table without
-        them, so that drawing one never takes the fast path."""
+        the unknown tile's slot is always 1, and so are those of the tiles a table does not
+        hold (:func:`tiles_here`), so that drawing one never takes the fast path."""
         self.turn = 0
         """Moves made this round (draws, discards and calls)."""
         self.to_draw = -1
@@ -204,15 +225,16 @@ class TableState:
         values for each of its seats (:meth:`uneven`); a round start deals the table it
         names, its dealer among the seats."""
         n = self.n
-        top = FIRST_FLOWER if self.size is None or self.size.tiles <= FIRST_FLOWER else UNKNOWN
+        here = tiles_here(self.size, n)
         cls = ev.__class__
         if cls is Draw or cls is Discard:  # nine events in ten: a seat and a tile
             p, t = ev.player, ev.tile  # type: ignore[union-attr]
-            return 0 <= p < n and (0 <= t < top or t == UNKNOWN)
+            return 0 <= p < n and 0 <= t <= UNKNOWN and here[t] == 1
         if ev.__class__ is RoundStart:
             n = len(ev.hands)
+            here = tiles_here(self.size, n)
             dealt = [ev.dora_indicator, *(t for hand in ev.hands for t in hand)]
-            if not 0 <= ev.dealer < n or not all(0 <= t < top or t == UNKNOWN for t in dealt):
+            if not 0 <= ev.dealer < n or not all(0 <= t <= UNKNOWN and here[t] for t in dealt):
                 return False
         if cls in _PER_SEAT and self.uneven(ev):
             return False
@@ -223,9 +245,9 @@ class TableState:
                 return False
         for name in tile_fields:
             t = getattr(ev, name)
-            if not (0 <= t < top or t == UNKNOWN):
+            if not (0 <= t <= UNKNOWN and here[t]):
                 return False
-        return all(0 <= t < top or t == UNKNOWN for name in tile_lists
+        return all(0 <= t <= UNKNOWN and here[t] for name in tile_lists
                    for t in getattr(ev, name))
 
     def game_start(self, ev: GameStart) -> None:
@@ -244,9 +266,7 @@ class TableState:
         self.kyotaku, self.dealer, self.scores = ev.kyotaku, ev.dealer, list(ev.scores)
         size = self.size or Ruleset(players=self.n).table
         self.live_wall = size.tiles - size.dead_wall - sum(map(len, ev.hands))
-        used = self.used
-        if size.tiles <= FIRST_FLOWER:  # no flowers here: drawing one never takes the fast
-            used[FIRST_FLOWER:UNKNOWN] = _FLOWERS_SEEN  # path, whose judge calls it unplayable
+        used = self.used = bytearray(_seen_at_deal(self.size, self.n))
         used[ev.dora_indicator] = 1
         for p, hand in enumerate(ev.hands):
             known = [t for t in hand if t != UNKNOWN] if UNKNOWN in hand else hand

@@ -138,9 +138,10 @@ class TableState:
     """Everything on the table: seats, wall counts, indicators, scores, sticks and turn."""
 
     __slots__ = (
-        "calls", "dealer", "dealing", "dora_indicators", "honba", "kans", "kyotaku", "last_discard",
-        "last_discarder", "live_wall", "n", "players", "round_number", "round_wind",
-        "scores", "size", "to_discard", "to_draw", "turn", "ura_indicators", "used",
+        "_size", "calls", "dealer", "dealing", "dora_indicators", "here", "honba", "kans",
+        "kyotaku", "last_discard", "last_discarder", "live_wall", "n", "players",
+        "round_number", "round_wind", "scores", "to_discard", "to_draw", "turn",
+        "ura_indicators", "used",
     )
 
     def __init__(self, n: int) -> None:
@@ -149,9 +150,9 @@ class TableState:
     def reset(self, n: int) -> None:
         """An empty table of ``n`` seats (a new game)."""
         self.n = n
-        self.size: TableSize | None = None
-        """The table's size (tiles, dead wall, hand) from the game's ruleset; ``None``
-        before a game start (a round then takes the riichi table of its seats)."""
+        self.here = b""
+        """:func:`tiles_here` of this table, set with :attr:`size`."""
+        self.size = None
         self.players = [PlayerState() for _ in range(n)]
         self.round_wind = 0
         self.round_number = 1
@@ -195,6 +196,18 @@ class TableState:
         self.to_draw = self.to_discard = self.last_discard = self.last_discarder = -1
         self.dealing = False
 
+    @property
+    def size(self) -> TableSize | None:
+        """The table's size (tiles, dead wall, hand) from the game's ruleset; ``None``
+        before a game start (a round then takes the riichi table of its seats). Setting
+        it sets :attr:`here`, the tiles such a table holds."""
+        return self._size
+
+    @size.setter
+    def size(self, size: TableSize | None) -> None:
+        self._size = size
+        self.here = tiles_here(size, self.n)
+
     # -- following a game
 
     def apply(self, ev: Event) -> None:
@@ -224,8 +237,7 @@ class TableState:
         that has them, the unknown tile anywhere) and gives per-seat
         values for each of its seats (:meth:`uneven`); a round start deals the table it
         names, its dealer among the seats."""
-        n = self.n
-        here = tiles_here(self.size, n)
+        n, here = self.n, self.here
         cls = ev.__class__
         if cls is Draw or cls is Discard:  # nine events in ten: a seat and a tile
             p, t = ev.player, ev.tile  # type: ignore[union-attr]

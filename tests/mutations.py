@@ -28,6 +28,7 @@ from mjlog.families import check
 from mjlog.hand.shape import counts_of, waits
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
+from mjlog.replay.state import tiles_here
 from mjlog.tiles import KIND_OF, Tile
 
 Mutation = tuple[list[Event], str]
@@ -46,7 +47,8 @@ def _walk(events: list[Event]) -> Iterator[tuple[int, Engine, int]]:
 
 
 def _unseen(events: list[Event], start: int, stop: int, kind: int) -> list[Tile]:
-    """Copies of ``kind`` that appear nowhere in the round up to ``stop``."""
+    """Copies of ``kind`` that appear nowhere in the round up to ``stop`` (none of a kind
+    the round's riichi table does not hold: manzu 2 to 8 at three seats)."""
     seen: set[int] = set()
     rs = events[start]
     assert isinstance(rs, RoundStart)
@@ -59,7 +61,8 @@ def _unseen(events: list[Event], start: int, stop: int, kind: int) -> list[Tile]
             if isinstance(t, int):
                 seen.add(t)
         seen.update(getattr(ev, "tiles", ()))
-    return [Tile(4 * kind + c) for c in range(4) if 4 * kind + c not in seen]
+    here = tiles_here(None, len(rs.hands))
+    return [Tile(t) for t in range(4 * kind, 4 * kind + 4) if t not in seen and here[t]]
 
 
 def _kept_since_deal(events: list[Event], start: int, stop: int, p: int) -> set[int]:

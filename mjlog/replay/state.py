@@ -191,7 +191,7 @@ class TableState:
         self.ura_indicators = []
         self.kans = 0
         self.calls = 0
-        self.used = fresh_used()
+        self.used = bytearray(_seen_at_deal(self.size, self.n))
         self.turn = 0
         self.to_draw = self.to_discard = self.last_discard = self.last_discarder = -1
         self.dealing = False
@@ -278,7 +278,7 @@ class TableState:
         self.kyotaku, self.dealer, self.scores = ev.kyotaku, ev.dealer, list(ev.scores)
         size = self.size or Ruleset(players=self.n).table
         self.live_wall = size.tiles - size.dead_wall - sum(map(len, ev.hands))
-        used = self.used = bytearray(_seen_at_deal(self.size, self.n))
+        used = self.used
         used[ev.dora_indicator] = 1
         for p, hand in enumerate(ev.hands):
             known = [t for t in hand if t != UNKNOWN] if UNKNOWN in hand else hand

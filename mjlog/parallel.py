@@ -24,11 +24,13 @@ So each worker writes its process id beside the task it takes (a shared array, n
 lock to be left taken); the parent, waiting for a batch, sees when the worker that
 took it is gone, and runs the batch's files one by one in a pool of their own. A
 file whose worker dies again is given to ``poisoned`` (reported, not retried
-forever): the same outcome as on a cluster (:mod:`mjlog.cluster`). A pool that
-lost a worker is stopped and never used again (the worker may have died holding
-one of its locks, or halfway through sending a result): the batches after it go
-to a new pool. A worker killed in the few instructions between taking a task and
-writing its slot still stalls the pool.
+forever): the same outcome as on a cluster (:mod:`mjlog.cluster`). The parent
+watches every batch it has sent, not only the one it waits for: a worker that died
+halfway through sending a result leaves the others unable to send theirs. A pool
+that lost a worker is stopped and never used again: the batches it had not returned
+go to a new pool, and the dead worker's batch is run file by file when its turn
+comes. A worker killed in the few instructions between taking a task and writing
+its slot still stalls the pool.
 
 A run that ends well closes the pool and waits for its workers to finish
 (:func:`workers`): no signal is sent, so nothing is printed by workers torn
@@ -49,7 +51,7 @@ import signal
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -155,45 +157,51 @@ def map_batches(fn: Callable[[list[Item]], T], items: list[Item], sizing: Sizing
 def _pooled(fn: Callable[[list[Item]], T], batches: list[list[Item]], jobs: int,
             poisoned: Callable[[Item], T]) -> Generator[tuple[list[Item], list[T]], None, None]:
     """:func:`map_batches` in a local pool of ``jobs`` workers, a window of batches at a
-    time; a batch whose worker died is run again file by file (:func:`_one_by_one`), and
-    the batches after it in a new pool (:func:`_until_a_death`)."""
+    time; a batch whose worker died is run again file by file (:func:`_one_by_one`) when
+    its turn comes, and the batches not yet returned in a new pool
+    (:func:`_until_a_death`)."""
     taken = _slots(len(batches))
     run = Located(fn)
+    dead: dict[int, _Died] = {}
     start = 0
     while start < len(batches):
-        start = yield from _until_a_death(run, batches, start, jobs, taken, poisoned)
+        start = yield from _until_a_death(run, batches, start, jobs, taken, poisoned, dead)
 
 
 def _until_a_death(run: Located[Item, T], batches: list[list[Item]], start: int, jobs: int,
-                   taken: Any, poisoned: Callable[[Item], T]
+                   taken: Any, poisoned: Callable[[Item], T], dead: dict[int, _Died]
                    ) -> Generator[tuple[list[Item], list[T]], None, int]:
-    """The batches from ``start`` on, in one pool, until a worker dies with one; then that
-    pool is stopped, the batch is run file by file, and the index of the batch after it
-    is returned (``len(batches)`` when every batch is done).
+    """The batches from ``start`` on, in one pool, until a worker dies with one of them or
+    the next batch is one whose worker died (in ``dead``, which is run file by file, with
+    no pool of its own); returns the index of the first batch not returned.
 
     A pool that lost a worker is not used again: the worker may have died holding one of
     the pool's locks, or halfway through sending its result, after which no result comes
     back from that pool (a run of the test suite waited for one until its timeout, 300
-    s). The batches it had been sent are sent again to the next pool, in their order."""
+    s). That is so whichever batch the dead worker held: the worker of the batch waited
+    for, still alive, then waits forever to send its result (one run in six of a test
+    stalled so). So the batches from the one waited for on are sent again to a new pool,
+    in their order, and the dead worker's batch is noted in ``dead``."""
+    if start in dead:
+        yield batches[start], _one_by_one(run, batches[start], poisoned, dead.pop(start))
+        return start + 1
     with workers(jobs, taken=taken) as p:
         window: deque[tuple[int, AsyncResult[T]]] = deque()
-        ahead = iter(range(start, len(batches)))
+        nxt = start
         while True:
-            for i in ahead:
-                taken[i] = 0  # a batch sent again: its slot names a dead pool's worker
-                job = (i, batches[i], archives.entries(name for name, _ in batches[i]))
-                window.append((i, p.apply_async(run, (job,))))
-                if len(window) >= jobs * WINDOW_PER_WORKER:
-                    break
+            while nxt < len(batches) and nxt not in dead and len(window) < jobs * WINDOW_PER_WORKER:
+                taken[nxt] = 0  # a batch sent again: its slot names a dead pool's worker
+                job = (nxt, batches[nxt], archives.entries(name for name, _ in batches[nxt]))
+                window.append((nxt, p.apply_async(run, (job,))))
+                nxt += 1
             if not window:
-                return len(batches)
+                return nxt
             i, pending = window.popleft()
-            outcome = _outcome(p, pending, i)
+            outcome = _outcome(p, pending, i, window)
             if isinstance(outcome, _Died):
-                break
+                dead[outcome.slot] = outcome
+                return i
             yield batches[i], [outcome.value]
-    yield batches[i], _one_by_one(run, batches[i], poisoned, outcome)
-    return i + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,8 +213,10 @@ class _Done(Generic[T]):
 
 @dataclass(frozen=True, slots=True)
 class _Died:
-    """The worker that took a task exited without its result, with ``exitcode``."""
+    """The worker that took the task in slot ``slot`` exited without its result, with
+    ``exitcode``."""
 
+    slot: int
     exitcode: int | None
 
     def __str__(self) -> str:
@@ -217,11 +227,13 @@ class _Died:
                 if code < 0 and -code in signal.valid_signals() else f"exited with code {code}")
 
 
-def _outcome(p: Workers, pending: AsyncResult[T], slot: int, poll: float = 0.2
+def _outcome(p: Workers, pending: AsyncResult[T], slot: int,
+             others: Iterable[tuple[int, AsyncResult[T]]] = (), poll: float = 0.2
              ) -> _Done[T] | _Died:
     """The task's result (an exception it raised is raised here), or :class:`_Died` once
-    the worker that took it (its process id in slot ``slot`` of ``p.taken``) is gone
-    without it; ``p`` is then marked as having lost a task.
+    the worker that took it or one of ``others`` (tasks sent after it: slot and result),
+    whose process ids are in ``p.taken``, is gone without its result; ``p`` is then
+    marked as having lost a task.
 
     Waits ``poll`` seconds at a time: a signal sent to the whole process (Ctrl-C) may land
     on one of the pool's helper threads, and Python runs its handler in the main thread
@@ -234,13 +246,13 @@ def _outcome(p: Workers, pending: AsyncResult[T], slot: int, poll: float = 0.2
         except multiprocessing.TimeoutError:
             pass
         live = {c.pid: c for c in multiprocessing.active_children() if c.pid is not None}
-        pid = p.taken[slot]
-        if pid and pid not in live:
-            try:  # a result sent just before the worker ended
-                return _Done(pending.get(timeout=poll))
-            except multiprocessing.TimeoutError:
-                p.lost = True
-                return _Died(p.seen[pid].exitcode if pid in p.seen else None)
+        for s, task in ((slot, pending), *others):
+            pid = p.taken[s]
+            if pid and pid not in live and not task.ready():
+                task.wait(poll)  # a result sent just before the worker ended
+                if not task.ready():
+                    p.lost = True
+                    return _Died(s, p.seen[pid].exitcode if pid in p.seen else None)
         p.seen.update(live)
 
 

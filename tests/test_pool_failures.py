@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from .cluster.poison import MARK, MARK_SENDING
+from .cluster.poison import MARK, MARK_SENDING, MARK_SLOW
 from .conftest import CORPUS, CORPUS_MISSING, ROOT
 from .test_interrupts import _group_size, _processes
 
@@ -149,3 +149,28 @@ def test_a_worker_that_dies_sending_its_result_does_not_stall_the_run(tmp_path: 
     poison.unlink()
     local, _ = _finished(_mjlog("audit", str(folder), "--format", "json"))
     assert report["games"] == json.loads(local)["games"]
+
+
+def test_a_worker_that_dies_sending_while_an_earlier_batch_is_read_does_not_stall(
+        tmp_path: Path) -> None:
+    """The batch before the dying worker's takes three seconds: the parent waits for it
+    while the other worker dies sending its result, holding the result queue's lock, so
+    the worker of the batch waited for can never send its own. The parent watches every
+    batch it has sent and gives the pool up; the batches not yet returned go to a new
+    pool (a parent that watched only the batch it waited for waited forever)."""
+    folder, poison, site = _poisoned(tmp_path, MARK_SENDING)
+    slow = folder / sorted(p.name for p in folder.iterdir())[18]  # the batch before
+    slow.write_bytes(slow.read_bytes() + b"<!-- " + MARK_SLOW + b" -->")
+    proc = _mjlog("audit", str(folder), "--format", "json", "--jobs", "2", path=(site,))
+    try:
+        out, err = _finished(proc, timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
+    assert proc.returncode == 2, err
+    [unreadable] = json.loads(out)["unreadable"]
+    assert unreadable["path"] == str(poison) and unreadable["code"] == "worker-died"
+    assert "a worker process exited with code 71 in the middle of a batch of 2 files" in err
+    poison.unlink()
+    local, _ = _finished(_mjlog("audit", str(folder), "--format", "json"))
+    assert json.loads(out)["games"] == json.loads(local)["games"]

@@ -3,14 +3,16 @@ pools' workers: a record holding :data:`MARK` makes the worker process exit on t
 as a crash in a C library or the kernel's out-of-memory killer would. A record holding
 :data:`MARK_SENDING` lets the worker read its batch, then makes it exit halfway through
 sending the batch's result to a pool's parent, holding the result queue's lock: the
-death that leaves a pool unable to return any result again. Nothing else changes: every
-other record is read as mjlog reads it."""
+death that leaves a pool unable to return any result again. A record holding
+:data:`MARK_SLOW` takes its worker three seconds longer to read. Nothing else changes:
+every other record is read as mjlog reads it."""
 
 from __future__ import annotations
 
 import os
 import pickle
 import struct
+import time
 from multiprocessing.queues import SimpleQueue
 from typing import Any
 
@@ -19,6 +21,7 @@ from mjlog.record import GameRecord
 
 MARK = b"mjlog-test: this record ends the worker"
 MARK_SENDING = b"mjlog-test: this record's worker dies sending its result"
+MARK_SLOW = b"mjlog-test: this record takes three seconds to read"
 _read_bytes = getattr(formats.read_bytes, "unpoisoned", formats.read_bytes)  # loaded twice
 _put = getattr(SimpleQueue.put, "unpoisoned", SimpleQueue.put)
 _dying = False
@@ -29,6 +32,8 @@ def _reading(data: bytes, path: str = "", **kwargs: Any) -> list[GameRecord]:
     if MARK in data:
         os._exit(70)
     _dying = _dying or MARK_SENDING in data
+    if MARK_SLOW in data:
+        time.sleep(3)
     return _read_bytes(data, path, **kwargs)
 
 

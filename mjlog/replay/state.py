@@ -169,8 +169,9 @@ class TableState:
         """Calls this round: chi, pon and every kan, and kita (what breaks ippatsu)."""
         self.used = fresh_used()
         """1 for every physical tile seen so far this round (dealt, drawn, indicator);
-        the unknown tile's slot is always 1, and so are those of the tiles a table does not
-        hold (:func:`tiles_here`), so that drawing one never takes the fast path."""
+        the unknown tile's slot is always 1, and from a round's start (:meth:`new_round`)
+        so are those of the tiles the table does not hold (:func:`tiles_here`), so that
+        drawing one never takes the fast path."""
         self.turn = 0
         """Moves made this round (draws, discards and calls)."""
         self.to_draw = -1

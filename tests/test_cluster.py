@@ -14,6 +14,7 @@ read a zip from an S3 store on loopback (moto's server, a process of its own).
 
 from __future__ import annotations
 
+import contextlib
 import filecmp
 import json
 import os
@@ -51,17 +52,28 @@ class Cluster:
         self.file = folder / "scheduler.json"
         self.procs = [self._start("dask_scheduler", "--host", "127.0.0.1", "--port", "0",
                                   "--no-dashboard", "--scheduler-file", str(self.file))]
+        try:
+            self.address = self._address()
+            for _ in range(2):
+                self.procs.append(self._start(
+                    "dask_worker", self.address, "--nthreads", "1", "--host", "127.0.0.1",
+                    "--no-dashboard", "--memory-limit", "0",
+                    "--preload", str(ROOT / "tests" / "cluster" / "poison.py")))
+            with self.client() as client:
+                client.wait_for_workers(2, timeout=60)
+        except BaseException:
+            self.stop()  # a cluster that did not start leaves no process behind
+            raise
+
+    def _address(self) -> str:
+        """The scheduler's address, once its file is written: the file exists, empty, for
+        a moment before it is (a read in that moment failed one run)."""
         deadline = time.monotonic() + 60
-        while not self.file.exists() and time.monotonic() < deadline:
+        while True:
+            with contextlib.suppress(OSError, ValueError, KeyError):
+                return str(json.loads(self.file.read_text())["address"])
+            assert time.monotonic() < deadline, "the scheduler wrote no address in a minute"
             time.sleep(0.1)
-        self.address: str = json.loads(self.file.read_text())["address"]
-        for _ in range(2):
-            self.procs.append(self._start(
-                "dask_worker", self.address, "--nthreads", "1", "--host", "127.0.0.1",
-                "--no-dashboard", "--memory-limit", "0",
-                "--preload", str(ROOT / "tests" / "cluster" / "poison.py")))
-        with self.client() as client:
-            client.wait_for_workers(2, timeout=60)
 
     @staticmethod
     def _start(module: str, *args: str) -> subprocess.Popen[bytes]:

@@ -5,6 +5,7 @@ Usage::
 
     python benchmarks/bench_scale.py [--sizes 50000,100000,200000] [--compare-at 50000]
                                      [--work DIR] [--command stats|audit] [--url]
+                                     [--new-players]
 
 The archives are the Tenhou XML games of ``../shared/corpus/tenhou-xml`` again and
 again under new member names (``g0000001-<name>.mjlog``), built once in ``--work``
@@ -15,6 +16,10 @@ the local pool (``--jobs 2``), for the ratios. Each cluster is a scheduler and
 workers started as separate processes on 127.0.0.1 (one thread each), anew for each
 run so that each worker's peak memory (``VmHWM``) is that run's. Statistics run with
 ``--keep-duplicates`` (the copies are the same games: all of them are read and counted).
+With ``--new-players``, each cycle of the corpus is played by players of its own (names
+ending in ``~`` and the cycle's number), so the number of players, and of groups in
+``stats``'s table, grows with the archive as in a real one (about 57,000 players in
+100,000 games), where the plain archives keep the corpus's 1,419.
 With ``--url``, the archive of ``--compare-at`` games is also read as a ``file://`` URL
 by the local pool and by two workers (``pool url``, ``cluster-2 url``): the route of
 every object store (fsspec, a member by one ranged read from its entry) without a
@@ -33,6 +38,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -66,15 +72,24 @@ def corpus_games() -> list[tuple[str, bytes]]:
     return out
 
 
-def archive(work: Path, size: int, games: list[tuple[str, bytes]]) -> Path:
-    """A zip of ``size`` records cycled from ``games`` (built once, then reused)."""
-    path = work / f"scale-{size}.zip"
+_NAME = re.compile(rb'( n[0-3]="[^"]+)"')
+"""A player's name in ``UN`` (an empty one, a three-player game's fourth seat, is left)."""
+
+
+def archive(work: Path, size: int, games: list[tuple[str, bytes]], new_players: bool = False
+            ) -> Path:
+    """A zip of ``size`` records cycled from ``games`` (built once, then reused). With
+    ``new_players``, each cycle's players are new: their names end in ``~`` and the
+    cycle's number, so the number of players grows with the archive."""
+    path = work / (f"scale-{size}-new-players.zip" if new_players else f"scale-{size}.zip")
     if path.exists():
         return path
     tmp = path.with_suffix(".part")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
         for i in range(size):
             name, data = games[i % len(games)]
+            if new_players:
+                data = _NAME.sub(rb'\1%%7E%d"' % (i // len(games)), data)
             z.writestr(f"g{i:07d}-{name}.mjlog", data)
     tmp.replace(path)
     return path
@@ -203,6 +218,9 @@ def main() -> int:
     ap.add_argument("--compare-at", type=int, default=50000)
     ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "mjlog-scale")
     ap.add_argument("--command", choices=["stats", "audit"], default="stats")
+    ap.add_argument("--new-players", action="store_true",
+                    help="give each cycle of the corpus players of its own (names ending "
+                         "in ~N), so that the number of groups grows with the archive")
     ap.add_argument("--url", action="store_true",
                     help="also read the --compare-at archive as a file:// URL (fsspec)")
     args = ap.parse_args()
@@ -212,7 +230,7 @@ def main() -> int:
     print(f"{len(games)} corpus games, cycled; {args.command}; {os.cpu_count()} cores")
     runs: list[Run] = []
     for size in sorted({*sizes, args.compare_at}):
-        path = archive(args.work, size, games)
+        path = archive(args.work, size, games, args.new_players)
         engines = (["pool", "cluster-1", "cluster-2"] if size == args.compare_at
                    else ["cluster-2"])
         runs += [measure(args.command, str(path), size, e, args.work) for e in engines]

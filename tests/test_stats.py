@@ -38,6 +38,7 @@ from mjlog.events import (
 from mjlog.record import GameRecord
 from mjlog.stats import SCHEMAS, Filters, facts, metrics, summarize
 from mjlog.stats.facts import Batch, add_game, tenhou_id
+from mjlog.stats.metrics import Totals, count, merge
 from mjlog.tiles import Tile
 
 from .conftest import CORPUS, EXAMPLES, corpus_paths
@@ -216,6 +217,25 @@ def test_process_pool_gives_the_same_table() -> None:
     one = summarize([EXAMPLES], by=["player"])
     two = summarize([EXAMPLES], by=["player"], jobs=2)
     assert one.equals(two)
+
+
+def test_totals_merge_in_ever_larger_steps_to_the_same_counters(
+        tables: dict[str, pl.DataFrame]) -> None:
+    """Batches of new players (each batch's four players renamed) and of the same ones:
+    the totals equal one merge of every batch, in a number of merges that grows with the
+    logarithm of the batches, not with the batches."""
+    keys = ["player", "players"]
+    part = count(tables, keys)
+    parts = [part.with_columns(pl.col("player") + f"~{k % 150}") for k in range(300)]
+    totals = Totals(keys, floor=8)
+    for p in parts:
+        totals.add(p)
+    got = totals.result()
+    assert got is not None and got.height == 4 * 150
+    want = merge(parts, keys)
+    assert got.sort(keys).equals(want.sort(keys))
+    assert got.filter(pl.col("player") == "A~0")["games"].item() == 2 * 2
+    assert totals.merges <= 12  # merging batch by batch: 299
 
 
 def test_facts_written_as_parquet_read_back(tmp_path: Path) -> None:

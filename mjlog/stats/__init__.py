@@ -47,9 +47,9 @@ from mjlog.stats.metrics import (
     METRICS,
     OPTIONS,
     SETS,
+    Totals,
     compute,
     count,
-    merge,
     options_in_force,
 )
 from mjlog.stats.report import Collector
@@ -176,19 +176,16 @@ def _packed_worker_died(item: tuple[str, bool]) -> Packed:
 
 
 def _previous(writer: FactsWriter, keys: list[str], census: Census, unique: _Dedupe | None,
-              collector: Collector | None) -> pl.DataFrame | None:
-    """The counters of the facts a folder already holds (what went in before counts
+              collector: Collector | None, totals: Totals) -> None:
+    """Count the facts a folder already holds into ``totals`` (what went in before counts
     again), with their games marked as seen and their names remembered."""
-    acc: pl.DataFrame | None = None
     for old in writer.previous_batches():
         census.names(old)
         if unique is not None:
             unique.seen.update(old["rounds"].filter(pl.col("complete"))["game_key"])
         if collector is not None:
             collector.add(old)
-        part = count(old, keys)
-        acc = part if acc is None else merge([acc, part], keys)
-    return acc
+        totals.add(count(old, keys))
 
 
 def _new_items(items: list[tuple[str, bool]], previous: dict[str, Any],
@@ -288,11 +285,11 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
         if facts_dir else None
     census, unique, left_out = Census(), (_Dedupe() if dedupe else None), []
     collector = Collector(keys) if report else None
-    acc: pl.DataFrame | None = None
+    totals = Totals(keys)
     settings = {"filters": keep.describe(), "dedupe": dedupe}
     if writer is not None and writer.previous is not None:
         items = _new_items(items, writer.previous, settings)
-        acc = _previous(writer, keys, census, unique, collector)
+        _previous(writer, keys, census, unique, collector, totals)
     batches = _batches(items, parallel.Engine(jobs, cluster), batch_games, progress)
     try:
         for raw, skipped in batches:
@@ -303,8 +300,7 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
                 writer.write(kept)
             if collector is not None:
                 collector.add(kept)
-            part = count(kept, keys)
-            acc = part if acc is None else merge([acc, part], keys)
+            totals.add(count(kept, keys))
         census.duplicates = unique.dropped if unique is not None else 0
         if writer is not None:
             writer.commit(items, census, {"by": keys, "options": opts, **settings})
@@ -312,6 +308,7 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
         batches.close()  # on an exception too: the worker pool ends here, not at exit
         if writer is not None:
             writer.discard()
+    acc = totals.result()
     if acc is None:
         acc = count({t: pl.DataFrame(schema=SCHEMAS[t]) for t in TABLES}, keys)
     return Summary(compute(acc, keys, opts), keys, census, left_out, collector)

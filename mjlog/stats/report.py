@@ -21,7 +21,15 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from mjlog.stats.metrics import BY_NAME, column_name, compute, count, merge, options_in_force
+from mjlog.stats.metrics import (
+    BY_NAME,
+    Totals,
+    column_name,
+    compute,
+    count,
+    merge,
+    options_in_force,
+)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -35,17 +43,20 @@ class Collector:
 
     def __init__(self, keys: Sequence[str]) -> None:
         self.keys = list(keys)
-        self.monthly: pl.DataFrame | None = None
+        self.months = Totals([*self.keys, "year", "month"])
         self.pool: pl.DataFrame | None = None
         self.parts: dict[str, list[pl.DataFrame]] = {
             "games": [], "riichi_turns": [], "win_turns": [], "yaku": []}
 
+    @property
+    def monthly(self) -> pl.DataFrame | None:
+        """The counters per group and month of every batch taken; None before any."""
+        return self.months.result()
+
     def add(self, tables: dict[str, pl.DataFrame]) -> None:
         """Take one batch into the aggregates."""
         k = self.keys
-        month = [*k, "year", "month"]
-        part = count(tables, month)
-        self.monthly = part if self.monthly is None else merge([self.monthly, part], month)
+        self.months.add(count(tables, [*k, "year", "month"]))
         pool = count(tables, ["players"])
         self.pool = pool if self.pool is None else merge([self.pool, pool], ["players"])
         games = tables["games"].select(*k, "date", "source", "placement", "points",

@@ -164,3 +164,22 @@ def test_wide_letters_keep_the_columns_straight() -> None:
     assert width("鳳凰") == 4 and len({width(line) for line in lines}) == 1, text
     end_12 = width(lines[2][:lines[2].index("12") + 2])
     assert end_12 == width(lines[3][:lines[3].index(" 3 ") + 2])  # games right-aligned
+
+
+def test_the_same_games_give_the_same_report_byte_for_byte(tmp_path: Path) -> None:
+    """Written twice from the same games, the report is the same file: no date in its
+    pictures, their ids from their content, and yaku of equal counts in name order (a
+    report could differ from run to run in all three)."""
+    from .conftest import CORPUS, corpus_paths
+
+    assert corpus_paths("tenhou-xml")
+    folder = str(CORPUS / "tenhou-xml" / "mjx-project-mjx")
+    pages = []
+    for k in (1, 2):
+        page = tmp_path / f"report-{k}.html"
+        code, _, err = run("stats", folder, "--report", str(page), "--report-limit", "4",
+                           "-o", str(tmp_path / f"table-{k}.csv"))
+        assert code == 0, err
+        pages.append(page.read_bytes())
+    assert b"<svg" in pages[0] and pages[0].count(b"<figure") >= 4 * 6
+    assert pages[0] == pages[1]

@@ -98,19 +98,21 @@ def _pyplot() -> Any:
 
     matplotlib.use("svg")
     matplotlib.rcParams.update({"svg.fonttype": "none", "font.size": 9,
-                                "axes.spines.top": False, "axes.spines.right": False})
+                                "axes.spines.top": False, "axes.spines.right": False,
+                                "svg.hashsalt": "mjlog"})  # the same ids for the same figure
     import matplotlib.pyplot as plt
 
     return plt
 
 
 def _svg(fig: Figure) -> str:
-    """A figure as inline SVG markup (its XML prologue dropped), then closed."""
+    """A figure as inline SVG markup (its XML prologue dropped), then closed: the same
+    markup for the same figure (no date, ids from the figure's content)."""
     plt = _pyplot()
     buf = io.StringIO()
     with warnings.catch_warnings():  # names in CJK: the browser draws the text, not matplotlib
         warnings.filterwarnings("ignore", message="Glyph .* missing from font")
-        fig.savefig(buf, format="svg", bbox_inches="tight")
+        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
     plt.close(fig)
     text = buf.getvalue()
     return text[text.index("<svg"):]
@@ -195,7 +197,7 @@ def _points_chart(games: pl.DataFrame) -> str | None:
 
 
 def _yaku_chart(yaku: pl.DataFrame, wins: int) -> str | None:
-    top = yaku.sort("n", descending=True).head(15)
+    top = yaku.sort(["n", "yaku"], descending=[True, False]).head(15)  # ties by name
     if top.is_empty() or not wins:
         return None
     fig, ax = _figure(4.6, 3.4)

@@ -232,6 +232,27 @@ def test_stats_and_facts_on_the_cluster_are_the_local_ones(cluster: Cluster, sam
         assert runs["cluster"][1][name].equals(frame), name
 
 
+def test_stats_counted_on_the_workers_are_the_local_ones(cluster: Cluster, sample: Path,
+                                                         tmp_path: Path) -> None:
+    """With no duplicate check, no facts and no report, the workers count their batches
+    and only counters travel: the same table, and the same census when nothing matched."""
+    tables = {}
+    for name, engine in (("local", ["--jobs", "1"]), ("cluster", ["--cluster",
+                                                                  cluster.address])):
+        table = tmp_path / f"{name}.csv"
+        done = mjlog("stats", str(sample), "--keep-duplicates", "--metrics", "all",
+                     "--by", "player,room", "--min-games", "1", "-o", str(table), *engine)
+        assert done.returncode == 0, done.stderr
+        tables[name] = table.read_text()
+        none = mjlog("stats", str(sample), "--keep-duplicates", "--room", "houuo",
+                     "--player", "ASAPIN", *engine)
+        assert none.returncode == 1
+        tables[f"{name} none"] = none.stderr.splitlines()[-1]
+    assert tables["cluster"] == tables["local"] and tables["local"].count("\n") > 100
+    assert tables["cluster none"] == tables["local none"]
+    assert "closest: houou" in tables["local none"], tables["local none"]
+
+
 def _facts(folder: Path) -> dict[str, pl.DataFrame]:
     """Each fact table of a ``--facts`` folder, its parts together, rows sorted."""
     tables = {}

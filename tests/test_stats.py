@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -236,6 +237,31 @@ def test_totals_merge_in_ever_larger_steps_to_the_same_counters(
     assert got.sort(keys).equals(want.sort(keys))
     assert got.filter(pl.col("player") == "A~0")["games"].item() == 2 * 2
     assert totals.merges <= 12  # merging batch by batch: 299
+
+
+def test_a_pool_without_duplicate_check_counts_where_it_reads(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--jobs 2 --keep-duplicates``: the workers count and only counters come back (the
+    route is taken); the table, the census and the games skipped are a local run's."""
+    import mjlog.stats as stats
+
+    taken = []
+    counted = stats._count_where_read
+
+    def counting(*args: Any) -> Any:
+        taken.append(args)
+        return counted(*args)
+
+    monkeypatch.setattr(stats, "_count_where_read", counting)
+    local = stats.run([EXAMPLES], by=["player", "room"], dedupe=False)
+    pooled = stats.run([EXAMPLES], by=["player", "room"], dedupe=False, jobs=2,
+                       filters=Filters(rooms=("nowhere",)))
+    assert taken and pooled.table.is_empty()
+    assert (pooled.census.games, pooled.census.players) == (local.census.games,
+                                                             local.census.players) != (0, set())
+    pooled = stats.run([EXAMPLES], by=["player", "room"], dedupe=False, jobs=2)
+    assert pooled.table.equals(local.table) and pooled.skipped == local.skipped
+    assert pooled.census == local.census and local.census.games > 20
 
 
 def test_facts_written_as_parquet_read_back(tmp_path: Path) -> None:

@@ -149,6 +149,51 @@ def _batches(items: list[tuple[str, bool]], engine: parallel.Engine, batch_games
             yield from results
 
 
+Counted = tuple[pl.DataFrame, Census, int, list[str]]
+"""A batch counted where it was read: its counters (after the filters), what it held
+before them, the number of files it read games from, and the games skipped."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Count:
+    """The unit of work of a run that counts where it reads (:func:`_count_where_read`):
+    a batch's files read, filtered and reduced to counters by ``keys``. Knows nothing of
+    other batches, so it cannot check for duplicates."""
+
+    keys: tuple[str, ...]
+    keep: Filters
+
+    def __call__(self, items: list[tuple[str, bool]]) -> Counted:
+        tables, skipped = files_facts(items)
+        census = Census()
+        census.add(tables)
+        return (count(self.keep.apply(tables), list(self.keys)), census,
+                tables["games"]["source"].n_unique(), skipped)
+
+    def died(self, item: tuple[str, bool]) -> Counted:
+        """The result for a file whose reading killed the workers, alone and again."""
+        frames, skipped = _worker_died(item)
+        return count(frames, list(self.keys)), Census(), 0, skipped
+
+
+def _count_where_read(items: list[tuple[str, bool]], engine: parallel.Engine,
+                      batch_games: int, work: _Count, progress: Callable[[int, int], Any] | None,
+                      census: Census, left_out: list[str], totals: Totals) -> None:
+    """Each batch's :class:`_Count`, from a pool or a cluster, into ``totals``, ``census``
+    and ``left_out``: only counters come back, not fact tables, so the client's work per
+    game is a merge of small tables. The pool ends or the cluster's tasks are cancelled
+    on an exception too."""
+    sizing = parallel.Sizing(per_worker=4, most=batch_games)
+    with closing(parallel.map_batches(work, items, sizing, engine, work.died)) as batches:
+        for chunk, results in batches:
+            if progress is not None:
+                progress(len(chunk), sum(r[2] for r in results))
+            for counters, part, _, skipped in results:
+                left_out.extend(skipped)
+                census.merge(part)
+                totals.add(counters)
+
+
 _Read = tuple[list[tuple[str, bool]], list[tuple[dict[str, pl.DataFrame], list[str]]]]
 
 
@@ -271,11 +316,13 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
     facts are those of a run over everything (an archive that grew costs only its
     new games). ``jobs`` reads in a pool of processes, ``cluster`` on the workers of
     the Dask cluster whose scheduler is at that address (:mod:`mjlog.cluster`): the
-    same table and facts. ``listed``: ``inputs`` as :func:`mjlog.formats.expand`
-    gives them, from a caller that has listed them already (a folder or a bucket is then
-    not listed twice). Raises :class:`InputError` for an unreadable named file,
-    :class:`FileExistsError` for a non-empty ``facts_dir`` without ``overwrite`` or
-    ``update``, and ``ValueError`` for an update under other filters. Does not print.
+    same table and facts; without ``dedupe``, ``facts_dir`` and ``report`` there, each
+    batch is counted where it is read and only its counters come back. ``listed``:
+    ``inputs`` as :func:`mjlog.formats.expand` gives them, from a caller that has listed
+    them already (a folder or a bucket is then not listed twice). Raises
+    :class:`InputError` for an unreadable named file, :class:`FileExistsError` for a
+    non-empty ``facts_dir`` without ``overwrite`` or ``update``, and ``ValueError`` for an
+    update under other filters. Does not print.
     """
     keys = with_players(by)
     opts = options_in_force(options)
@@ -283,14 +330,20 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
     keep = filters or Filters()
     writer = FactsWriter(Path(facts_dir), overwrite=overwrite, update=update) \
         if facts_dir else None
-    census, unique, left_out = Census(), (_Dedupe() if dedupe else None), []
+    census, unique = Census(), (_Dedupe() if dedupe else None)
+    left_out: list[str] = []
     collector = Collector(keys) if report else None
     totals = Totals(keys)
     settings = {"filters": keep.describe(), "dedupe": dedupe}
     if writer is not None and writer.previous is not None:
         items = _new_items(items, writer.previous, settings)
         _previous(writer, keys, census, unique, collector, totals)
-    batches = _batches(items, parallel.Engine(jobs, cluster), batch_games, progress)
+    engine = parallel.Engine(jobs, cluster)
+    if not engine.local and unique is None and writer is None and collector is None:
+        _count_where_read(items, engine, batch_games, _Count(tuple(keys), keep), progress,
+                          census, left_out, totals)
+        return _summary(totals, keys, opts, census, left_out, collector)
+    batches = _batches(items, engine, batch_games, progress)
     try:
         for raw, skipped in batches:
             left_out.extend(skipped)
@@ -308,6 +361,11 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
         batches.close()  # on an exception too: the worker pool ends here, not at exit
         if writer is not None:
             writer.discard()
+    return _summary(totals, keys, opts, census, left_out, collector)
+
+
+def _summary(totals: Totals, keys: list[str], opts: dict[str, str], census: Census,
+             left_out: list[str], collector: Collector | None) -> Summary:
     acc = totals.result()
     if acc is None:
         acc = count({t: pl.DataFrame(schema=SCHEMAS[t]) for t in TABLES}, keys)

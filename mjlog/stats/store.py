@@ -47,6 +47,15 @@ class Census:
         self.complete += int(games["complete"].sum())
         self.names(batch)
 
+    def merge(self, other: Census) -> None:
+        """Add what another census counted (a batch's, counted where it was read)."""
+        self.games += other.games
+        self.complete += other.complete
+        self.rooms |= other.rooms
+        self.rulesets |= other.rulesets
+        if len(self.players) < self._CAP:
+            self.players |= other.players
+
     def names(self, batch: dict[str, pl.DataFrame]) -> None:
         """Remember a batch's rooms, rulesets and players (for the message when nothing
         matched), without counting its games."""

@@ -119,11 +119,16 @@ def test_a_record_that_ends_its_workers_is_reported(tmp_path: Path) -> None:
     [unreadable] = report["unreadable"]
     assert unreadable["path"] == str(poison) and unreadable["code"] == "worker-died"
     assert "a worker process exited with code 70 in the middle of a batch of 2 files" in err
-    stats = _mjlog("stats", str(folder), "--format", "csv", "--jobs", "2", path=(site,))
-    _, err = _finished(stats)
-    assert stats.returncode == 0, err
-    assert f"warning: {poison}: left out: the worker processes reading it exited" in err
+    tables = {}
+    for route in ((), ("--keep-duplicates",)):  # fact rows back, or counters only
+        stats = _mjlog("stats", str(folder), "--format", "csv", "--jobs", "2", *route,
+                       path=(site,))
+        tables[route], err = _finished(stats)
+        assert stats.returncode == 0, err
+        assert f"warning: {poison}: left out: the worker processes reading it exited" in err
     poison.unlink()
+    for route, table in tables.items():  # the tables of the records left
+        assert _finished(_mjlog("stats", str(folder), "--format", "csv", *route))[0] == table
     local, _ = _finished(_mjlog("audit", str(folder), "--format", "json"))
     assert len(json.loads(local)["games"]) == 39
     assert report["games"] == json.loads(local)["games"]

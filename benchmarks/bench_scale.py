@@ -27,6 +27,10 @@ network, so the figures are mjlog's own cost of that route. (moto's S3 server, w
 the tests use, reads a whole object for each ranged request: 4 ms a request on a 1 MB
 object, 36 ms on 50 MB on this machine; it measures moto, not reading from a store.)
 
+Every process runs in this checkout's folder (``python -m`` puts the current folder first
+on the path), so the script measures the mjlog it belongs to, wherever it is started
+from: to compare two versions, run each one's own copy.
+
 Prints, per run: games, seconds, games/s, the ratio to the local pool at the same
 size, the highest peak RSS of a worker, the client's peak RSS, and the processor time
 the client and the scheduler spent per game (where the bottleneck moves with many
@@ -132,6 +136,16 @@ def children(pid: int) -> list[int]:
     return out
 
 
+def _address(file: Path) -> str:
+    """The scheduler's address, once its file holds it (the file exists before it is
+    written)."""
+    while True:
+        try:
+            return str(json.loads(file.read_text())["address"])
+        except (OSError, ValueError, KeyError):
+            time.sleep(0.1)
+
+
 class Cluster:
     """A scheduler and ``workers`` workers (one thread each), separate processes."""
 
@@ -139,9 +153,7 @@ class Cluster:
         file = folder / f"scheduler-{time.monotonic_ns()}.json"
         self.procs = [self._start("dask_scheduler", "--host", "127.0.0.1", "--port", "0",
                                   "--no-dashboard", "--scheduler-file", str(file))]
-        while not file.exists():
-            time.sleep(0.1)
-        self.address = json.loads(file.read_text())["address"]
+        self.address = _address(file)
         for _ in range(workers):
             self.procs.append(self._start("dask_worker", self.address, "--nthreads", "1",
                                           "--host", "127.0.0.1", "--no-dashboard",
@@ -155,8 +167,8 @@ class Cluster:
     @staticmethod
     def _start(module: str, *args: str) -> subprocess.Popen[bytes]:
         return subprocess.Popen([sys.executable, "-m", f"distributed.cli.{module}", *args],
-                                env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                start_new_session=True)
+                                env=ENV, cwd=ROOT, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
 
     def stop(self) -> None:
         for proc in reversed(self.procs):
@@ -189,7 +201,7 @@ def measure(command: str, source: str, games: int, engine: str, work: Path) -> R
         else ["--summary-only", "-o", os.devnull]
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "mjlog.cli", command, source,
-                             *extra, *where], env=ENV, stdout=subprocess.DEVNULL,
+                             *extra, *where], env=ENV, cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     workers: dict[int, int] = {}
     client, client_cpu, scheduler_cpu = 0, 0.0, 0.0
@@ -224,6 +236,7 @@ def main() -> int:
     ap.add_argument("--url", action="store_true",
                     help="also read the --compare-at archive as a file:// URL (fsspec)")
     args = ap.parse_args()
+    args.work = args.work.resolve()  # the runs start in this checkout's folder
     args.work.mkdir(parents=True, exist_ok=True)
     sizes = [int(s) for s in args.sizes.split(",")]
     games = corpus_games()

@@ -347,13 +347,7 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
     try:
         for raw, skipped in batches:
             left_out.extend(skipped)
-            census.add(raw)
-            kept = keep.apply(unique(raw) if unique is not None else raw)
-            if writer is not None:
-                writer.write(kept)
-            if collector is not None:
-                collector.add(kept)
-            totals.add(count(kept, keys))
+            _take(raw, keep, unique, writer, collector, census, totals)
         census.duplicates = unique.dropped if unique is not None else 0
         if writer is not None:
             writer.commit(items, census, {"by": keys, "options": opts, **settings})
@@ -362,6 +356,21 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
         if writer is not None:
             writer.discard()
     return _summary(totals, keys, opts, census, left_out, collector)
+
+
+def _take(raw: dict[str, pl.DataFrame], keep: Filters, unique: _Dedupe | None,
+          writer: FactsWriter | None, collector: Collector | None, census: Census,
+          totals: Totals) -> None:
+    """One batch of fact rows into a run: its games in the census, then with duplicates
+    dropped and the filters applied, written as facts, gathered for the report and
+    counted."""
+    census.add(raw)
+    kept = keep.apply(unique(raw) if unique is not None else raw)
+    if writer is not None:
+        writer.write(kept)
+    if collector is not None:
+        collector.add(kept)
+    totals.add(count(kept, totals.by))
 
 
 def _summary(totals: Totals, keys: list[str], opts: dict[str, str], census: Census,

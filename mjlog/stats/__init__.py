@@ -141,12 +141,21 @@ def _batches(items: list[tuple[str, bool]], engine: parallel.Engine, batch_games
         if batch.games:
             yield batch.frames(), batch.skipped
         return
-    sizing = parallel.Sizing(per_worker=4, most=batch_games)
-    with closing(_read(items, sizing, engine)) as batches:
+    with closing(_read(items, _sizing(batch_games), engine)) as batches:
         for chunk, results in batches:
             if progress is not None:
-                progress(len(chunk), sum(r[0]["games"]["source"].n_unique() for r in results))
+                progress(len(chunk), sum(_files_read(r[0]) for r in results))
             yield from results
+
+
+def _sizing(batch_games: int) -> parallel.Sizing:
+    """How statistics cut their files into batches for a pool or a cluster."""
+    return parallel.Sizing(per_worker=4, most=batch_games)
+
+
+def _files_read(tables: dict[str, pl.DataFrame]) -> int:
+    """How many files a batch's fact tables hold games of (for the progress line)."""
+    return int(tables["games"]["source"].n_unique())
 
 
 Counted = tuple[pl.DataFrame, Census, int, list[str]]
@@ -168,7 +177,7 @@ class _Count:
         census = Census()
         census.add(tables)
         return (count(self.keep.apply(tables), list(self.keys)), census,
-                tables["games"]["source"].n_unique(), skipped)
+                _files_read(tables), skipped)
 
     def died(self, item: tuple[str, bool]) -> Counted:
         """The result for a file whose reading killed the workers, alone and again."""
@@ -183,8 +192,8 @@ def _count_where_read(items: list[tuple[str, bool]], engine: parallel.Engine,
     and ``left_out``: only counters come back, not fact tables, so the client's work per
     game is a merge of small tables. The pool ends or the cluster's tasks are cancelled
     on an exception too."""
-    sizing = parallel.Sizing(per_worker=4, most=batch_games)
-    with closing(parallel.map_batches(work, items, sizing, engine, work.died)) as batches:
+    with closing(parallel.map_batches(work, items, _sizing(batch_games), engine,
+                                      work.died)) as batches:
         for chunk, results in batches:
             if progress is not None:
                 progress(len(chunk), sum(r[2] for r in results))

@@ -141,8 +141,8 @@ FINDINGS: Final = (
             "seat or tile id outside it)"),
            ("partial-record", INFO, "tiles nobody wrote down: tile checks cover the tiles "
             "named"),
-           ("internal-error", ERR, "a check or observer failed: a bug in mjlog, reported with "
-            "the check and the exception")),
+           ("internal-error", ERR, "the engine, a check or an observer failed on an event that "
+            "fits the table: a bug in mjlog, reported with who failed and the exception")),
     *_rows("finding", "wall check",
            ("wall-dealt-mismatch", ERR, "a seat's dealt hand is not the one the wall deals"),
            ("wall-dice-mismatch", ERR, "the recorded dice differ from the shuffle's"),

@@ -65,6 +65,43 @@ def test_a_move_hook_that_raises_is_an_internal_error_at_each_move(
     assert engine.state.scores == plain.state.scores and engine.rounds == plain.rounds
 
 
+@pytest.mark.parametrize("error", [IndexError, KeyError, ValueError, TypeError])
+def test_the_engines_own_failure_is_an_internal_error_never_the_records(
+        monkeypatch: pytest.MonkeyPatch, error: type[Exception]) -> None:
+    """An exception in the engine's handling of an event that fits the table is mjlog's
+    bug: ``internal-error`` where the event is, not ``unreplayable-event`` ("cannot be
+    applied to this table"), which would blame the record."""
+    def broken(self: Engine, ev: Any) -> None:
+        raise error("a bug in the engine")
+
+    (rec,) = read_path(KAN)
+    monkeypatch.setattr(Engine, "_closed_kan", broken)
+    engine = Engine(rec.src)
+    engine.run(rec.events)
+    at = next(i for i, e in enumerate(rec.events) if type(e).__name__ == "ClosedKan")
+    codes = [(f.code, f.src) for f in engine.findings]
+    assert ("internal-error", rec.src(at)) in codes
+    assert "unreplayable-event" not in {c for c, _ in codes}
+    assert "the engine failed on closed_kan" in engine.findings[
+        [c for c, _ in codes].index("internal-error")].message
+
+
+def test_a_hook_that_raises_on_an_event_the_engine_could_not_apply_is_reported(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check's crash on an event the engine failed on is not swallowed with it: both are
+    reported, each as its own internal-error."""
+    def broken(self: Engine, ev: Any) -> None:
+        raise ValueError("a bug in the engine")
+
+    monkeypatch.setattr(Engine, "_closed_kan", broken)
+    monkeypatch.setattr(KanAfterRiichi, "before_closed_kan", _boom)
+    (rec,) = read_path(KAN)
+    report = audit_record(rec, wall=False)
+    messages = [f.message for f in report.findings if f.code == "internal-error"]
+    assert any("the engine failed on closed_kan" in m for m in messages)
+    assert any("okuri-kan failed on closed_kan" in m for m in messages)
+
+
 def test_a_reader_that_raises_gives_an_internal_error_diagnostic(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from mjlog.formats import notation

@@ -140,9 +140,8 @@ class Engine:
             return False
         try:
             self._handlers[ev.__class__](ev)
-        except (IndexError, KeyError, ValueError, TypeError) as exc:
-            # e.g. a seat or tile id outside the table in a hand-made record
-            self.find("unreplayable-event", f"{ev.TYPE} cannot be applied to this table: {exc!r}")
+        except Exception as exc:  # the event fitted the table: the failure is the engine's
+            self.find("internal-error", f"the engine failed on {ev.TYPE}: {exc!r}")
             return False
         return True
 
@@ -304,6 +303,11 @@ class Engine:
               after: list[tuple[Observer, Any]] | None) -> None:
         """One event through the observers' hooks and the engine's own judging."""
         self.index = i
+        if not self.state.fits(ev):  # the record's fault: reported, and no observer sees it
+            self._handle(ev)
+            if ev.__class__ is RoundStart:
+                self._round_fits = False
+            return
         if before:
             self._hooks(before, ev, i)
         fitted = self._handle(ev)
@@ -311,9 +315,8 @@ class Engine:
             self._round_fits = fitted
         if after:
             self._hooks(after, ev, i)
-        if fitted and self._failed:  # else the engine reported the event, which no
-            self._report_failed(ev)     # observer could judge
-        self._failed.clear()
+        if self._failed:  # every hook's failure is reported, whatever the engine made of it
+            self._report_failed(ev)
         if self._relist:
             self._relisted()
 

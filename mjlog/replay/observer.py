@@ -12,9 +12,11 @@ Observers see the game's start and end, and every event of a round whose
 start fits the table; what comes outside such a round (the moves of a damaged
 record) only the engine judges. An exception inside a hook never stops the replay and is
 never lost: the
-engine turns it into an ``internal-error`` finding naming the observer, unless
-the event itself does not fit the table (a seat or tile outside it), which
-the engine reports as ``unreplayable-event``.
+engine turns it into an ``internal-error`` finding naming the observer. An event
+that does not fit the table (a seat or tile outside it) is the record's fault: the
+engine reports it as ``unreplayable-event`` and no observer sees it. An exception
+in the engine's own handling of an event that fits is the engine's bug, an
+``internal-error`` too, never blamed on the record.
 
 This module only describes observers; it replays nothing.
 """

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from mjlog import __version__, archives, parallel, storage
+from mjlog import __version__, archives, native, parallel, storage
 from mjlog.audit import AuditReport, Checks, GameReport, Spool, audit_items, summary_line
 from mjlog.cluster import ClusterError
 from mjlog.compression import LIMIT_VARIABLE
@@ -84,7 +84,8 @@ if TYPE_CHECKING:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="mjlog")
+@click.version_option(__version__, prog_name="mjlog",
+                      message=f"%(prog)s %(version)s\n{native.describe()}")
 @click.option("--max-record-mb", type=click.IntRange(min=1), default=None, metavar="MB",
               help="Refuse a record whose text (decompressed) is larger: 256 MB unless "
               "set, and at most 16 MB for the formats that hold one game a file "
@@ -1060,6 +1061,7 @@ def run() -> None:
     status 130 and 143; workers stopped, no output half-written)."""
     signal.signal(signal.SIGINT, parallel.interrupted)
     signal.signal(signal.SIGTERM, parallel.interrupted)
+    native.warn_if_missing()
     main()
 
 

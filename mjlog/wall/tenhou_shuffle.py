@@ -36,8 +36,9 @@ import hashlib
 import random
 import struct
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import Literal, Protocol, cast
 
+from mjlog import native
 from mjlog.tiles import Tile
 
 SeedForm = Literal["base64", "hex", "mt19937ar"]
@@ -211,15 +212,49 @@ class TenhouWall:
 
 
 class TenhouShuffler:
-    """Produces one game's walls in order, one per round dealt."""
+    """Produces one game's walls in order, one per round dealt.
+
+    The shuffle runs in the native core when this process uses it (:mod:`mjlog.native`;
+    its twin is :class:`PythonShuffle`, the specification), else in Python.
+    """
 
     def __init__(self, seed: TenhouSeed) -> None:
         self.seed = seed
-        self._mt = init_by_array(seed.words)
+        raw = seed.form == "mt19937ar"
+        core = native.core()
+        self._shuffle: PythonShuffle | _NativeShuffle = (
+            PythonShuffle(seed.words, raw) if core is None
+            else core.TenhouShuffler(list(seed.words), raw))
 
     def next_wall(self, players: int = 4) -> TenhouWall:
         """The next round's wall (advances the generator by 288 outputs)."""
-        if self.seed.form == "mt19937ar":  # early 2009: the raw outputs, no hashing
+        yama, die1, die2 = self._shuffle.next_wall(players)
+        return TenhouWall(
+            yama=cast("tuple[Tile, ...]", tuple(yama)), dice=(die1, die2),
+            layout=LAYOUTS[players, self.seed.form],
+        )
+
+
+class _NativeShuffle(Protocol):
+    """What the native core's twin of :class:`PythonShuffle` offers."""
+
+    def next_wall(self, players: int) -> tuple[bytes, int, int]: ...
+
+
+class PythonShuffle:
+    """The shuffle itself, in Python: the specification of the native core's
+    ``TenhouShuffler``, which must give the same walls and dice for every key."""
+
+    def __init__(self, words: tuple[int, ...], raw: bool) -> None:
+        self._mt = init_by_array(words)
+        self._raw = raw
+
+    def next_wall(self, players: int) -> tuple[bytes, int, int]:
+        """The next round's tile ids in ``yama`` order and its two dice; raises
+        ``ValueError`` for a table of other than 3 or 4 players."""
+        if players not in (3, 4):
+            raise ValueError(f"a Tenhou wall is for 3 or 4 players, not {players}")
+        if self._raw:  # early 2009: the raw outputs, no hashing
             rnd = struct.unpack("<137I", self._mt.getrandbits(137 * 32).to_bytes(548, "little"))
         else:
             src = self._mt.getrandbits(288 * 32).to_bytes(1152, "little")
@@ -233,9 +268,5 @@ class TenhouShuffler:
             yama[i], yama[j] = yama[j], yama[i]
         # the dice: outputs 135 and 136 of the hashed forms whatever the table; the raw
         # per-round form takes the two outputs after the swaps (n - 1 and n)
-        d = n - 1 if self.seed.form == "mt19937ar" else 135
-        return TenhouWall(
-            yama=cast("tuple[Tile, ...]", tuple(yama)),
-            dice=(rnd[d] % 6 + 1, rnd[d + 1] % 6 + 1),
-            layout=LAYOUTS[players, self.seed.form],
-        )
+        d = n - 1 if self._raw else 135
+        return bytes(yama), rnd[d] % 6 + 1, rnd[d + 1] % 6 + 1

@@ -1,0 +1,12 @@
+//! mjlog's native core.
+//!
+//! Each public function here is the twin of a Python function of the `mjlog` package,
+//! which stays its specification: the Python route (`MJLOG_PURE=1`) and this one must
+//! give identical results, and the differential tests hold them so. The plain Rust
+//! modules know nothing of Python; `python` (behind the feature of that name) binds them
+//! as the extension module `mjlog._native`.
+
+pub mod tenhou_shuffle;
+
+#[cfg(feature = "python")]
+mod python;

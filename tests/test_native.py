@@ -117,7 +117,7 @@ def test_the_corpus_gives_the_same_reports_on_both_routes(rules: list[str]) -> N
     if not CORPUS.exists():
         pytest.skip(CORPUS_MISSING)
     compared = _routes_agree([str(CORPUS)], ["--jobs", "2", *rules])
-    assert compared > 5000
+    assert compared > 2500  # every corpus game (2,700 or so) and the summary
 
 
 def _version(env: dict[str, str]) -> str:

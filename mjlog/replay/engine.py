@@ -133,11 +133,20 @@ class Engine:
     def _handle(self, ev: Event) -> bool:
         """Judge and apply ``ev``; whether it fitted the table."""
         if not self.state.fits(ev):
-            field = self.state.uneven(ev)
-            self.find("unreplayable-event", f"{ev.TYPE} gives {field} for another number of "
-                      f"seats than the table's {self.state.n}" if field else f"{ev.TYPE} "
-                      "cannot be applied to this table: it names a seat or tile outside it")
+            self._unfit(ev)
             return False
+        return self._judge(ev)
+
+    def _unfit(self, ev: Event) -> None:
+        """Report ``ev``, which does not fit the table, as the record's fault."""
+        field = self.state.uneven(ev)
+        self.find("unreplayable-event", f"{ev.TYPE} gives {field} for another number of "
+                  f"seats than the table's {self.state.n}" if field else f"{ev.TYPE} "
+                  "cannot be applied to this table: it names a seat or tile outside it")
+
+    def _judge(self, ev: Event) -> bool:
+        """Judge and apply ``ev``, which fits the table; whether the engine could (its own
+        failure is an ``internal-error``, never the record's)."""
         try:
             self._handlers[ev.__class__](ev)
         except Exception as exc:  # the event fitted the table: the failure is the engine's
@@ -304,13 +313,13 @@ class Engine:
         """One event through the observers' hooks and the engine's own judging."""
         self.index = i
         if not self.state.fits(ev):  # the record's fault: reported, and no observer sees it
-            self._handle(ev)
+            self._unfit(ev)
             if ev.__class__ is RoundStart:
                 self._round_fits = False
             return
         if before:
             self._hooks(before, ev, i)
-        fitted = self._handle(ev)
+        fitted = self._judge(ev)
         if ev.__class__ is RoundStart:
             self._round_fits = fitted
         if after:

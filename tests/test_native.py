@@ -4,18 +4,24 @@ as documented (``MJLOG_PURE``), and mjlog installed as pure Python where cargo i
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
+import re
 import subprocess
 import sys
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
 
 from benchmarks.native_vs_pure import compare
 from mjlog import native
+from mjlog.compression import gunzip
 from mjlog.events import GameStart, RoundStart
 from mjlog.record import GameRecord
 from mjlog.wall.tenhou_shuffle import PythonShuffle, SeedError, TenhouSeed, parse_seed
@@ -168,3 +174,132 @@ def test_without_cargo_mjlog_installs_as_pure_python_and_says_so(tmp_path: Path)
     assert "violation: furiten-ron" in done.stdout
     warnings = [line for line in done.stderr.splitlines() if "native core" in line]
     assert len(warnings) == 1 and warnings[0].startswith("mjlog: warning:")
+
+
+# -- statistics' fact rows from Tenhou XML (TenhouFacts, twin of reading + add_game)
+
+FACTS = importlib.import_module("mjlog.stats.facts")  # mjlog.stats.facts is also a function
+
+
+@contextlib.contextmanager
+def _route(pure: bool) -> Iterator[None]:
+    """This process on one route (the variable set, the cached choices cleared)."""
+    before = os.environ.get(native.PURE_VARIABLE)
+    os.environ[native.PURE_VARIABLE] = "1" if pure else "0"
+    native.core.cache_clear()
+    FACTS._native_reader.cache_clear()
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[native.PURE_VARIABLE]
+        else:
+            os.environ[native.PURE_VARIABLE] = before
+        native.core.cache_clear()
+        FACTS._native_reader.cache_clear()
+
+
+def _batches(items: list[tuple[str, bool]]) -> tuple[Any, Any]:
+    """The fact batches of ``items`` on the native route and on the Python route."""
+    _native_core()
+    batches = []
+    for pure in (False, True):
+        with _route(pure):
+            batch = FACTS.Batch()
+            for item in items:
+                FACTS.add_file(batch, item)
+            batches.append(batch)
+    return batches[0], batches[1]
+
+
+def _same_facts(native_batch: Any, pure_batch: Any) -> None:
+    ours, spec = native_batch.frames(), pure_batch.frames()
+    for table in FACTS.TABLES:
+        assert_frame_equal(ours[table], spec[table])
+    assert native_batch.skipped == pure_batch.skipped
+
+
+def _accepted(text: bytes) -> bool:
+    """Whether the native core reads this XML game (not declined); raises what it raises."""
+    _native_core()
+    with _route(False):
+        return not isinstance(FACTS._native_reader().read(text), str)
+
+
+def test_a_tenhou_games_fact_rows_are_the_python_routes() -> None:
+    path = str(EXAMPLES / "east-riichi.mjlog")
+    assert _accepted(FACTS.file_bytes(path))
+    _same_facts(*_batches([(path, True)]))
+
+
+def _facts_of_text(tmp: Path, text: bytes) -> None:
+    """Native and Python fact rows of one record text agree, whether the core reads it or
+    declines it; the core never raises."""
+    path = tmp / "game.xml"
+    path.write_bytes(text)
+    _accepted(text)
+    _same_facts(*_batches([(str(path), True)]))
+
+
+XML = (EXAMPLES / "east-riichi.mjlog").read_bytes()
+ODD = ["", "0", "-1", "01", "+1", " 1", "1,", "1,,2", "136", "99999999999999999999", "東",
+       "%E6%9D%B1", "1.5", "nan", "0,0", "3,2,1", "1e3", "\u0663"]
+"""Values for any attribute: the forms the two routes might read differently."""
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_mutated_tenhou_games_give_the_same_facts_on_both_routes(
+        tmp_path: Path, data: st.DataObject) -> None:
+    """An attribute's value replaced by an odd one, an element dropped, duplicated or moved:
+    the core either declines or gives the Python route's rows."""
+    _facts_of_text(tmp_path, data.draw(xml_mutants(XML)))
+
+
+@st.composite
+def xml_mutants(draw: st.DrawFn, text: bytes) -> bytes:
+    """``text`` (a Tenhou XML game) with one to three edits of its elements."""
+    parts = re.split(rb"(<[^>]*>)", text)
+    at = [i for i, p in enumerate(parts) if p.startswith(b"<") and not p.startswith(b"<?")
+          and not p.startswith(b"</") and not p.startswith(b"<mjloggm")]
+    for _ in range(draw(st.integers(1, 3))):
+        i = draw(st.sampled_from(at))
+        kind = draw(st.sampled_from(["value", "drop", "copy", "move", "tag"]))
+        attrs = list(re.finditer(rb'="([^"]*)"', parts[i]))
+        if kind == "value" and attrs:
+            m = draw(st.sampled_from(attrs))
+            odd = draw(st.sampled_from(ODD)).encode()
+            parts[i] = parts[i][:m.start(1)] + odd + parts[i][m.end(1):]
+        elif kind == "drop":
+            parts[i] = b""
+        elif kind == "copy":
+            parts[i] = parts[i] * 2
+        elif kind == "move":
+            j = draw(st.sampled_from(at))
+            parts[i], parts[j] = parts[j], parts[i]
+        else:
+            parts[i] = draw(st.sampled_from([b"<D>", b"<T999/>", b"<D\xd9\xa3/>", b"<X/>",
+                                             b"<E5 a=\"1\"/>", b"<!-- c -->", b"<D01/>"]))
+    return b"".join(parts)
+
+
+@pytest.mark.slow
+def test_the_corpus_gives_the_same_facts_on_both_routes(tenhou_xml_paths: list[Path]) -> None:
+    """Every Tenhou XML game of the corpus: the same five tables on both routes, and the
+    core reads all but the records the Python reader gives a diagnostic or a comment."""
+    items = [(str(p), True) for p in tenhou_xml_paths]
+    _same_facts(*_batches(items))
+    read = sum(_accepted(FACTS.file_bytes(p)) for p, _ in items)
+    assert read >= 2400, f"the native core read {read} of {len(items)}"
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_mutants_of_corpus_games_give_the_same_facts(
+        tmp_path: Path, tenhou_xml_paths: list[Path], data: st.DataObject) -> None:
+    path = data.draw(st.sampled_from(tenhou_xml_paths[::25]))
+    text = gunzip(path.read_bytes())[0]
+    _facts_of_text(tmp_path, data.draw(xml_mutants(text)))

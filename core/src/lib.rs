@@ -6,6 +6,7 @@
 //! modules know nothing of Python; `python` (behind the feature of that name) binds them
 //! as the extension module `mjlog._native`.
 
+pub mod tenhou_facts;
 pub mod tenhou_shuffle;
 
 #[cfg(feature = "python")]

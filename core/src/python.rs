@@ -7,6 +7,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use pyo3::types::PyList;
+use pyo3::IntoPyObjectExt;
+
+use crate::tenhou_facts::{self, Cell};
 use crate::tenhou_shuffle;
 
 /// One game's Tenhou shuffle (twin of `mjlog.wall.tenhou_shuffle.TenhouShuffler`'s walls).
@@ -39,9 +43,124 @@ impl TenhouShuffler {
     }
 }
 
+/// Statistics' fact rows of Tenhou XML games (twin of reading a game with
+/// `mjlog.formats.tenhou_xml.read` and adding it with `mjlog.stats.facts.add_game`).
+#[pyclass(module = "mjlog._native", frozen)]
+struct TenhouFacts {
+    names: tenhou_facts::Names,
+}
+
+#[pymethods]
+impl TenhouFacts {
+    /// The names the Python route gives: yaku by Tenhou id, limits by code, and
+    /// `(RYUUKYOKU type, kind)` of each abortive draw.
+    #[new]
+    fn new(yaku: Vec<String>, limits: Vec<String>, abortive: Vec<(String, String)>) -> Self {
+        Self {
+            names: tenhou_facts::Names {
+                yaku,
+                limits,
+                abortive,
+            },
+        }
+    }
+
+    /// The column order of a `player_rounds` row.
+    #[classattr]
+    fn player_round_columns() -> Vec<&'static str> {
+        tenhou_facts::PLAYER_ROUND_COLUMNS.to_vec()
+    }
+
+    /// One game's XML text read: a `TenhouGame`, or the reason it is declined (a str).
+    fn read<'py>(&self, py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+        match tenhou_facts::read(text, &self.names) {
+            Ok(game) => TenhouGame { game }.into_bound_py_any(py),
+            Err(why) => why.into_bound_py_any(py),
+        }
+    }
+}
+
+/// A game read by `TenhouFacts.read`: its header for the Python reader to build the game
+/// start from, and its fact rows.
+#[pyclass(module = "mjlog._native", frozen)]
+struct TenhouGame {
+    game: tenhou_facts::GameFacts,
+}
+
+#[pymethods]
+impl TenhouGame {
+    #[getter]
+    fn header(&self) -> Vec<(String, Vec<(String, String)>)> {
+        self.game.header.clone()
+    }
+    #[getter]
+    fn players(&self) -> usize {
+        self.game.players
+    }
+    #[getter]
+    fn first_scores(&self) -> Vec<i64> {
+        self.game.first_scores.clone()
+    }
+    #[getter]
+    fn first_hands(&self) -> Vec<Vec<u16>> {
+        // u16, not u8: PyO3 gives a Vec<u8> to Python as bytes, not as tile ids
+        let hands = self.game.first_hands.iter();
+        hands
+            .map(|h| h.iter().map(|t| u16::from(*t)).collect())
+            .collect()
+    }
+    #[getter]
+    fn rounding_owari(&self) -> Option<String> {
+        self.game.rounding_owari.clone()
+    }
+    #[getter]
+    fn owari(&self) -> String {
+        self.game.owari.clone()
+    }
+
+    /// Append the rows to the batch's flat lists, with `game` as the game's number and
+    /// `names[seat]` as each seat's player.
+    fn extend(
+        &self,
+        game: i64,
+        names: Vec<Bound<'_, PyAny>>,
+        rounds: &Bound<'_, PyList>,
+        player_rounds: &Bound<'_, PyList>,
+        wins: &Bound<'_, PyList>,
+        yaku: &Bound<'_, PyList>,
+    ) -> PyResult<()> {
+        if names.len() != self.game.players {
+            return Err(PyValueError::new_err("one name per seat is needed"));
+        }
+        for (cells, list) in [
+            (&self.game.rounds, rounds),
+            (&self.game.player_rounds, player_rounds),
+            (&self.game.wins, wins),
+            (&self.game.yaku, yaku),
+        ] {
+            let py = list.py();
+            let mut objects = Vec::with_capacity(cells.len());
+            for cell in cells {
+                objects.push(match cell {
+                    Cell::Null => py.None().into_bound(py),
+                    Cell::Bool(b) => b.into_bound_py_any(py)?,
+                    Cell::Int(v) => v.into_bound_py_any(py)?,
+                    Cell::Text(t) => t.into_bound_py_any(py)?,
+                    Cell::Game => game.into_bound_py_any(py)?,
+                    Cell::Name(seat) => names[*seat].clone(),
+                });
+            }
+            list.call_method1("extend", (PyList::new(py, objects)?,))?;
+        }
+        Ok(())
+    }
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<TenhouShuffler>()?;
+    m.add_class::<TenhouFacts>()?;
+    m.add_class::<TenhouGame>()?;
     Ok(())
 }

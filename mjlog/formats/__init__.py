@@ -174,10 +174,11 @@ def detect(data: bytes) -> str | None:
         text, _damage = gunzip(data)
     except InputError:
         return None
-    return _detect_text(text)
+    return detect_text(text)
 
 
-def _detect_text(text: bytes) -> str | None:
+def detect_text(text: bytes) -> str | None:
+    """The format of decompressed record text, or ``None`` if not recognised."""
     head = Head(text)
     return next((name for name, f in FORMATS.items() if f.looks_like(head)), None)
 
@@ -212,7 +213,7 @@ def read_bytes(data: bytes, path: str = "", *, fmt: str | None = None,
     the first game.
     """
     text, damage = gunzip(data)
-    fmt = fmt or _detect_text(text)
+    fmt = fmt or detect_text(text)
     if fmt is None:
         raise InputError(damage or _headless_notation(text) or Diagnostic(
             code="unknown-format",
@@ -326,7 +327,7 @@ def iter_path(path: str | Path) -> Iterator[GameRecord]:
 
 def _stream(file: IO[bytes], path: str) -> Iterator[GameRecord]:
     head = file.read(_STREAM_HEAD)
-    if head[:2] == GZIP_MAGIC or _detect_text(head) != "jsonl":
+    if head[:2] == GZIP_MAGIC or detect_text(head) != "jsonl":
         yield from read_bytes(head + file.read(), path)
         return
     file.seek(0)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
+from functools import lru_cache
 from operator import add
 from typing import Final, cast
 from urllib.parse import unquote
@@ -279,6 +280,11 @@ def decode_meld(who: int, m: int) -> Event:
 _MELD_CACHE: dict[tuple[str | None, str | None], Event] = {}
 _MELD_CACHE_SIZE: Final = 2048
 """Decoded melds by their (who, m) attributes: events are immutable, so they are shared."""
+
+
+_unquote: Final = lru_cache(maxsize=4096)(unquote)
+"""A player's name decoded from the ``UN`` attribute, once per name (an archive's players
+recur): ``unquote`` was a fifth of reading a game's header."""
 
 
 class _BadElement(Exception):
@@ -537,39 +543,55 @@ class _Reader:
     # -- header
 
     def _shuffle(self, el: etree._Element) -> None:
-        for k, v in _attributes(el):
-            self.meta.append((f"shuffle.{k}", v))
+        self.shuffle(_attributes(el))
 
     def _go(self, el: etree._Element) -> None:
-        self.go_type = _int(el.get("type"), "type")
-        if self.go_type & 0x10:
-            self.players = 3
-        for k, v in _attributes(el):
-            self.meta.append((f"go.{k}", v))
+        self.go(_attributes(el))
 
     def _un(self, el: etree._Element) -> None:
+        self.un(_attributes(el))
+
+    def _taikyoku(self, el: etree._Element) -> None:
+        self.taikyoku(_attributes(el))
+
+    # The header's elements by their attributes (in document order), which the native
+    # core's statistics hand over too (:func:`game_start_of`).
+
+    def shuffle(self, attrs: list[tuple[str, str]]) -> None:
+        for k, v in attrs:
+            self.meta.append((f"shuffle.{k}", v))
+
+    def go(self, attrs: list[tuple[str, str]]) -> None:
+        self.go_type = _int(dict(attrs).get("type"), "type")
+        if self.go_type & 0x10:
+            self.players = 3
+        for k, v in attrs:
+            self.meta.append((f"go.{k}", v))
+
+    def un(self, attrs: list[tuple[str, str]]) -> None:
         if self.player_info:  # a reconnection: <UN n1="name"/>
-            for key, value in _attributes(el):
+            for key, value in attrs:
                 if len(key) == 2 and key[0] == "n" and key[1] in "0123":
                     self.emit(Reconnect(player=int(key[1]), name=unquote(value)))
             return
-        names = [unquote(str(el.get(f"n{i}", ""))) for i in range(4)]
+        get = dict(attrs).get
+        names = [_unquote(get(f"n{i}", "")) for i in range(4)]
         if self.go_type is None and not names[3]:
             self.players = 3
-        dans = str(el.get("dan", "")).split(",")
-        rates = str(el.get("rate", "")).split(",")
-        sexes = str(el.get("sx", "")).split(",")
+        dans = get("dan", "").split(",")
+        rates = get("rate", "").split(",")
+        sexes = get("sx", "").split(",")
         for i in range(self.players):
             self.player_info.append(PlayerInfo(
                 name=names[i], rank=_dan(dans, i), rating=_rate(rates, i),
                 sex=sexes[i] if i < len(sexes) else "",
             ))
-        for k, v in _attributes(el):
+        for k, v in attrs:
             if k not in ("n0", "n1", "n2", "n3", "dan", "rate", "sx"):
                 self.meta.append((f"un.{k!s}", str(v)))
 
-    def _taikyoku(self, el: etree._Element) -> None:
-        self.first_dealer = _int(el.get("oya", "0"), "oya")
+    def taikyoku(self, attrs: list[tuple[str, str]]) -> None:
+        self.first_dealer = _int(dict(attrs).get("oya", "0"), "oya")
         self.start_index, self.start_line = self.index, self.line
 
     def _start_game(self, first_scores: list[int]) -> None:
@@ -800,14 +822,12 @@ class _Reader:
             self.diag("no-final-scores", "the game ends (empty owari) without final scores",
                       Severity.WARNING)
             return
-        vals = owari.split(",")
         try:
-            scores = tuple(int(v) * 100 for v in vals[0::2])[: self.players]
-            points = tuple(float(v) for v in vals[1::2])[: self.players]
+            end = game_end_of(owari, self.players)
         except ValueError:
             raise _BadElement(f"owari={owari!r} is not a list of numbers") from None
         self._close_round()
-        self.emit(GameEnd(scores=scores, points=points))
+        self.emit(end)
         self.ended = True
 
     def _bye(self, el: etree._Element) -> None:
@@ -832,6 +852,38 @@ class _Reader:
         self._close_round()
         self.diag("truncated", f"record stops after <{self.last_tag}> {what}; "
                   "no game end (owari)", Severity.WARNING)
+
+
+def game_end_of(owari: str, players: int) -> GameEnd:
+    """The game end an ``owari`` states: final scores (in hundreds there) and points.
+    Raises ``ValueError`` for a value that is not a number."""
+    vals = owari.split(",")
+    scores = tuple(int(v) * 100 for v in vals[0::2])[:players]
+    points = tuple(float(v) for v in vals[1::2])[:players]
+    return GameEnd(scores=scores, points=points)
+
+
+_HEADER: Final[dict[str, Callable[[_Reader, list[tuple[str, str]]], None]]] = {
+    "SHUFFLE": _Reader.shuffle, "GO": _Reader.go, "UN": _Reader.un,
+    "TAIKYOKU": _Reader.taikyoku}
+
+
+def game_start_of(header: list[tuple[str, list[tuple[str, str]]]], first_scores: list[int],
+                  rounding_owari: str | None, path: str = "") -> GameStart | None:
+    """The game start this reader makes of a game's header elements (``SHUFFLE``, ``GO``,
+    the first ``UN``, ``TAIKYOKU``: tag and attributes, in order), its first round's
+    scores and the ``owari`` its final points' rounding is read from; None where reading
+    them gives a diagnostic. For the native core's statistics, which read the rest."""
+    reader = _Reader(path, strict=False, multiline=False)
+    reader.final_points = rounding_owari.split(",")[1::2] if rounding_owari else []
+    try:
+        for tag, attrs in header:
+            _HEADER[tag](reader, attrs)
+    except _BadElement:
+        return None
+    reader._start_game(first_scores)
+    start = reader.rec.events[0]
+    return start if isinstance(start, GameStart) and not reader.rec.diagnostics else None
 
 
 _INIT_ORDER: Final = ["seed", "ten", "oya", "hai0", "hai1", "hai2", "hai3"]

@@ -34,11 +34,14 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
 import polars as pl
 
+from mjlog import native
+from mjlog.compression import gunzip, record_limit
 from mjlog.diagnostics import InputError
 from mjlog.events import (
     AbortiveDraw,
@@ -55,8 +58,9 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
-from mjlog.formats import expand, read_path
+from mjlog.formats import ONE_GAME_LIMIT, detect_text, expand, file_bytes, read_bytes, tenhou_xml
 from mjlog.record import GameRecord
+from mjlog.scoring.yaku import YAKU, yaku_name
 
 FACTS_VERSION = 2
 """The version of the fact tables' schemas (:data:`SCHEMAS`); it changes with any column."""
@@ -223,10 +227,15 @@ def _frame(rows: list[tuple[Any, ...]], schema: dict[str, pl.DataType]) -> pl.Da
 def game_key(start: GameStart, events: list[Event]) -> int:
     """A content key of a game (players and first deal): equal for copies of one game."""
     first = next((e for e in events if isinstance(e, RoundStart)), None)
+    return _key_of(start, first.hands if first else ())
+
+
+def _key_of(start: GameStart, first_hands: Sequence[Sequence[int] | None]) -> int:
+    """:func:`game_key` of a game whose first round deals ``first_hands``."""
     seed = next((v for k, v in reversed(start.meta) if k == "shuffle.seed"), None)  # the last
     parts = ["\x1f".join(p.name for p in start.players).encode(), b"\x1e", str(seed).encode(),
              b"\x1e"]
-    for hand in first.hands if first else ():
+    for hand in first_hands:
         parts.append(b"\xff" if hand is None else array("h", hand).tobytes() + b"\xfe\xff")
     digest = hashlib.blake2b(b"".join(parts), digest_size=8).digest()
     return int.from_bytes(digest, "little")
@@ -240,14 +249,14 @@ def _json_meta(meta: dict[str, str], key: str) -> Any:
         return None
 
 
-def _log_id(rec: GameRecord, meta: dict[str, str]) -> tuple[str, str, datetime | None] | None:
+def _log_id(path: str, meta: dict[str, str]) -> tuple[str, str, datetime | None] | None:
     """The platform's own id of a game (platform, id, date): a platform's own record's,
     else from a tenhou.net/6 ``ref`` or the file name."""
     own = _own_id(meta)
     if own is not None:
         return own
     ref = _json_meta(meta, "tenhou6.ref")
-    for text in (ref if isinstance(ref, str) else "", os.path.basename(rec.path)):
+    for text in (ref if isinstance(ref, str) else "", os.path.basename(path)):
         if not text:
             continue
         tenhou = tenhou_id(text)
@@ -338,12 +347,12 @@ def _platform(start: GameStart, meta: dict[str, str], log: tuple[str, str, Any] 
     return "tenhou" if _TENHOU_TABLE.fullmatch(disp) else None
 
 
-def _game_info(rec: GameRecord, start: GameStart, index: int, key: int, complete: bool
+def _game_info(path: str, start: GameStart, index: int, key: int, complete: bool
                ) -> tuple[Any, ...]:
     """The per-game columns, in the order of :data:`_GAME_COLUMNS`: the stable id, date,
     platform, room, ruleset, source and whether the game is complete."""
     meta = dict(start.meta)
-    log = _log_id(rec, meta)
+    log = _log_id(path, meta)
     date = log[2] if log else None
     go = meta.get("go.type", "")
     go_type = int(go) if go.isascii() and go.isdigit() else None
@@ -353,7 +362,7 @@ def _game_info(rec: GameRecord, start: GameStart, index: int, key: int, complete
             date.year if date else None, date.month if date else None,
             _platform(start, meta, log, disp), start.ruleset.name, room, start.ruleset.length,
             len(start.players), go_type, complete,
-            rec.path if index == 0 else f"{rec.path}#{index + 1}")
+            path if index == 0 else f"{path}#{index + 1}")
 
 
 def add_game(batch: Batch, rec: GameRecord, index: int = 0) -> None:
@@ -365,7 +374,7 @@ def add_game(batch: Batch, rec: GameRecord, index: int = 0) -> None:
     end = next((e for e in reversed(events) if isinstance(e, GameEnd)), None)
     complete = end is not None and end.scores is not None
     g = len(batch.game_rows)
-    batch.game_rows.append((g, *_game_info(rec, start, index, game_key(start, events),
+    batch.game_rows.append((g, *_game_info(rec.path, start, index, game_key(start, events),
                                            complete)))
     batch.games += 1
     if end is not None and end.scores is not None:
@@ -593,10 +602,14 @@ def iter_batches(inputs: Iterable[str | Path], *, batch_games: int = 500
 
 def add_file(batch: Batch, item: tuple[str, bool]) -> None:
     """Add every game of one file; a non-record found in a folder (not named) is skipped,
-    and so, with its reason, is a platform's file that holds no game."""
+    and so, with its reason, is a platform's file that holds no game. A Tenhou XML game
+    takes the native core's route where it can (:func:`_add_native`)."""
     path, explicit = item
     try:
-        records = read_path(path)
+        data = file_bytes(path)
+        if _add_native(batch, data, path):
+            return
+        records = read_bytes(data, path)
     except InputError as exc:
         if exc.diagnostic.code == "not-a-game":  # a platform's file that holds no game
             batch.skipped.append(f"{path}: {exc.diagnostic.message}")
@@ -614,6 +627,49 @@ def add_file(batch: Batch, item: tuple[str, bool]) -> None:
                 del batch.rows[t][k:]
             del batch.cells[kept:]
             batch.skipped.append(f"{path} game {i + 1}: cannot be summarised: {exc!r}")
+
+
+@cache
+def _native_reader() -> Any:
+    """The native core's reader of Tenhou XML games into fact rows, given the names the
+    Python route uses; None on the Python route (:mod:`mjlog.native`)."""
+    core = native.core()
+    if core is None:
+        return None
+    reader = core.TenhouFacts([yaku_name(i) for i in range(len(YAKU))],
+                              list(tenhou_xml.LIMIT_NAMES), list(tenhou_xml.ABORTIVE.items()))
+    if tuple(reader.player_round_columns) != _PR_COLUMNS:
+        raise RuntimeError("the native core's player_rounds columns are not the Python ones")
+    return reader
+
+
+def _add_native(batch: Batch, data: bytes, path: str) -> bool:
+    """Add the game of a Tenhou XML file by the native core: its fact rows read straight
+    from the XML, the game start made by the Python reader from the header the core hands
+    back. Whether it did; False (nothing added) on the Python route, for another format,
+    and for any record the core declines (a diagnostic, a shape it does not read), which
+    the Python route then reads. The twin of :func:`read_bytes` then :func:`add_game`."""
+    reader = _native_reader()
+    if reader is None:
+        return False
+    text, damage = gunzip(data)
+    most = min(ONE_GAME_LIMIT, record_limit())
+    if damage is not None or len(text) > most or detect_text(text) != "tenhou-xml":
+        return False
+    game = reader.read(text)
+    if isinstance(game, str):  # declined, with the reason
+        return False
+    start = tenhou_xml.game_start_of(game.header, game.first_scores, game.rounding_owari, path)
+    if start is None:
+        return False
+    g = len(batch.game_rows)
+    key = _key_of(start, game.first_hands)
+    batch.game_rows.append((g, *_game_info(path, start, 0, key, True)))
+    batch.games += 1
+    _placements(batch, g, start, tenhou_xml.game_end_of(game.owari, game.players))
+    game.extend(g, [p.name for p in start.players], batch.rows["rounds"], batch.cells,
+                batch.rows["wins"], batch.rows["yaku"])
+    return True
 
 
 def files_facts(items: list[tuple[str, bool]]) -> tuple[dict[str, pl.DataFrame], list[str]]:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing, contextmanager, nullcontext
 from datetime import datetime
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -376,7 +376,22 @@ def _holders(inputs: tuple[str, ...]) -> list[tuple[str, bool]]:
 def _relative(name: str, holders: list[tuple[str, bool]]) -> Path:
     """Where an input goes under the output folder: its path below the folder named,
     a record in an archive under a folder named after the archive (for a URL, below the
-    URL named)."""
+    URL named). Always a relative path that stays below the output folder, whatever the
+    name (:func:`_contained`)."""
+    return _contained(_below(name, holders))
+
+
+def _contained(path: Path) -> Path:
+    """``path`` made relative and kept below where it is joined: a root, a drive, ``.``
+    and ``..`` are dropped (an archive member named ``../../x.mjn`` or ``/etc/x.mjn``
+    goes to ``x.mjn`` and ``etc/x.mjn``); a name left empty becomes ``record``."""
+    parts = [p for p in PurePosixPath(path.as_posix()).parts
+             if p not in ("/", ".", "..") and not p.endswith(":")]
+    return Path(*parts) if parts else Path("record")
+
+
+def _below(name: str, holders: list[tuple[str, bool]]) -> Path:
+    """:func:`_relative` before it is contained."""
     path = name.replace(archives.SEPARATOR, "/")
     for i, archive in holders:
         if storage.is_url(i):

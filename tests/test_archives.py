@@ -167,3 +167,53 @@ def test_a_damaged_archive_in_a_folder_is_an_unreadable_input(folder: Path, tmp_
     if command == "audit":
         report = json.loads(out.stdout)
         assert report["summary"]["games"] == 3 and report["summary"]["unreadable_files"] == 1
+
+
+HOSTILE_NAMES = ["../../../escaped.mjn", "/tmp/absolute.mjn", "ok/../../up.mjn", "./././dot.mjn"]
+"""Archive member names that point outside the folder they are extracted to."""
+
+
+def _hostile_archives(root: Path) -> list[Path]:
+    """A zip, a gzip tar and a houou-logs database whose records are named to escape."""
+    record = (EXAMPLES / "01-double-east.mjn").read_bytes()
+    tenhou = (EXAMPLES / "east-riichi.mjlog").read_bytes()
+    with zipfile.ZipFile(root / "evil.zip", "w") as z:
+        for name in HOSTILE_NAMES:
+            z.writestr(name, record)
+    with tarfile.open(root / "evil.tar.gz", "w:gz") as t:
+        for name in HOSTILE_NAMES:
+            info = tarfile.TarInfo(name)
+            info.size = len(record)
+            t.addfile(info, __import__("io").BytesIO(record))
+    with sqlite3.connect(root / "evil.db") as db:
+        db.execute("CREATE TABLE logs (id TEXT PRIMARY KEY, date TEXT NOT NULL, num_players "
+                   "INTEGER NOT NULL, is_tonpu INTEGER NOT NULL, is_processed INTEGER NOT "
+                   "NULL, was_error INTEGER NOT NULL, log BLOB) WITHOUT ROWID")
+        db.execute("INSERT INTO logs VALUES (?, '2022-01-01', 4, 1, 1, 0, ?)",
+                   ("../../../escaped-db", gzip.compress(tenhou)))
+    return [root / "evil.zip", root / "evil.tar.gz", root / "evil.db"]
+
+
+@pytest.mark.parametrize("command", [["convert", "-t", "jsonl"], ["view"]])
+def test_archive_member_names_never_leave_the_output_folder(tmp_path: Path,
+                                                            command: list[str]) -> None:
+    """Every file ``convert`` and ``view`` write for records of a zip, a tar or a houou-logs
+    database named ``../..``, absolutely or through ``x/../..`` lands inside the output
+    folder, and nothing is written beside it or at the absolute name."""
+    from click.testing import CliRunner
+
+    from mjlog.cli import main
+
+    work = tmp_path / "work"
+    work.mkdir()
+    sources = _hostile_archives(work)
+    out = work / "deep" / "out"
+    before = {p for p in tmp_path.rglob("*")}
+    result = CliRunner().invoke(main, [command[0], *map(str, sources), *command[1:],
+                                       "-o", str(out)])
+    assert result.exit_code in (0, 1), result.output
+    new = {p for p in tmp_path.rglob("*")} - before
+    written = [p for p in new if p.is_file()]
+    assert len(written) >= 2 * len(HOSTILE_NAMES)
+    assert all(out in p.parents for p in written), sorted(map(str, written))
+    assert not Path("/tmp/absolute.jsonl").exists() and not Path("/tmp/absolute.html").exists()

@@ -88,3 +88,63 @@ def test_the_command_updates_facts(tmp_path: Path) -> None:
     assert manifest["files"] == files and manifest["games_read"] == 4
     alone = runner.invoke(main, ["stats", *files, "--update"])
     assert alone.exit_code == 2 and "--facts" in alone.output
+
+
+GAMES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.mjn"))
+"""Records of our own: the tests below need no corpus."""
+
+
+def test_overwrite_never_replaces_a_folder_mjlog_did_not_write(tmp_path: Path) -> None:
+    """``--overwrite`` of a folder without a manifest, of a facts folder the user added a
+    file to, or of one that holds an input of the run: refused, every file still there."""
+    plain = tmp_path / "notes"
+    plain.mkdir()
+    (plain / "notes.txt").write_text("mine", "utf-8")
+    with pytest.raises(FileExistsError, match="holds no facts mjlog wrote"):
+        run(GAMES[:2], by=["player"], facts_dir=plain, overwrite=True)
+    facts = tmp_path / "facts"
+    run(GAMES[:2], by=["player"], facts_dir=facts)
+    (facts / "notes.txt").write_text("mine", "utf-8")
+    with pytest.raises(FileExistsError, match="files mjlog did not write"):
+        run(GAMES[:2], by=["player"], facts_dir=facts, overwrite=True)
+    (facts / "notes.txt").unlink()
+    inside = facts / "game.mjn"
+    inside.write_bytes(GAMES[0].read_bytes())
+    with pytest.raises(FileExistsError):
+        run([inside], by=["player"], facts_dir=facts, overwrite=True)
+    assert (plain / "notes.txt").read_text("utf-8") == "mine" and inside.exists()
+    inside.unlink()
+    assert run(GAMES[2:4], by=["player"], facts_dir=facts, overwrite=True).census.games == 2
+
+
+_KILL_AT_RENAME = """
+import os, sys
+from pathlib import Path
+from mjlog.stats import run
+real, calls, at = os.replace, [0], int(sys.argv[1])
+def replace(src, dst):
+    calls[0] += 1
+    if calls[0] == at:  # the process dies here, as under SIGKILL: no cleanup runs
+        os._exit(9)
+    real(src, dst)
+os.replace = replace
+run([Path(p) for p in sys.argv[3:]], by=["player"], facts_dir=Path(sys.argv[2]), update=True)
+"""
+
+
+@pytest.mark.parametrize("at", [1, 2])
+def test_a_crash_at_either_rename_of_an_update_loses_nothing(tmp_path: Path, at: int) -> None:
+    """An update killed at the first or the second rename of its commit: the next run
+    finds the facts folder old or new, never missing, and its update counts every game."""
+    import subprocess
+    import sys
+
+    facts = tmp_path / "facts"
+    run(GAMES[:3], by=["player"], facts_dir=facts)
+    died = subprocess.run([sys.executable, "-c", _KILL_AT_RENAME, str(at), str(facts),
+                           *map(str, GAMES[:6])], capture_output=True, check=False)
+    assert died.returncode == 9, died.stderr
+    later = run(GAMES[:8], by=["player"], facts_dir=facts, update=True)
+    manifest = json.loads((facts / "_manifest.json").read_text("utf-8"))
+    assert manifest["games_read"] == 8 and later.census.games in (2, 5)
+    assert not list(tmp_path.glob(".facts.*"))  # no staging folder left behind

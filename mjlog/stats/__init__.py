@@ -337,8 +337,8 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
     opts = options_in_force(options)
     items = list(listed) if listed is not None else list(expand(inputs))
     keep = filters or Filters()
-    writer = FactsWriter(Path(facts_dir), overwrite=overwrite, update=update) \
-        if facts_dir else None
+    writer = FactsWriter(Path(facts_dir), overwrite=overwrite, update=update,
+                         inputs=[p for p, _ in items]) if facts_dir else None
     census, unique = Census(), (_Dedupe() if dedupe else None)
     left_out: list[str] = []
     collector = Collector(keys) if report else None

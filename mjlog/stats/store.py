@@ -69,23 +69,26 @@ class Census:
 class FactsWriter:
     """Writes batches of fact tables as Parquet parts into a folder that appears whole."""
 
-    def __init__(self, target: Path, *, overwrite: bool = False, update: bool = False) -> None:
+    def __init__(self, target: Path, *, overwrite: bool = False, update: bool = False,
+                 inputs: Sequence[str] = ()) -> None:
         """Raises :class:`FileExistsError` for a non-empty ``target`` without ``overwrite``
-        or ``update`` (with ``update``, one that holds no facts of mjlog's), before
-        anything is read or written. With ``update`` the facts already in ``target``
-        (:attr:`previous`, its manifest) are kept: their parts are linked into the new
-        folder, and new parts follow them."""
+        or ``update``, and for one that is not a facts folder of mjlog's with either (its
+        manifest, and nothing but its tables) or that holds one of the ``inputs``, before
+        anything is read or written: nothing a user keeps there is replaced. A commit
+        that a crash cut short is finished first (:func:`recover`). With ``update`` the
+        facts already in ``target`` (:attr:`previous`, its manifest) are kept: their parts
+        are linked into the new folder, and new parts follow them."""
+        recover(target)
         filled = target.exists() and (not target.is_dir() or any(target.iterdir()))
         self.previous: dict[str, Any] | None = None
-        if filled and update:
-            if not (target / MANIFEST).is_file():
-                raise FileExistsError(f"{target} holds no facts mjlog wrote (no {MANIFEST}): "
-                                      "nothing to update")
-            self.previous = read_manifest(target)
-        elif filled and not overwrite:
+        if filled and not (overwrite or update):
             raise FileExistsError(f"{target} exists and is not empty: give --overwrite to "
                                   "replace it, --update to add new games to its facts, or "
                                   "choose a new folder")
+        if filled:
+            _refuse_foreign(target, inputs, "update" if update else "replace")
+        if filled and update:
+            self.previous = read_manifest(target)
         self.target = target
         self.partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
         shutil.rmtree(self.partial, ignore_errors=True)
@@ -151,6 +154,58 @@ class FactsWriter:
         """Remove the partial folder unless it was committed (safe to call twice)."""
         if not self.done:
             shutil.rmtree(self.partial, ignore_errors=True)
+
+
+def _refuse_foreign(target: Path, inputs: Sequence[str], what: str) -> None:
+    """Raise :class:`FileExistsError` unless ``target`` is a facts folder mjlog wrote (its
+    manifest, its tables and nothing else) that holds none of ``inputs``."""
+    if not (target / MANIFEST).is_file():
+        raise FileExistsError(f"{target} holds no facts mjlog wrote (no {MANIFEST}): not "
+                              f"{what}d, nothing was read or written")
+    own = {MANIFEST, *TABLES}
+    foreign = sorted(p.name for p in target.iterdir() if p.name not in own)
+    if foreign:
+        raise FileExistsError(f"{target} holds files mjlog did not write ({', '.join(foreign[:3])}"
+                              f"{' …' if len(foreign) > 3 else ''}): not {what}d, nothing was "
+                              "read or written")
+    resolved = target.resolve()
+    held = [i for i in inputs if resolved in Path(i).resolve().parents]
+    if held:
+        raise FileExistsError(f"{target} holds an input of this run ({held[0]}): not {what}d, "
+                              "nothing was read or written")
+
+
+def recover(target: Path) -> None:
+    """Finish a commit that a crash cut short between its two renames: with ``target``
+    missing, the complete new folder (manifest written) is put in its place, else the
+    old one is put back; then the staging folders of processes no longer running are
+    removed. Only mjlog's own staging folders (``.NAME.partial-PID``, ``.NAME.old-PID``)
+    are touched, and never one whose process still runs."""
+    parent = target.parent
+    if not parent.is_dir():
+        return
+    partials = sorted(parent.glob(f".{target.name}.partial-*"))
+    olds = sorted(parent.glob(f".{target.name}.old-*"))
+    if not target.exists():
+        whole = [p for p in partials if (p / MANIFEST).is_file()]
+        kept = [p for p in olds if (p / MANIFEST).is_file()]
+        if whole or kept:
+            os.replace((whole or kept)[-1], target)
+    if target.exists():
+        for left in [*olds, *partials]:
+            if left.exists() and not _alive(left.name.rsplit("-", 1)[-1]):
+                shutil.rmtree(left, ignore_errors=True)
+
+
+def _alive(pid: str) -> bool:
+    """Whether the process that named a staging folder still runs (then it is its own)."""
+    try:
+        os.kill(int(pid), 0)
+    except (ValueError, ProcessLookupError):
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 def read_manifest(folder: Path) -> dict[str, Any]:

@@ -44,6 +44,7 @@ from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
 from mjlog.ruleset import MISSING, OPTIONS, PRESETS, Ruleset, describe, option_value
 from mjlog.settlement import Settlement, settle
+from mjlog.textsafe import terminal
 from mjlog.wall.verify import WallCheck
 
 Options = tuple[tuple[str, object], ...]
@@ -556,9 +557,9 @@ def printable(text: str) -> str:
 
 def _file_lines(report: AuditReport) -> list[str]:
     """A line for each file skipped and each file unreadable, with the reason."""
-    return [f"{path}: skipped: {report.skip_reasons.get(path, 'not a record mjlog reads')}"
-            for path in report.skipped] + \
-        [_unreadable_line(u) for u in report.unreadable]
+    lines = [f"{path}: skipped: {report.skip_reasons.get(path, 'not a record mjlog reads')}"
+             for path in report.skipped] + [_unreadable_line(u) for u in report.unreadable]
+    return [terminal(line) for line in lines]
 
 
 def _unreadable_line(u: FileReport) -> str:
@@ -582,6 +583,13 @@ def format_text(report: AuditReport, *, all_games: bool = False) -> str:
 
 
 def _game_lines(g: GameReport, all_games: bool) -> list[str]:
+    """A game's lines of the text report, each safe to print (:func:`textsafe.terminal`:
+    a name or file name with control characters cannot drive the terminal or forge a
+    line)."""
+    return [terminal(line) for line in _raw_game_lines(g, all_games)]
+
+
+def _raw_game_lines(g: GameReport, all_games: bool) -> list[str]:
     shown = g.findings if all_games else g.problems
     if not (g.diagnostics or shown or g.mismatches or g.violations or all_games):
         return []

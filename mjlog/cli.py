@@ -70,6 +70,7 @@ from mjlog.ruleset import (
     option_value,
     parse_option,
 )
+from mjlog.textsafe import terminal, terminal_lines
 from mjlog.view.captions import caption, result_screen
 from mjlog.view.model import game_view
 from mjlog.view.page import index_page, viewer_page
@@ -443,7 +444,7 @@ def replay_cmd(input_: str, round_: str | None, turn: int | None, at_end: bool, 
         raise click.UsageError("give --turn or --end, not both")
     rec = records[game - 1]
     for d in rec.diagnostics:
-        click.echo(f"{input_}: {d}", err=True)
+        click.echo(terminal(f"{input_}: {d}"), err=True)
     engine, label, first, stop = _replay_to(rec, _round_wanted(round_), turn)
     start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
     red = start.ruleset.red_fives if start else True
@@ -451,20 +452,21 @@ def replay_cmd(input_: str, round_: str | None, turn: int | None, at_end: bool, 
     if at_end:
         stop, results = _to_round_end(engine, rec.events, stop)
         label = label.replace("before the result", "its end")
-    click.echo(table_text(engine.state, start, red=red, heading=f"{input_}  {label}"), nl=False)
+    click.echo(terminal_lines(table_text(engine.state, start, red=red,
+                                         heading=f"{input_}  {label}")), nl=False)
     names = [p.name or f"seat {i}" for i, p in enumerate(start.players)] if start else []
     unit = family_of(start.ruleset).value_unit if start else "han"
     if stop > first + 1 or at_end:
         last = rec.events[stop - 1]
-        click.echo(f"last move: {caption(last, engine.state, names, red, unit)}")
+        click.echo(terminal(f"last move: {caption(last, engine.state, names, red, unit)}"))
     for ev in results:
         res = result_screen(ev, engine.state, names, red, start.first_dealer if start else 0)
         if res is not None:
-            click.echo(result_text(res, names, unit), nl=False)
+            click.echo(terminal_lines(result_text(res, names, unit)), nl=False)
     if show_wall:
         click.echo(_wall_at(rec, first, stop, red), nl=False)
     for f in engine.findings:
-        click.echo(f"finding so far: {f}")
+        click.echo(terminal(f"finding so far: {f}"))
 
 
 _ROUND_WORDS = re.compile(r"^\s*(east|south|west|north|[eswn])\s*(\d+)"

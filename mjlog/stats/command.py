@@ -7,12 +7,15 @@ tested without a terminal.
 from __future__ import annotations
 
 import difflib
+import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import polars as pl
+
+from mjlog.textsafe import CSV_FORMULA
 
 FORMATS = ("table", "csv", "json", "markdown", "parquet")
 _BY_SUFFIX = {".csv": "csv", ".json": "json", ".md": "markdown", ".parquet": "parquet",
@@ -61,7 +64,11 @@ def why_nothing(census: Any, filters: Any) -> str:
 
 
 def write_table(df: pl.DataFrame, fmt: str, path: Path | None) -> None:
-    """Write ``df`` as CSV, JSON or Parquet to ``path``, or to standard output when None."""
+    """Write ``df`` as CSV, JSON or Parquet to ``path``, or to standard output when None.
+    In CSV, a text cell that a spreadsheet would take for a formula (a player named
+    ``=HYPERLINK(…)``) starts with ``'`` (:data:`textsafe.CSV_FORMULA`)."""
+    if fmt == "csv":
+        df = _csv_safe(df)
     if path is None:
         if fmt == "parquet":
             df.write_parquet(sys.stdout.buffer)
@@ -77,3 +84,12 @@ def write_table(df: pl.DataFrame, fmt: str, path: Path | None) -> None:
         df.write_csv(path)
     else:
         df.write_json(path)
+
+
+def _csv_safe(df: pl.DataFrame) -> pl.DataFrame:
+    """``df`` with every text cell that starts as a formula prefixed with ``'``."""
+    formula = "^[" + re.escape("".join(CSV_FORMULA)) + "]"
+    return df.with_columns(
+        pl.when(pl.col(c).str.contains(formula)).then(pl.lit("'") + pl.col(c))
+        .otherwise(pl.col(c)).alias(c)
+        for c, dtype in df.schema.items() if dtype == pl.String)

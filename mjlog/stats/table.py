@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from mjlog.stats.metrics import BY_NAME, METRICS, SETS, Metric, column_name
+from mjlog.textsafe import markdown_cell, terminal
 
 
 def metric_names(spec: str) -> list[str]:
@@ -121,7 +122,7 @@ def _cells(df: pl.DataFrame, sel: Selection) -> tuple[list[str], list[list[str]]
     header = ["group", "games", *[m.name for m in sel.metrics]]
     rows = []
     for row in df.iter_rows(named=True):
-        out = [label(row, sel.keys), f"{row['games']:,}"]
+        out = [terminal(label(row, sel.keys)), f"{row['games']:,}"]
         for m in sel.metrics:
             c = column_name(m, sel.options)
             out.append(cell(m, row[c], row.get(f"{c}_lo"), row.get(f"{c}_hi")))
@@ -167,7 +168,7 @@ def render_markdown(df: pl.DataFrame, sel: Selection) -> str:
     """The table as a Markdown table (one row per group)."""
     header, rows = _cells(df, sel)
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(v.replace("|", "\\|") for v in r) + " |" for r in rows]
+    out += ["| " + " | ".join(map(markdown_cell, r)) + " |" for r in rows]
     return "\n".join(out)
 
 
@@ -182,10 +183,10 @@ def render_yaku(freq: pl.DataFrame, keys: Sequence[str], *, markdown: bool = Fal
     """Yaku frequencies as text: one row per group and yaku, the share of the group's wins
     with its interval, then how many wins of how many."""
     header = ["group", "yaku", "share of wins", "wins"]
-    rows = [[label(r, keys), str(r["yaku"]),
+    rows = [[terminal(label(r, keys)), terminal(str(r["yaku"])),
              f"{r['share'] * 100:.1f}% [{r['share_lo'] * 100:.1f}–{r['share_hi'] * 100:.1f}]",
              f"{r['count']:,} of {r['wins']:,}"] for r in freq.iter_rows(named=True)]
     if markdown:
         out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        return "\n".join(out + ["| " + " | ".join(r) + " |" for r in rows])
+        return "\n".join(out + ["| " + " | ".join(map(markdown_cell, r)) + " |" for r in rows])
     return "\n".join(_grid(header, rows, right_from=2))

@@ -19,6 +19,13 @@ temporary folder, then measures in one run, each the best of ``--repeat``:
 * ``jansou-validate`` (scores only) on the XML, one process, timed from outside, so its
   interpreter start is included.
 
+The headline figures come after the table, measured the same way for both sides: each
+side in a process of its own, the processor time of its loop over the games (files read
+before, interpreter start left out), the sides taking turns ``--pairs`` times (5 by
+default), and the median of the turns' own ratios: mjlog's full audit of the XML and of
+the mjai files against libriichi's validating replay of the mjai files. mjlog runs on the
+core this environment gives it (``MJLOG_PURE=1`` for the Python route).
+
 The peers live in another environment so that their pins do not touch mjlog's::
 
     python3 -m venv /tmp/peers
@@ -32,6 +39,7 @@ skipped with a message. Prints seconds, games/s and each row's time over libriic
 from __future__ import annotations
 
 import argparse
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -45,6 +53,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import timed  # noqa: E402
+from mjlog import native  # noqa: E402
 from mjlog.audit import audit_record  # noqa: E402
 from mjlog.compression import gunzip  # noqa: E402
 from mjlog.events import GameStart  # noqa: E402
@@ -65,18 +74,32 @@ spec = importlib.util.spec_from_file_location("mlibriichi", folder + "/" + so)
 lib = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(lib)
 games = [open(f, encoding="utf-8").read().splitlines() for f in sys.argv[2:]]
+clock = time.process_time if sys.argv[1].startswith("cpu") else time.perf_counter
 best = None
-for _ in range(int(sys.argv[1])):
-    t = time.perf_counter()
+for _ in range(int(sys.argv[1].removeprefix("cpu"))):
+    t = clock()
     for lines in games:
         seats = [lib.state.PlayerState(i) for i in range(4)]
         for line in lines:
             for seat in seats:
                 seat.update(line)
-    took = time.perf_counter() - t
+    took = clock() - t
     best = took if best is None else min(best, took)
 print(best)
 """
+
+MJLOG = r"""
+import sys, time
+from mjlog.audit import audit_record
+from mjlog.formats import read_bytes
+data = [open(f, "rb").read() for f in sys.argv[1:]]
+t = time.process_time()
+for d in data:
+    for rec in read_bytes(d):
+        audit_record(rec)
+print(time.process_time() - t)
+"""
+"""mjlog's full audit of the files named, in a process of its own: its processor time."""
 
 
 def houou_games(folder: Path, n: int) -> list[tuple[Path, bytes, GameRecord]]:
@@ -108,7 +131,8 @@ def _auditing(records: list[GameRecord], wall: bool, scores: bool,
                     for rec in records]
 
 
-def peer_libriichi(python: str, files: list[Path], repeat: int) -> float | None:
+def peer_libriichi(python: str, files: list[Path], repeat: int | str) -> float | None:
+    """libriichi's best time over ``repeat`` runs (``"cpuN"``: processor time, N runs)."""
     proc = subprocess.run([python, "-c", LIBRIICHI, str(repeat), *map(str, files)],
                           capture_output=True, text=True, check=False)
     if proc.returncode:
@@ -134,6 +158,31 @@ def peer_jansou(python: str, files: list[Path], repeat: int) -> float | None:
     return min(times)
 
 
+def paired(python: str, xml_paths: list[Path], mjai_files: list[Path], pairs: int) -> None:
+    """The headline: mjlog's full audit (XML, mjai) and libriichi's validating replay, each
+    in its own process, processor time, in turns; prints the median of each turn's ratio."""
+    runs: dict[str, list[float]] = {"full audit (XML)": [], "full audit (mjai)": [],
+                                    "libriichi validate (mjai)": []}
+    for _ in range(pairs):
+        for name, files in (("full audit (XML)", xml_paths), ("full audit (mjai)", mjai_files)):
+            done = subprocess.run([sys.executable, "-c", MJLOG, *map(str, files)], cwd=ROOT,
+                                  capture_output=True, text=True, check=True)
+            runs[name].append(float(done.stdout))
+        peer = peer_libriichi(python, mjai_files, "cpu1")
+        if peer is None:
+            return
+        runs["libriichi validate (mjai)"].append(peer)
+    base = runs["libriichi validate (mjai)"]
+    n = len(xml_paths)
+    print(f"\n{n} games, {pairs} turns, processor time in separate processes "
+          f"({native.describe()}):")
+    for name, times in runs.items():
+        ratios = [t / b for t, b in zip(times, base, strict=True)]
+        print(f"{name:28} median {statistics.median(times):6.2f} s "
+              f"{n / statistics.median(times):6.0f} games/s  x{statistics.median(ratios):.2f} "
+              f"libriichi (turns x{min(ratios):.2f} to x{max(ratios):.2f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", nargs="?",
@@ -142,6 +191,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--peers", default="/tmp/peers/bin/python",
                         help="the Python of the environment the peers are installed in")
+    parser.add_argument("--pairs", type=int, default=5,
+                        help="turns of the headline measurement (0: leave it out)")
     args = parser.parse_args()
     games = houou_games(Path(args.folder), args.games)
     n = len(games)
@@ -175,8 +226,15 @@ def main() -> None:
         rows["libriichi validate (mjai)"] = peer_libriichi(args.peers, mjai_files, args.repeat)
         xml_paths = [path for path, _, _ in games]
         rows["jansou-validate (XML)"] = peer_jansou(args.peers, xml_paths, args.repeat)
+        _table(rows, n, args.repeat)
+        if args.pairs:
+            paired(args.peers, xml_paths, mjai_files, args.pairs)
+
+
+def _table(rows: dict[str, float | None], n: int, repeat: int) -> None:
+    """The in-process rows, each against libriichi's best run."""
     base = rows["libriichi validate (mjai)"]
-    print(f"{n} Houou hanchan, best of {args.repeat}")
+    print(f"{n} Houou hanchan, best of {repeat}")
     print(f"{'':28} {'seconds':>8} {'games/s':>9} {'/ libriichi':>12}")
     for name, secs in rows.items():
         if secs is None:

@@ -4,6 +4,7 @@ as documented (``MJLOG_PURE``), and mjlog installed as pure Python where cargo i
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib
 import os
 import re
@@ -23,6 +24,7 @@ from benchmarks.native_vs_pure import compare
 from mjlog import native
 from mjlog.compression import gunzip
 from mjlog.events import GameStart, RoundStart
+from mjlog.formats import tenhou_xml
 from mjlog.record import GameRecord
 from mjlog.wall.tenhou_shuffle import PythonShuffle, SeedError, TenhouSeed, parse_seed
 
@@ -303,3 +305,54 @@ def test_mutants_of_corpus_games_give_the_same_facts(
     path = data.draw(st.sampled_from(tenhou_xml_paths[::25]))
     text = gunzip(path.read_bytes())[0]
     _facts_of_text(tmp_path, data.draw(xml_mutants(text)))
+
+
+# -- Tenhou XML read from the native scan (tenhou_scan, twin of the reader's tree walk)
+
+
+def _records(text: bytes) -> tuple[dict[str, Any], dict[str, Any], bool]:
+    """The record of ``text`` read on the native route and on the Python route (every
+    field: events, positions, lines, diagnostics …), and whether the core scanned it."""
+    _native_core()
+    out = []
+    for pure in (False, True):
+        with _route(pure):
+            rec = tenhou_xml.read(text, "game.xml")
+            out.append({f.name: getattr(rec, f.name) for f in dataclasses.fields(rec)})
+    with _route(False):
+        scanned = not isinstance(native.core().tenhou_scan(gunzip(text)[0]), str)  # type: ignore[union-attr]
+    return out[0], out[1], scanned
+
+
+def test_a_tenhou_game_is_read_the_same_from_the_native_scan() -> None:
+    for name in ("east-riichi.mjlog", "east-ron.mjlog", "east-seeded.mjlog"):
+        ours, spec, scanned = _records((EXAMPLES / name).read_bytes())
+        assert scanned and ours == spec
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_mutated_tenhou_games_are_read_the_same_on_both_routes(data: st.DataObject) -> None:
+    ours, spec, _ = _records(data.draw(xml_mutants(XML)))
+    assert ours == spec
+
+
+@pytest.mark.slow
+def test_the_corpus_is_read_the_same_on_both_routes(tenhou_xml_paths: list[Path]) -> None:
+    """Every Tenhou XML file of the corpus (multi-line ones with their lines too)."""
+    scanned = 0
+    for path in tenhou_xml_paths:
+        ours, spec, native_read = _records(path.read_bytes())
+        assert ours == spec, path
+        scanned += native_read
+    assert scanned >= 2400, f"the native core scanned {scanned} of {len(tenhou_xml_paths)}"
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None)
+@given(data=st.data())
+def test_mutants_of_corpus_games_are_read_the_same(tenhou_xml_paths: list[Path],
+                                                   data: st.DataObject) -> None:
+    path = data.draw(st.sampled_from(tenhou_xml_paths[::25]))
+    ours, spec, _ = _records(data.draw(xml_mutants(gunzip(path.read_bytes())[0])))
+    assert ours == spec

@@ -7,7 +7,9 @@
 //! as the extension module `mjlog._native`.
 
 pub mod tenhou_facts;
+pub mod tenhou_scan;
 pub mod tenhou_shuffle;
+pub mod tenhou_xml;
 
 #[cfg(feature = "python")]
 mod python;

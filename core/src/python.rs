@@ -156,11 +156,23 @@ impl TenhouGame {
     }
 }
 
+/// A Tenhou XML game scanned for the Python reader (twin of the reader's walk over the
+/// XML tree): `(codes, others, lines, rounding_owari)`, or the reason it is declined (a
+/// str). See `core/src/tenhou_scan.rs` for the codes.
+#[pyfunction]
+fn tenhou_scan<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    match crate::tenhou_scan::scan(text) {
+        Ok(s) => (s.codes, s.others, s.lines, s.rounding_owari).into_bound_py_any(py),
+        Err(why) => why.into_bound_py_any(py),
+    }
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<TenhouShuffler>()?;
     m.add_class::<TenhouFacts>()?;
     m.add_class::<TenhouGame>()?;
+    m.add_function(wrap_pyfunction!(tenhou_scan, m)?)?;
     Ok(())
 }

@@ -13,12 +13,12 @@
 //! attributes, so that the Python reader's own code builds the game start; this module
 //! builds the rounds, per-player rounds, wins and yaku rows.
 
-use quick_xml::events::{BytesStart, Event};
-use quick_xml::Reader;
+use quick_xml::events::BytesStart;
 
-/// The most attributes an element may have (the Python reader's `MAX_ATTRIBUTES`).
-const MAX_ATTRIBUTES: usize = 256;
-const NUM_TILES: i64 = 136;
+use crate::tenhou_xml::{
+    attributes, decline, get, int, ints, meld, move_tag, one_int, tiles, walk, Attrs, Borrowed,
+    Declined, Meld, NUM_TILES,
+};
 
 /// A cell of a fact row. `Game` and `Name` are filled in by the caller (the game's number
 /// in its batch, a seat's player name).
@@ -40,12 +40,6 @@ pub struct Names {
     pub limits: Vec<String>,
     pub abortive: Vec<(String, String)>,
 }
-
-/// Attributes of one element, in document order.
-pub type Attrs = Vec<(String, String)>;
-
-/// Attributes of the element being read, borrowed from it (no copy).
-type Borrowed<'e> = Vec<(&'e str, std::borrow::Cow<'e, str>)>;
 
 /// One game read: its header elements, what the game start needs of its first round and
 /// its end, and the fact rows (flat, cell after cell, in the Python tables' column order).
@@ -111,186 +105,11 @@ const END_TURN: usize = 18;
 const TSUMO_HIT: usize = 19;
 const STREAK: usize = 20;
 
-/// Why a record is left to the Python route.
-pub type Declined = String;
-
-fn decline<T>(why: impl Into<String>) -> Result<T, Declined> {
-    Err(why.into())
-}
-
 /// Read one game's fact rows from the XML text (gzip already undone), or decline.
 pub fn read(text: &[u8], names: &Names) -> Result<GameFacts, Declined> {
-    let text = std::str::from_utf8(text).map_err(|_| "not UTF-8".to_string())?;
     let mut game = Game::new(names);
-    let mut reader = Reader::from_str(text);
-    let mut depth = 0usize;
-    let mut closed = false;
-    loop {
-        match reader.read_event() {
-            Err(e) => return decline(format!("XML: {e}")),
-            Ok(Event::Eof) => break,
-            Ok(Event::Start(el)) if depth == 0 && !closed => {
-                if el.name().as_ref() != "mjloggm" {
-                    return decline("the root is not <mjloggm>");
-                }
-                attributes(&el)?;
-                depth = 1;
-            }
-            Ok(Event::End(_)) if depth == 1 => {
-                depth = 0;
-                closed = true;
-            }
-            Ok(Event::Empty(el)) if depth == 1 => game.element(&el)?,
-            Ok(Event::Text(t)) if t.bytes().all(|b| b.is_ascii_whitespace()) => {}
-            Ok(Event::Decl(d)) if depth == 0 && !closed => {
-                if let Some(enc) = d.encoding() {
-                    let enc = enc.map_err(|e| format!("XML: {e}"))?;
-                    if !enc.eq_ignore_ascii_case("utf-8") {
-                        return decline("an encoding other than UTF-8");
-                    }
-                }
-            }
-            Ok(other) => return decline(format!("XML of another shape: {other:?}")),
-        }
-    }
-    if !closed {
-        return decline("no root element");
-    }
+    walk(text, |el, _line| game.element(el))?;
     game.finish()
-}
-
-/// The attributes of an element, checked to be ones whose value is exactly the raw text
-/// (no entity, no character the XML parser would normalise, no namespace).
-fn attributes<'e>(el: &'e BytesStart<'_>) -> Result<Borrowed<'e>, Declined> {
-    let mut out = Borrowed::new();
-    for attr in el.attributes() {
-        let attr = attr.map_err(|e| format!("attribute: {e}"))?;
-        let key: &str = attr.key.0;
-        if key.contains(':')
-            || attr
-                .value
-                .bytes()
-                .any(|b| b == b'&' || b < 0x20 || b == b'<')
-        {
-            return decline("an attribute the Python reader reads differently");
-        }
-        out.push((key, attr.value));
-        if out.len() > MAX_ATTRIBUTES {
-            return decline("too many attributes");
-        }
-    }
-    Ok(out)
-}
-
-fn get<'a>(attrs: &'a Borrowed<'_>, key: &str) -> Option<&'a str> {
-    attrs
-        .iter()
-        .find(|(k, _)| *k == key)
-        .map(|(_, v)| v.as_ref())
-}
-
-/// An integer as the Python reader's `int()` takes it, restricted to plain ASCII digits
-/// with an optional minus sign (anything else is declined).
-fn int(text: &str) -> Result<i64, Declined> {
-    let digits = text.strip_prefix('-').unwrap_or(text);
-    if digits.is_empty() || digits.len() > 15 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return decline(format!("not a plain integer: {text:?}"));
-    }
-    text.parse::<i64>()
-        .map_err(|_| format!("not a plain integer: {text:?}"))
-}
-
-/// `_ints`: a comma-separated list (empty text: none); `None`: missing.
-fn ints(text: Option<&str>) -> Result<Vec<i64>, Declined> {
-    match text {
-        None => decline("a missing attribute"),
-        Some("") => Ok(vec![]),
-        Some(t) => t.split(',').map(int).collect(),
-    }
-}
-
-fn one_int(text: Option<&str>) -> Result<i64, Declined> {
-    let v = ints(text)?;
-    if v.len() != 1 {
-        return decline("not one integer");
-    }
-    Ok(v[0])
-}
-
-/// `_tiles`: tile ids written exactly as `str(id)` (0..135).
-fn tiles(text: Option<&str>) -> Result<Vec<u8>, Declined> {
-    match text {
-        None => decline("a missing attribute"),
-        Some("") => Ok(vec![]),
-        Some(t) => t.split(',').map(tile).collect(),
-    }
-}
-
-fn tile(text: &str) -> Result<u8, Declined> {
-    let ok = !text.is_empty()
-        && text.len() <= 3
-        && text.bytes().all(|b| b.is_ascii_digit())
-        && (text == "0" || !text.starts_with('0'));
-    match text.parse::<i64>() {
-        Ok(t) if ok && t < NUM_TILES => Ok(t as u8),
-        _ => decline(format!("not a tile id: {text:?}")),
-    }
-}
-
-/// A move's tag (`D52`: seat 0 discards tile 52) as `(k, tile)`: `k` 0..3 a draw by
-/// that seat, 4..7 a discard by seat `k - 4`; `None` for any other tag. Digits are ASCII,
-/// one to three (the Python reader's rule); the tile is not checked here.
-fn move_tag(tag: &str) -> Option<(usize, i64)> {
-    let bytes = tag.as_bytes();
-    let k = b"TUVWDEFG".iter().position(|c| Some(c) == bytes.first())?;
-    let digits = &bytes[1..];
-    if digits.is_empty() || digits.len() > 3 || !digits.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    Some((
-        k,
-        digits.iter().fold(0, |v, d| v * 10 + i64::from(d - b'0')),
-    ))
-}
-
-/// What a meld bit field is, as `decode_meld` decodes it (only what statistics count).
-#[derive(PartialEq)]
-enum Meld {
-    Call, // chi, pon or open kan: counted as a call
-    Kan,  // closed or added kan, kita: not counted, a replacement draw follows
-}
-
-fn meld_kind(m: i64) -> Result<Meld, Declined> {
-    if m < 0 {
-        return decline("a negative meld bit field");
-    }
-    let bad = || decline("a meld bit field that names no meld");
-    if m & 0x4 != 0 {
-        let t = ((m & 0xFC00) >> 10) / 3;
-        return if (t / 7) * 9 + t % 7 + 2 >= 27 {
-            bad()
-        } else {
-            Ok(Meld::Call)
-        };
-    }
-    if m & 0x18 != 0 {
-        let t = ((m & 0xFE00) >> 9) / 3;
-        if t >= 34 {
-            return bad();
-        }
-        return Ok(if m & 0x8 != 0 { Meld::Call } else { Meld::Kan });
-    }
-    if m & 0x20 != 0 {
-        return if (m >> 8) >= NUM_TILES {
-            bad()
-        } else {
-            Ok(Meld::Kan)
-        };
-    }
-    if ((m & 0xFF00) >> 8) >= NUM_TILES {
-        return bad();
-    }
-    Ok(if m & 3 == 0 { Meld::Kan } else { Meld::Call })
 }
 
 /// One round's per-player counters (`_Rounds` of the Python facts).
@@ -315,7 +134,6 @@ struct Game<'n> {
     round: Option<Round>,
     round_result: bool,
     riichi_pending: Vec<bool>,
-    rinshan_next: Vec<bool>,
     index: i64,
     last_dealer: i64,
     streak: i64,
@@ -339,7 +157,6 @@ impl<'n> Game<'n> {
             round: None,
             round_result: false,
             riichi_pending: vec![false; 4],
-            rinshan_next: vec![false; 4],
             index: -1,
             last_dealer: -1,
             streak: 0,
@@ -444,8 +261,7 @@ impl<'n> Game<'n> {
             return decline("no such tile or seat");
         }
         if k < 4 {
-            self.rinshan_next[p] = false;
-            return Ok(());
+            return Ok(()); // a draw: nothing statistics count
         }
         let riichi = std::mem::replace(&mut self.riichi_pending[p], false);
         let n = self.n();
@@ -498,7 +314,6 @@ impl<'n> Game<'n> {
         self.round_start(dealer as usize, &seed);
         self.round_result = false;
         self.riichi_pending = vec![false; 4];
-        self.rinshan_next = vec![false; 4];
         Ok(())
     }
 
@@ -570,16 +385,14 @@ impl<'n> Game<'n> {
     fn meld(&mut self, a: &Borrowed<'_>) -> Result<(), Declined> {
         self.in_round()?;
         let who = self.who(get(a, "who"))?;
-        let kind = meld_kind(one_int(get(a, "m"))?)?;
+        let kind = meld(one_int(get(a, "m"))?)?;
         let round = self.round.as_ref().expect("in a round");
-        if kind == Meld::Call {
+        if matches!(kind, Meld::Chi | Meld::Pon | Meld::OpenKan) {
             add(
                 &mut self.out.player_rounds,
                 round.row + who * WIDTH + CALLS,
                 1,
             );
-        } else {
-            self.rinshan_next[who] = true;
         }
         Ok(())
     }
@@ -642,7 +455,7 @@ impl<'n> Game<'n> {
         let melds = get(a, "m").unwrap_or("");
         if !melds.trim().is_empty() {
             for code in melds.split(',') {
-                meld_kind(int(code)?)?;
+                meld(int(code)?)?;
             }
         }
         for key in ["machi", "hai"] {

@@ -175,7 +175,12 @@ def read(archive: str, member: str, limit: int, name: str = "") -> bytes:
         if isinstance(opened, zipfile.ZipFile):
             info = opened.getinfo(member)
             _check(info.file_size, limit, member)
-            return opened.read(info)
+            if info.compress_type in _DIRECT and not info.flag_bits & 0x1:
+                return _read_at(archive, member, Entry(
+                    info.header_offset, info.compress_size, info.file_size,
+                    info.compress_type, info.CRC))
+            raise ArchiveError(f"{member} is encrypted or compressed by a method mjlog does "
+                               "not read (it reads stored, deflate and bzip2)")
         if isinstance(opened, tarfile.TarFile):
             entry = opened.getmember(member)
             _check(entry.size, limit, member)
@@ -198,13 +203,24 @@ def _read_at(archive: str, member: str, e: Entry) -> bytes:
     against its CRC."""
     try:
         raw = _member_bytes(archive, member, e)
-        data = (raw if e.method == zipfile.ZIP_STORED else zlib.decompress(raw, -15)
-                if e.method == zipfile.ZIP_DEFLATED else bz2.decompress(raw))
+        data = _inflate(raw, e.method, e.size)
     except (OSError, zlib.error, ValueError) as exc:
         raise ArchiveError(f"cannot read {member} in {archive}: {exc}") from None
     if len(data) != e.size or zlib.crc32(data) != e.crc:
         raise ArchiveError(f"cannot read {member} in {archive}: damaged (bad CRC)")
     return data
+
+
+def _inflate(raw: bytes, method: int, size: int) -> bytes:
+    """A member's bytes decompressed, never more than one byte past its declared ``size``
+    (a member that inflates further is damaged, and its CRC check then says so): a few
+    kilobytes of bzip2 that declare 100 bytes can inflate to gigabytes, and are never
+    inflated past 101 here."""
+    if method == zipfile.ZIP_STORED:
+        return raw[:size + 1]
+    if method == zipfile.ZIP_DEFLATED:
+        return zlib.decompressobj(-15).decompress(raw, size + 1)
+    return bz2.BZ2Decompressor().decompress(raw, max_length=size + 1)
 
 
 def _member_bytes(archive: str, member: str, e: Entry) -> bytes:

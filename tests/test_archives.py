@@ -217,3 +217,31 @@ def test_archive_member_names_never_leave_the_output_folder(tmp_path: Path,
     assert len(written) >= 2 * len(HOSTILE_NAMES)
     assert all(out in p.parents for p in written), sorted(map(str, written))
     assert not Path("/tmp/absolute.jsonl").exists() and not Path("/tmp/absolute.html").exists()
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2])
+def test_a_member_that_inflates_past_its_declared_size_is_refused_without_inflating(
+        tmp_path: Path, method: int) -> None:
+    """A member declaring 100 bytes whose data inflates to 200 MB: an error naming it, read
+    in bounded memory (the whole 200 MB is never held; bzip2 alone held gigabytes)."""
+    import subprocess
+    import sys
+
+    bomb = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(bomb, "w", method) as z, z.open("logs/bomb.mjlog", "w") as member:
+        for _ in range(200):  # a megabyte at a time: the probe's peak is its own
+            member.write(bytes(2**20))
+    data = bytearray(bomb.read_bytes())
+    info = zipfile.ZipFile(bomb).getinfo("logs/bomb.mjlog")
+    for at in (info.header_offset + 22, data.rfind(b"PK\x01\x02") + 24):  # both sizes: 100
+        data[at:at + 4] = (100).to_bytes(4, "little")
+    bomb.write_bytes(bytes(data))
+    probe = ("import resource, sys\nfrom mjlog import archives\ntry:\n"
+             "    archives.read(sys.argv[1], 'logs/bomb.mjlog', 2**28)\n"
+             "except archives.ArchiveError as exc:\n    print('refused:', exc)\n"
+             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    done = subprocess.run([sys.executable, "-c", probe, str(bomb)], capture_output=True,
+                          text=True, check=True)
+    refused, peak = done.stdout.splitlines()
+    assert refused.startswith("refused:") and "bomb.mjlog" in refused
+    assert int(peak) < 150 * 1024, f"peak {int(peak) // 1024} MB"  # KiB: far below 200 MB

@@ -37,7 +37,7 @@ from mjlog.formats import detect, read_bytes, read_path, tenhou_xml
 from mjlog.formats.tenhou_xml import decode_meld, ruleset_from_go
 from mjlog.tiles import Tile
 
-from .conftest import ROOT
+from .conftest import EXAMPLES, ROOT
 
 
 def T(*ids: int) -> tuple[Tile, ...]:
@@ -353,3 +353,20 @@ def test_an_element_with_endless_attributes_is_skipped_at_once(example_xml: byte
     assert len(bad) == 1 and "259 attributes" in bad[0].message and bad[0].src is not None
     assert bad[0].src.index == 0 and rec.complete
     assert tenhou_xml.read(example_xml.replace(b"<GO ", b'<GO a1="1" ', 1)).complete
+
+
+def test_a_tag_cut_at_the_end_of_a_download_is_never_read_as_a_move() -> None:
+    """A record cut inside its last discard (``<E8`` of ``<E88/>``): the cut tag is
+    dropped, with the syntax and truncation diagnostics, and no player is convicted of
+    discarding a tile they do not hold."""
+    from mjlog.audit import audit_record
+    from mjlog.events import Discard
+
+    text = (EXAMPLES / "east-riichi.mjlog").read_bytes()
+    at = text.index(b"<E", len(text) // 2)
+    whole = tenhou_xml.read(text[:at])
+    cut = tenhou_xml.read(text[:at + 3])  # "<E" and the tile's first digit
+    assert [e for e in cut.events if isinstance(e, Discard)] == \
+        [e for e in whole.events if isinstance(e, Discard)]
+    assert {"xml-syntax", "truncated"} <= {d.code for d in cut.diagnostics}
+    assert "discard-not-in-hand" not in {f.code for f in audit_record(cut).findings}

@@ -989,7 +989,8 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> GameRecord:
             raise InputError(d) from None
         diagnostics.append(d)
         try:
-            recovered: etree._Element | None = etree.fromstring(text, _RECOVER_PARSER)
+            recovered: etree._Element | None = etree.fromstring(_without_cut_tag(text),
+                                                               _RECOVER_PARSER)
         except etree.XMLSyntaxError:
             recovered = None
         if recovered is None:
@@ -1070,6 +1071,14 @@ def _extend_moves(rec: GameRecord, codes: list[int], lines: list[int], start: in
         rec.positions.extend(range(start, stop))
         if rec.lines is not None:
             rec.lines.extend(lines[start:stop])
+
+
+def _without_cut_tag(text: bytes) -> bytes:
+    """``text`` without a tag cut short at its end (a ``<`` no ``>`` follows): a download
+    cut inside ``<E88/>`` leaves ``<E8``, which the recovering parser would read as a
+    whole element, a discard of another tile by a named player."""
+    cut = text.rfind(b"<")
+    return text[:cut] if cut > text.rfind(b">") else text
 
 
 def _owari_points(root: etree._Element) -> list[str]:

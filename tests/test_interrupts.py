@@ -108,9 +108,10 @@ def test_an_interrupted_stats_run_keeps_the_previous_table(tmp_path: Path) -> No
     and no partial facts folder is left beside them."""
     table = tmp_path / "table.csv"
     table.write_text("the previous table")
-    facts = tmp_path / "facts"
+    facts = tmp_path / "facts"  # a facts folder of mjlog's (only such is replaced)
     (facts / "games").mkdir(parents=True)
     (facts / "games" / "part-00000.parquet").write_text("the previous facts")
+    (facts / "_manifest.json").write_text("the previous manifest")
     # Statistics run fast (a few seconds for the folder): the folder four times over keeps the
     # run going long enough to be interrupted in the middle.
     status = _interrupt(["stats", *[str(XML)] * 4, "--jobs", "2", "-o", str(table),
@@ -118,8 +119,10 @@ def test_an_interrupted_stats_run_keeps_the_previous_table(tmp_path: Path) -> No
                          str(tmp_path / "report.html")], tmp_path)
     assert status == 130
     assert table.read_text() == "the previous table"
-    assert _left(tmp_path) == ["facts", "games", "part-00000.parquet", "table.csv"]
+    assert _left(tmp_path) == ["_manifest.json", "facts", "games", "part-00000.parquet",
+                               "table.csv"]
     assert (facts / "games" / "part-00000.parquet").read_text() == "the previous facts"
+    assert (facts / "_manifest.json").read_text() == "the previous manifest"
 
 
 def test_an_interrupted_conversion_leaves_the_folder_as_it_was(tmp_path: Path) -> None:

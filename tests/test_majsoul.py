@@ -305,3 +305,43 @@ def test_replay_shows_the_published_wall() -> None:
     wall = out.output[out.output.index("\nwall"):]
     assert wall.startswith("\nwall\n  live, 66 left, next first: 3s 2s 7z")
     assert "dora indicators shown: 1m" in wall
+
+
+def _whole_walls(doc: dict[str, Any], swap: bool = False) -> dict[str, Any]:
+    """The record as Mahjong Soul writes it from 2022 on: each round's ``paishan`` the whole
+    wall, the deal first (four tiles at a time to each seat from the dealer on, three
+    times, then one each, then the dealer's fourteenth), committed to by sha256 with its
+    salt. ``swap``: one tile of seat 1's deal and one of seat 2's exchanged in the wall."""
+    out = copy.deepcopy(doc)
+    for rnd in _messages(out, "RecordNewRound"):
+        dealer = rnd["ju"] % 4
+        hands = [rnd[f"tiles{(dealer + k) % 4}"] for k in range(4)]
+        deal = [t for r in range(3) for hand in hands for t in hand[4 * r:4 * r + 4]]
+        deal += [hand[12] for hand in hands] + [hands[0][13]]
+        if swap:
+            deal[4 + 1], deal[8 + 1] = deal[8 + 1], deal[4 + 1]
+        rnd["paishan"] = "".join(deal) + rnd["paishan"]
+        del rnd["md5"]
+        rnd["salt"] = "5a17"
+        rnd["sha256"] = hashlib.sha256((rnd["paishan"] + "5a17").encode()).hexdigest()
+    return out
+
+
+def test_a_whole_wall_of_136_tiles_deals_the_hands_and_proves_the_round(
+        doc: dict[str, Any]) -> None:
+    """A 272-character wall holds the deal too: the hands, the draws, the dora and ura
+    indicators and the commitment are all proven from it, in every round."""
+    from mjlog.wall.verify import walls_for
+
+    whole = _whole_walls(doc)
+    assert all(len(r["paishan"]) == 272 for r in _messages(whole, "RecordNewRound"))
+    rec = _read(whole)
+    walls, notes = walls_for(rec)
+    assert len(walls) == 9 and all(w is not None for w in walls) and notes == []
+    assert _codes(rec) == []
+
+
+def test_a_whole_wall_that_deals_other_hands_is_a_dealt_mismatch(doc: dict[str, Any]) -> None:
+    codes = _codes(_read(_whole_walls(doc, swap=True)))
+    # seat 1's and seat 2's hands, in each of the 9 rounds; every draw still proven
+    assert codes.count("wall-dealt-mismatch") == 18 and "wall-draw-mismatch" not in codes

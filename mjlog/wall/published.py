@@ -1,7 +1,11 @@
 """Walls a platform publishes with each round, and the commitment it made to them.
 
-Mahjong Soul's ``RecordNewRound`` gives the round's wall after the deal
-(``paishan``, mpsz, 83 tiles at a four-player table) and a commitment
+Mahjong Soul's ``RecordNewRound`` gives the round's wall (``paishan``, mpsz): in
+records of about 2021 the wall after the deal (83 tiles at a four-player table), in
+those of 2022 on the whole wall, the deal included (136 tiles; dealt as Riichi City
+deals, see :func:`_dealt_wall`: so in 64 of 64 rounds of 5 records outside the corpus;
+108-tile three-player walls are read the same way, unconfirmed until a record shows
+one), and a commitment
 published before the round: ``md5`` = md5(paishan) in records of about
 2021, ``sha256`` = sha256(paishan + salt) in later ones, with the ``salt``
 revealed after the game (and ``saltSha256`` = sha256(salt)). Its reader keeps
@@ -82,9 +86,10 @@ class PublishedWall:
         return len(self.live)
 
     def hands(self, dealer: int) -> tuple[tuple[Tile, ...], ...]:
-        """Each seat's dealt tiles as the wall deals them (Riichi City), or the recorded
-        hands where the wall is what was left after the deal (Mahjong Soul:
-        :func:`majsoul_wall` proves that deal against it as a whole)."""
+        """Each seat's dealt tiles as the wall deals them (Riichi City, Mahjong Soul's
+        whole walls), or the recorded hands where the wall is what was left after the
+        deal (Mahjong Soul's 83-tile walls: :func:`majsoul_wall` proves that deal against
+        it as a whole)."""
         return self.dealt
 
     def draw(self, k: int) -> Tile:
@@ -168,6 +173,8 @@ def majsoul_wall(rs: RoundStart, first_draw: Tile, rules: Ruleset
     except TileError as exc:
         return None, [*problems, problem("wall-undealable", f"the wall cannot be read: {exc}")]
     dead_size = 14
+    if len(tiles) == rules.table.tiles:  # the whole wall, the deal included (2022 on)
+        return _dealt_wall(tiles, rs, rules), problems
     if len(tiles) <= dead_size:
         return None, [*problems, problem("wall-undealable", f"the wall has {len(tiles)} tiles")]
     held = [t for hand in rs.hands for t in hand] + [first_draw]
@@ -216,11 +223,19 @@ def riichicity_wall(rs: RoundStart, rules: Ruleset
         tiles = assign_ids([(k, r and rules.red_fives) for k, r in parse_kinds(text)])
     except TileError as exc:
         return None, [*problems, problem("wall-undealable", f"the wall cannot be read: {exc}")]
-    n = len(rs.hands)
-    dead_size = 14
     if len(tiles) != rules.table.tiles:
         return None, [*problems, problem("wall-undealable", f"the wall has {len(tiles)} "
                                          f"tiles, not {rules.table.tiles}")]
+    return _dealt_wall(tiles, rs, rules), problems
+
+
+def _dealt_wall(tiles: list[Tile], rs: RoundStart, rules: Ruleset) -> PublishedWall:
+    """A whole wall (the deal included) read as Riichi City's 46 corpus rounds and Mahjong
+    Soul's whole walls deal it: four tiles at a time to each seat from the dealer on,
+    three times, then one each; the dealer's fourteenth (its first draw) and the draws
+    follow from the front; the dead wall is the last 14, read as :func:`majsoul_wall`
+    reads it."""
+    n = len(rs.hands)
     dealt: list[list[Tile]] = [[] for _ in range(n)]
     for k in range(n):
         seat = (rs.dealer + k) % n
@@ -228,8 +243,7 @@ def riichicity_wall(rs: RoundStart, rules: Ruleset
             start = 4 * k + 4 * n * r
             dealt[seat].extend(tiles[start:start + 4])
         dealt[seat].append(tiles[12 * n + k])
-    wall = PublishedWall(live=tuple(tiles[13 * n:len(tiles) - dead_size]),
-                         dead=tuple(tiles[len(tiles) - dead_size:]),
+    return PublishedWall(live=tuple(tiles[13 * n:len(tiles) - 14]),
+                         dead=tuple(tiles[len(tiles) - 14:]),
                          replacements=_REPLACEMENTS[rules.players],
                          dealt=tuple(tuple(h) for h in dealt), dice=tuple(rs.dice))
-    return wall, problems

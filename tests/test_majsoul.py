@@ -345,3 +345,18 @@ def test_a_whole_wall_that_deals_other_hands_is_a_dealt_mismatch(doc: dict[str, 
     codes = _codes(_read(_whole_walls(doc, swap=True)))
     # seat 1's and seat 2's hands, in each of the 9 rounds; every draw still proven
     assert codes.count("wall-dealt-mismatch") == 18 and "wall-draw-mismatch" not in codes
+
+
+def test_a_rooms_detail_rule_sets_kiriage_and_play_below_zero() -> None:
+    """``have_qieshangmanguan`` is kiriage mangan; ``can_jifei: false`` plays on below zero,
+    where riichi needs no points; absent, the platform's preset stands."""
+    from mjlog.formats.majsoul import ruleset_of
+
+    def rules(detail: dict[str, Any]) -> Any:
+        return ruleset_of({"config": {"mode": {"mode": 2, "detail_rule": detail}}})
+
+    room = rules({"have_qieshangmanguan": True, "can_jifei": False})
+    assert room.riichi.kiriage and room.tobi == "none" and room.riichi.riichi_min_score == 0
+    plain = rules({})
+    assert not plain.riichi.kiriage and plain.tobi != "none" \
+        and plain.riichi.riichi_min_score == 1000

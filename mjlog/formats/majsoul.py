@@ -219,7 +219,22 @@ def ruleset_of(head: dict[str, Any]) -> Ruleset:
         uma = [rule.get(f"shunweima_{k}") for k in (2, 3, 4)]
         if all(isinstance(u, int) for u in uma) and any(uma):
             options["uma"] = f"{abs(int(uma[1] or 0))}-{abs(int(uma[2] or 0))}"
+        options.update(_room_rules(rule))
     return base.with_options(**options) if options else base
+
+
+def _room_rules(rule: dict[str, Any]) -> dict[str, Any]:
+    """The options a room's ``detail_rule`` changes beyond scores, red fives and uma:
+    ``have_qieshangmanguan`` pays 30 fu 4 han and 60 fu 3 han as a mangan (kiriage: 2 of
+    2 such wins of held-out records paid 8,000); ``can_jifei: false`` plays on below zero,
+    where riichi needs no points (2 of 2 riichi held-out records declared at -1,900 and
+    -3,100, the platform taking the stick)."""
+    options: dict[str, Any] = {}
+    if rule.get("have_qieshangmanguan") is True:
+        options["kiriage"] = True
+    if rule.get("can_jifei") is False:
+        options.update(tobi="none", riichi_min_score=0)
+    return options
 
 
 class _Reader(JsonReader):

@@ -212,7 +212,7 @@ class RiichiIllegal(RiichiCheck):
             problems.append("the player is already in riichi")
         if any(not isinstance(m, ClosedKan) for m in ps.melds):
             problems.append("the hand is open")
-        if s.scores[p] < rules.riichi_min_score:
+        if rules.riichi_min_score and s.scores[p] < rules.riichi_min_score:  # 0: none
             problems.append(f"{s.scores[p]} points, fewer than the {rules.riichi_min_score} "
                             "the stick needs")
         need = rules.riichi_min_wall or s.n

@@ -177,3 +177,26 @@ def test_round_starts_carry_the_wall_and_its_commitment() -> None:
         starts = [e for e in rec.events if isinstance(e, RoundStart)]
         assert all({"riichicity.handCardEncode", "riichicity.handCardsSHA256"}
                    <= dict(rs.extra).keys() for rs in starts)
+
+
+def test_a_game_saved_without_the_apis_envelope_reads_the_same() -> None:
+    """Tools save the game object alone (``{handRecord: […], gamePlay, …}``): it is detected
+    by its shape and gives the same events as the record under ``data``."""
+    path = FOLDER / "4ma_gin_han_sample.json"
+    if not path.exists():
+        pytest.skip(CORPUS_MISSING)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    bare = json.dumps(doc["data"], ensure_ascii=False).encode()
+    assert detect(bare) == "riichicity"
+    (wrapped,), (unwrapped,) = read_path(path), read_bytes(bare, "bare.json")
+    assert unwrapped.events == wrapped.events and unwrapped.diagnostics == []
+
+
+def test_tournament_rooms_pay_kiriage_mangan() -> None:
+    """``gamePlay`` 1002 rooms round 30 fu 4 han up to a mangan; ranked (1001) and friends'
+    (1003) rooms do not."""
+    from mjlog.formats.riichicity import ruleset_of
+
+    assert ruleset_of({"gamePlay": 1002, "playerCount": 4}).riichi.kiriage
+    assert not ruleset_of({"gamePlay": 1001, "playerCount": 4}).riichi.kiriage
+    assert not ruleset_of({"gamePlay": 1003, "playerCount": 3}).riichi.kiriage

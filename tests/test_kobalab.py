@@ -152,3 +152,25 @@ def test_bad_input_gives_a_positioned_diagnostic(text: str, code: str, where: st
     assert rec.format == "kobalab"
     assert rec.diagnostics[0].code == code
     assert (rec.diagnostics[0].src.path if rec.diagnostics[0].src else "") == where
+
+
+def test_an_array_of_games_is_read_game_by_game(tmp_path: Path) -> None:
+    """kobalab's tools save several games as one JSON array: each element is a game, in
+    order, read as it reads alone; a bad element is that game's problem only."""
+    from mjlog.audit import audit
+
+    (first,) = read_path(EXAMPLES / "east-riichi.jsonl")
+    (second,) = read_path(EXAMPLES / "east-ron.jsonl")
+    games = [json.loads(write("kobalab", r.events)) for r in (first, second)]
+    data = json.dumps([*games, {"title": "no log"}], ensure_ascii=False).encode()
+    assert detect(data) == "kobalab"
+    records = read_bytes(data, "games.json")
+    assert [outline(r.events) for r in records[:2]] == [outline(first.events),
+                                                        outline(second.events)]
+    assert records[0].diagnostics == records[1].diagnostics == []
+    (bad,) = records[2].diagnostics
+    assert bad.code == "bad-value" and bad.src is not None and "$[2].log" in str(bad.src)
+    path = tmp_path / "games.json"
+    path.write_bytes(data)
+    report = audit([path])
+    assert [g.game for g in report.games] == [0, 1, 2]

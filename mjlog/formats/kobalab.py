@@ -109,8 +109,13 @@ games; a club's set such as ``kansaki`` is never guessed)."""
 
 
 def looks_like(start: bytes) -> bool:
-    """Whether the start of a file is kobalab's JSON (a ``qipai`` or ``qijia`` key)."""
-    return start.startswith(b"{") and _SIGNATURE.search(start) is not None
+    """Whether the start of a file is kobalab's JSON (a ``qipai`` or ``qijia`` key): one
+    game, or an array of games as kobalab's tools save several."""
+    return (start.startswith(b"{") or _ARRAY.match(start) is not None) \
+        and _SIGNATURE.search(start) is not None
+
+
+_ARRAY: Final = re.compile(rb"\[\s*\{")
 
 
 def tile_kind(text: str) -> tuple[Kind, bool]:
@@ -156,14 +161,22 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
     ok, doc = load(data, reader)
     if not ok:
         return [reader.rec]
+    if not isinstance(doc, list):
+        return [_game(reader, doc)]
+    records = [_game(_Reader(path, strict, f"$[{i}]"), game) for i, game in enumerate(doc)]
+    return records or [_game(reader, None)]
+
+
+def _game(reader: _Reader, doc: Any) -> GameRecord:
+    """One game of a file (the file's whole object, or an element of its array)."""
     if not isinstance(doc, dict) or not isinstance(doc.get("log"), list):
-        reader.diag("bad-value", "not a kobalab game: no \"log\" list", "$.log")
-        return [reader.rec]
+        reader.diag("bad-value", "not a kobalab game: no \"log\" list", f"{reader.root}.log")
+        return reader.rec
     try:
         reader.game(doc)
     except (BadValue, *MALFORMED) as exc:
-        reader.bad(exc, "$")
-    return [reader.rec]
+        reader.bad(exc, reader.root)
+    return reader.rec
 
 
 def ruleset_of(doc: dict[str, Any]) -> Ruleset:
@@ -231,11 +244,13 @@ def _uma(doc: dict[str, Any], start: int) -> str | None:
 class _Reader(JsonReader):
     """Builds one game from a kobalab object."""
 
-    def __init__(self, path: str, strict: bool) -> None:
+    def __init__(self, path: str, strict: bool, root: str = "$") -> None:
         super().__init__(path, strict, FORMAT)
         self.n = 4
         self.qijia = 0
         self.red = True
+        self.root = root
+        """The JSON path of the game (``$[2]`` for the third game of an array)."""
 
     def game(self, doc: dict[str, Any]) -> None:
         qijia = doc.get("qijia", 0)
@@ -246,7 +261,7 @@ class _Reader(JsonReader):
         if names is None and isinstance(doc.get("playerr"), list):
             names = doc["playerr"]
             self.diag("misnamed-key", "the players' names are under \"playerr\", not "
-                      "\"player\": read from there", "$.playerr", Severity.INFO)
+                      "\"player\": read from there", f"{self.root}.playerr", Severity.INFO)
         names = names if isinstance(names, list) else []
         players = tuple(PlayerInfo(name=str(names[i]) if i < len(names) else "")
                         for i in range(self.n))
@@ -255,9 +270,9 @@ class _Reader(JsonReader):
             for k, v in doc.items() if k not in ("log", "player", "playerr", "qijia", "defen",
                                                  "rank", "point"))
         self.emit(GameStart(source=FORMAT, players=players, first_dealer=self.qijia,
-                            ruleset=rules, meta=meta), "$")
+                            ruleset=rules, meta=meta), self.root)
         for r, rnd in enumerate(doc["log"]):
-            at = f"$.log[{r}]"
+            at = f"{self.root}.log[{r}]"
             try:
                 _Round(self, rnd, at).play()
             except (BadValue, *MALFORMED) as exc:
@@ -271,15 +286,15 @@ class _Reader(JsonReader):
         if not isinstance(scores, list) or len(scores) != self.n \
                 or not all(type(s) is int for s in scores):  # a bool is no score
             self.diag("bad-value", f"final scores are not {self.n} integers: the game's end "
-                      "is not read", "$.defen")
+                      "is not read", f"{self.root}.defen")
             return
         pts: tuple[float, ...] | None = None
         if isinstance(points, list) and len(points) == self.n and any(points):
             try:
                 pts = tuple(float(p) for p in points)
             except (TypeError, ValueError):
-                self.diag("bad-value", "final points are not numbers", "$.point")
-        self.emit(GameEnd(scores=tuple(scores), points=pts), "$.defen")
+                self.diag("bad-value", "final points are not numbers", f"{self.root}.point")
+        self.emit(GameEnd(scores=tuple(scores), points=pts), f"{self.root}.defen")
 
 
 class _Round:

@@ -731,3 +731,32 @@ def test_any_value_of_a_header_changed_is_read_without_a_failure(fmt: str) -> No
                 failures += [(place, value, d.message) for r in records for d in r.diagnostics
                              if d.code == "internal-error"]
     assert cases > 250 and failures == []
+
+
+@pytest.mark.parametrize("indent", [None, 2])
+def test_a_review_report_is_read_as_the_mjai_game_it_reviews(indent: int | None) -> None:
+    """Mortal's and mjai-reviewer's reports keep the reviewed game in ``mjai_log``: it is
+    read as that game (the review itself is left aside), written on one line or indented."""
+    (rec,) = read_path(EXAMPLES / "east-riichi.jsonl")
+    text = mjai.write(rec.events, dialect="mortal")
+    (plain,) = read_bytes(text.encode(), "game.mjson")
+    events = [json.loads(line) for line in text.splitlines()]
+    report = {"mjai_log": events, "split_logs": [[0, len(events)]],
+              "review": {"kyokus": [{"entries": []}]}}
+    data = json.dumps(report, indent=indent).encode()
+    assert detect(data) == "mjai"
+    (got,) = read_bytes(data, "review.json")
+    assert got.events == plain.events and got.diagnostics == []
+
+
+def test_a_bots_log_of_event_arrays_is_read_as_its_game() -> None:
+    """mjai.app's bot-side logs write each line as a JSON array of the events it received."""
+    (rec,) = read_path(EXAMPLES / "east-riichi.jsonl")
+    text = mjai.write(rec.events, dialect="mortal")
+    (plain,) = read_bytes(text.encode(), "game.mjson")
+    events = [json.loads(line) for line in text.splitlines()]
+    lines = [json.dumps(events[i:i + 3]) for i in range(0, len(events), 3)]
+    data = "\n".join(lines).encode()
+    assert detect(data) == "mjai"
+    (got,) = read_bytes(data, "bot.log")
+    assert got.events == plain.events and got.diagnostics == []

@@ -153,7 +153,8 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            extension=".txt", positions="json", families=("riichi",), one_game=True,
            pao=True),
     Format(name="mjai", title="mjai JSON Lines, any dialect",
-           looks_like=lambda h: mjai.looks_like(h.first_object()),
+           looks_like=lambda h: mjai.looks_like(h.first_object())
+           or mjai.looks_like_wrapped(h.start),
            read=lambda d, p, s: mjai.read(d, p, strict=s),
            write=lambda ev, o: mjai.write(ev, dialect=o.dialect, log_name=o.log_name or None),
            extension=".mjson", positions="jsonl", dialects=mjai.DIALECTS,

@@ -744,6 +744,32 @@ def looks_like(first: dict[str, Any]) -> bool:
     return first.get("type") in ("start_game", "start_kyoku")
 
 
+_REVIEW: Final = re.compile(rb'^\{[^\n]{0,2000}?"mjai_log"\s*:\s*\['  # one line
+                            rb'|^\{\s*\n(?:.*\n){0,20}?\s*"mjai_log"\s*:')  # or indented
+"""A review report's start: ``mjai_log`` among its first keys (the first 20 lines)."""
+_FRAGMENTS: Final = re.compile(rb'^\[\s*\{\s*"type"\s*:\s*"(?:start_game|start_kyoku)"')
+
+
+def looks_like_wrapped(start: bytes) -> bool:
+    """Whether the start of a file is mjai wrapped as tools save it: a Mortal or
+    mjai-reviewer review report (an object whose ``mjai_log`` lists the game's events), or
+    an mjai.app bot's log (each line a JSON array of events)."""
+    return _REVIEW.match(start) is not None or _FRAGMENTS.match(start) is not None
+
+
+def _review_log(data: bytes) -> list[Any] | None:
+    """The events of a review report's ``mjai_log`` (the review itself is not read), or
+    None for any other file."""
+    if _REVIEW.match(data.lstrip()[:4096]) is None:
+        return None
+    try:
+        doc = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    log = doc.get("mjai_log") if isinstance(doc, dict) else None
+    return log if isinstance(log, list) else None
+
+
 _RED_NAME = re.compile(rb'"5[mps]r"')
 
 _Move = tuple[bool, int, tuple[Kind, bool], Any]
@@ -781,6 +807,11 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
     """
     r = _Reader(path, strict)
     r.red_in_file = _RED_NAME.search(data) is not None
+    review = _review_log(data)
+    if review is not None:  # a review report: its events, each at its place in mjai_log
+        for r.line, o in enumerate(review, 1):
+            _one(r, o)
+        return _records(r, path)
     parsed: dict[str, Any] = {}  # short lines met before (draws, discards): their objects
     moves = _MOVES
     for lineno, line, bad in jsontext.text_lines(data):
@@ -810,17 +841,28 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
                 jsontext.remember(parsed, line, o)
                 if (known := _move(o)) is not None:
                     jsontext.remember(moves, line, known)
-        if not isinstance(o, dict):
-            r.diag("bad-event", "not a JSON object")
-            continue
-        if o.get("type") == "haipai":
-            r.diag("unsupported-dialect", "haipai events (the mjai-legacy dialect, without "
-                   "scores) are not read")
-            continue
-        try:
-            r.event(o)
-        except _Bad as exc:
-            r.diag("bad-event", f"{o.get('type')}: {exc}")
+        for one in o if isinstance(o, list) else (o,):  # a bot's log: a line of events
+            _one(r, one)
+    return _records(r, path)
+
+
+def _one(r: _Reader, o: Any) -> None:
+    """Read one parsed event at the reader's line, or say at its line why not."""
+    if not isinstance(o, dict):
+        r.diag("bad-event", "not a JSON object")
+        return
+    if o.get("type") == "haipai":
+        r.diag("unsupported-dialect", "haipai events (the mjai-legacy dialect, without "
+               "scores) are not read")
+        return
+    try:
+        r.event(o)
+    except _Bad as exc:
+        r.diag("bad-event", f"{o.get('type')}: {exc}")
+
+
+def _records(r: _Reader, path: str) -> list[GameRecord]:
+    """The games read, the last one finished; one empty record when none was."""
     r.finish_game()
     if not r.records:
         r.records.append(GameRecord(path=path, format=FORMAT, position_kind="jsonl"))

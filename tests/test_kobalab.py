@@ -174,3 +174,21 @@ def test_an_array_of_games_is_read_game_by_game(tmp_path: Path) -> None:
     path.write_bytes(data)
     report = audit([path])
     assert [g.game for g in report.games] == [0, 1, 2]
+
+
+def test_the_fourth_riichi_stands_before_its_abortive_draw() -> None:
+    """四家立直: the fourth riichi is accepted (its stick paid) before the round is
+    aborted, as in the game written: read back, no stick is lost (which gave a false
+    abortive-unjustified, kyotaku-mismatch and start-scores-mismatch)."""
+    from mjlog.events import AbortiveDraw, RiichiAccepted
+    from mjlog.families import random_game
+    from mjlog.ruleset import PRESETS
+
+    game = next((g for g in (random_game(PRESETS["tenhou"], seed) for seed in range(100))
+                 if any(isinstance(e, AbortiveDraw) and e.kind == "four-riichi"
+                        for e in g.events)), None)
+    assert game is not None, "no four-riichi draw among the first 100 generated games"
+    (back,) = read_bytes(write("kobalab", game.events).encode(), "four.json", fmt="kobalab")
+    accepted = [e for e in back.events if isinstance(e, RiichiAccepted)]
+    assert len(accepted) == sum(isinstance(e, RiichiAccepted) for e in game.events)
+    assert _problems(back) == {}

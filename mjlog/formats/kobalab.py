@@ -584,7 +584,7 @@ class _Round:
         if kind is None:
             self.r.diag("unknown-result", f"unknown draw {name!r}", f"{path}.name")
             kind = "draw"
-        if kind in ("draw", "nagashi"):
+        if kind in ("draw", "nagashi", "four-riichi"):  # the fourth riichi's stick is paid
             self.stand(path)
         shown_text = data.get("shoupai") if isinstance(data.get("shoupai"), list) else []
         assert isinstance(shown_text, list)

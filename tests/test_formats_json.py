@@ -760,3 +760,34 @@ def test_a_bots_log_of_event_arrays_is_read_as_its_game() -> None:
     assert detect(data) == "mjai"
     (got,) = read_bytes(data, "bot.log")
     assert got.events == plain.events and got.diagnostics == []
+
+
+def _unpaid() -> list[Any]:
+    """A game of our own whose wins and draws state no payments (as a hand-written record
+    may): their deltas and scores before left out."""
+    from mjlog.events import AbortiveDraw, ExhaustiveDraw, Win
+
+    (rec,) = read_path(EXAMPLES / "east-riichi.jsonl")
+    return [dataclasses.replace(e, deltas=(), scores_before=None)
+            if isinstance(e, Win | ExhaustiveDraw | AbortiveDraw) else e for e in rec.events]
+
+
+@pytest.mark.parametrize("fmt", ["tenhou6", "mjai"])
+def test_a_writer_never_invents_payments(fmt: str) -> None:
+    """Written and read back, a record that states no payments still states none (zeros
+    written in their place read back as payments, and as false win-deltas)."""
+    from mjlog.audit import audit_record
+    from mjlog.events import AbortiveDraw, ExhaustiveDraw, Win
+
+    (back,) = read_bytes(write(fmt, _unpaid()).encode(), "back", fmt=fmt)
+    results = [e for e in back.events if isinstance(e, Win | ExhaustiveDraw | AbortiveDraw)]
+    assert results and all(e.deltas == () for e in results)
+    assert audit_record(back).mismatches == []
+
+
+def test_a_writer_refuses_what_its_format_cannot_hold_with_the_reason() -> None:
+    with pytest.raises(InputError) as caught:
+        write("kobalab", _unpaid())
+    message = caught.value.diagnostic.message
+    assert caught.value.diagnostic.code == "cannot-write"
+    assert "states no payments" in message and "Error(" not in message

@@ -383,6 +383,9 @@ def write(fmt: str, events: Sequence[Event], options: WriteOptions = WriteOption
             "hold one")))
     try:
         return writer(events, options)
+    except kobalab.CannotWrite as exc:  # what the format cannot hold, said as such
+        raise InputError(Diagnostic(code="cannot-write", message=(
+            f"{fmt} cannot hold this game: {exc}"))) from exc
     except Exception as exc:  # a writer's bug: reported, never a traceback
         raise InputError(Diagnostic(code="cannot-write", message=(
             f"the {fmt} writer failed: {exc!r}"))) from exc

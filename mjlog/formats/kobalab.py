@@ -652,6 +652,10 @@ def _set_text(ev: Meld, red: bool, n: int) -> str:
     return text + tile_text(ev.added, red)[1] if isinstance(ev, AddedKan) else text
 
 
+class CannotWrite(ValueError):
+    """A game the format cannot hold as it is; the message says what is missing."""
+
+
 class _Writer:
     """Builds one game's kobalab object from its events."""
 
@@ -737,6 +741,9 @@ class _Writer:
         out["hupai"] = [{"name": _write_name(y.name, seat),
                          "fanshu": "*" * (y.han // 13) if ev.limit == "yakuman" else y.han}
                         for y in ev.yaku]
+        if len(ev.deltas) != self.n:
+            raise CannotWrite("a win whose record states no payments: kobalab's hule "
+                              "needs its fenpei")
         out["fenpei"] = self.by_rel(ev.deltas)
         self.add("hule", out)
 

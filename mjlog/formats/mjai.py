@@ -1031,9 +1031,9 @@ class _Writer:
             o["tehais"] = [self.names(h) if h is not None else ["?"] * 13 for h in hands]
             o["tenpais"] = [h is not None for h in hands] if isinstance(ev, ExhaustiveDraw) \
                 else [False] * self.n
-        deltas = list(ev.deltas) if ev.deltas else [0] * self.n
-        o["deltas"] = deltas
-        self.scores = [s + d for s, d in zip(self.scores, deltas, strict=False)]
+        if ev.deltas:  # a record that states no payments is written without them
+            o["deltas"] = list(ev.deltas)
+            self.scores = [s + d for s, d in zip(self.scores, ev.deltas, strict=False)]
         if self.full:
             o["scores"] = list(self.scores)
         return o

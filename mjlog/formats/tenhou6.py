@@ -1430,7 +1430,7 @@ class _Writer:
             name = TENHOU_JAPANESE.get(y.name, y.name)
             info.append(f"{name}(役満)" if y.han >= 13 and _is_yakuman(y.name)
                         else f"{name}({y.han}飜)")
-        self.result += [_pad(ev.deltas, 4), info]
+        self.result += [_pad(ev.deltas, 4) if ev.deltas else [], info]  # [] states none
 
     def points_text(self, ev: Win) -> str:
         lim = LIMIT_JAPANESE.get(ev.limit, "")
@@ -1462,8 +1462,12 @@ class _Writer:
         return child, dealer
 
     def draw(self, ev: ExhaustiveDraw | AbortiveDraw) -> None:
+        """The round's draw; a draw whose record states no payments is written with an
+        empty list of them (read back as none), never with zeros."""
         deltas = _pad(ev.deltas or (0,) * self.n, 4)
-        if isinstance(ev, AbortiveDraw):
+        if not ev.deltas and isinstance(ev, ExhaustiveDraw):
+            self.result = ["流し満貫" if ev.nagashi else "流局", []]
+        elif isinstance(ev, AbortiveDraw):
             self.result = [ABORTIVE_JAPANESE.get(ev.kind, ev.kind)]
             if any(deltas):
                 self.result.append(deltas)

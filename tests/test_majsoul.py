@@ -8,6 +8,7 @@ here, so that each test changes one thing of a real game.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import json
 from pathlib import Path
@@ -360,3 +361,25 @@ def test_a_rooms_detail_rule_sets_kiriage_and_play_below_zero() -> None:
     plain = rules({})
     assert not plain.riichi.kiriage and plain.tobi != "none" \
         and plain.riichi.riichi_min_score == 1000
+
+
+@pytest.mark.parametrize("key", ["__type", "_type"])
+def test_a_record_saved_by_a_lobby_client_reads_as_the_record(doc: dict[str, Any],
+                                                              key: str) -> None:
+    """Lobby clients save ``{head, records: [{__type: "RecordNewRound", …}, …]}`` (with the
+    binary form beside it as a Buffer, or not): the same game as the record it came from."""
+    messages = [a["result"] for a in doc["data"]["data"]["actions"]
+                if isinstance(a.get("result"), dict) and "name" in a["result"]]
+    saved: dict[str, Any] = {"head": doc["head"], "records": [
+        {key: m["name"].removeprefix(".lq."), **m["data"]} for m in messages]}
+    if key == "__type":
+        saved["data"] = {"type": "Buffer", "data": [10, 2, 8, 1]}
+    data = json.dumps(saved, ensure_ascii=False).encode()
+    assert detect(data) == "majsoul"
+    got, want = _read(saved), _read(doc)
+    assert got.events[1:] == want.events[1:] and got.diagnostics == []
+    start, spec = got.events[0], want.events[0]
+    assert isinstance(start, GameStart) and isinstance(spec, GameStart)
+    passed_over = ("majsoul.inputs-passed-over", "551")  # the inputs the client left out
+    assert start == dataclasses.replace(
+        spec, meta=tuple(kv for kv in spec.meta if kv != passed_over))

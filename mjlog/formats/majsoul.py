@@ -123,9 +123,11 @@ MESSAGES: Final = ("RecordNewRound", "RecordDealTile", "RecordDiscardTile",
 
 def looks_like(start: bytes) -> bool:
     """Whether the start of a file is Mahjong Soul's record as JSON (a ``head`` object
-    with a game ``uuid`` first, or the ``GameDetailRecords`` name)."""
-    return _SIGNATURE.match(start) is not None or (
-        start.lstrip().startswith(b"{") and b'".lq.GameDetailRecords"' in start)
+    with a game ``uuid`` first, the ``GameDetailRecords`` name, or a ``head`` beside
+    messages named by ``__type`` as lobby clients save it)."""
+    return _SIGNATURE.match(start) is not None or (start.lstrip().startswith(b"{") and (
+        b'".lq.GameDetailRecords"' in start
+        or (b'"head"' in start and _CLIENT.search(start) is not None)))
 
 
 def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecord]:
@@ -164,6 +166,24 @@ def read_binary(data: bytes, path: str = "", *, strict: bool = False) -> list[Ga
         reader.diag("binary-syntax", f"{damage} (counted in the game's messages): the "
                     "messages before it are read")
     return [reader.rec]
+
+
+def _client_records(doc: Any) -> list[tuple[str, str, Any]] | None:
+    """The messages of a record as lobby clients save it: a top-level ``records`` list of
+    messages, each named by its ``__type`` (or ``_type``) with its fields beside it (the
+    binary ``data`` Buffer beside them holds the same messages); None for other shapes."""
+    records = doc.get("records") if isinstance(doc, dict) else None
+    if not isinstance(records, list) or not records or not all(
+            isinstance(r, dict) and isinstance(r.get("__type", r.get("_type")), str)
+            for r in records):
+        return None
+    return [(f"$.records[{i}]", str(r.get("__type", r.get("_type"))),
+             {k: v for k, v in r.items() if k not in ("__type", "_type")})
+            for i, r in enumerate(records)]
+
+
+_CLIENT: Final = re.compile(rb'"_{1,2}type"\s*:\s*"(?:\.lq\.)?Record')
+"""A lobby client's saved record: messages named by ``__type`` (or ``_type``)."""
 
 
 def _tile(value: Any, path: str) -> tuple[Kind, bool]:
@@ -277,6 +297,9 @@ class _Reader(JsonReader):
     def messages(self, doc: Any) -> tuple[list[tuple[str, str, Any]], int] | None:
         """The game's messages as (JSON path, name, data) and how many player inputs and
         client events were passed over; ``None`` if the document holds none."""
+        saved = _client_records(doc)
+        if saved is not None:
+            return saved, 0
         if not isinstance(doc, dict) or not isinstance(doc.get("data"), dict):
             return None
         outer = doc["data"]

@@ -200,3 +200,44 @@ def test_tournament_rooms_pay_kiriage_mangan() -> None:
     assert ruleset_of({"gamePlay": 1002, "playerCount": 4}).riichi.kiriage
     assert not ruleset_of({"gamePlay": 1001, "playerCount": 4}).riichi.kiriage
     assert not ruleset_of({"gamePlay": 1003, "playerCount": 3}).riichi.kiriage
+
+
+def test_a_double_ron_is_two_wins_with_their_own_payments() -> None:
+    """A ron with two ``win_info`` entries: two wins of the same discard, in turn order
+    from the discarder, each with its winner's change and what the discarder paid for it
+    (``user_profit`` sums them), the riichi sticks to the first; the next round's scores
+    follow (a second winner is given here to the first ron of a real game)."""
+    from mjlog.events import Win
+
+    path = FOLDER / "4ma_gin_han_sample.json"
+    if not path.exists():
+        pytest.skip(CORPUS_MISSING)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    events = doc["data"]["handRecord"][0]["handEventRecord"]
+    end = next(e for e in events if e.get("eventType") == 5)
+    data = json.loads(end["data"])
+    (first,) = data["win_info"]
+    profits = {u["user_id"]: u for u in data["user_profit"]}
+    loser = next(u for u, p in profits.items() if p["point_profit"] < 0)
+    other = next(u for u, p in profits.items() if p["point_profit"] == 0)
+    data["win_info"].append({**first, "user_id": other, "all_point": 3900, "li_bao_card": []})
+    for user, change in ((other, 3900), (loser, -3900)):
+        profits[user]["point_profit"] += change
+        profits[user]["user_point"] += change
+    end["data"] = json.dumps(data)
+    (rec,) = read_bytes(json.dumps(doc).encode(), "double.json")
+    assert [d.code for d in rec.diagnostics if d.severity is not Severity.INFO] == []
+    round_end = next(i for i, e in enumerate(rec.events) if type(e).__name__ == "RoundEnd")
+    wins = [e for e in rec.events[:round_end] if isinstance(e, Win)]
+    (discarder,) = {w.from_player for w in wins}
+    assert len(wins) == 2 and [(w.winner - discarder) % 4 for w in wins] == sorted(
+        (w.winner - discarder) % 4 for w in wins)
+    summed = [sum(w.deltas[p] for w in wins) for p in range(4)]
+    assert sorted(summed) == sorted(u["point_profit"] for u in profits.values())
+    assert wins[0].kyotaku > 0 and wins[1].kyotaku == 0
+    assert wins[1].scores_before == tuple(
+        b + d for b, d in zip(wins[0].scores_before or (), wins[0].deltas, strict=True))
+    # the round itself adds up (later rounds still state the game's real scores)
+    first_round = audit_record(rec).findings
+    assert not [f for f in first_round if f.round == "E1-0" and f.code in (
+        "start-scores-mismatch", "kyotaku-mismatch", "round-end-scores-mismatch")]

@@ -478,9 +478,11 @@ class _Round:
         after = stated or tuple(b + d for b, d in zip(before, deltas, strict=True))
         wins = data.get("win_info") if isinstance(data.get("win_info"), list) else []
         assert isinstance(wins, list)
-        if end in (_RON, _TSUMO):
+        if end in (_RON, _TSUMO) and len(wins) > 1 and end == _RON:
+            self.double_ron(wins, deltas, before, f"{path}.win_info")
+        elif end in (_RON, _TSUMO):
             if len(wins) != 1:
-                raise BadValue(f"{path}.win_info", "mjlog reads one winner a round here")
+                raise BadValue(f"{path}.win_info", "a tsumo or ron has one winner here")
             self.win(wins[0], end == _TSUMO, deltas, before, f"{path}.win_info[0]")
         elif end == _EXHAUSTED:
             shown = {self.r.seat(w.get("user_id"), f"{path}.win_info")
@@ -516,8 +518,36 @@ class _Round:
                 stated = False
         return tuple(deltas), tuple(after) if stated else ()
 
+    def double_ron(self, wins: list[Any], deltas: tuple[int, ...], before: tuple[int, ...],
+                   path: str) -> None:
+        """Two or three winners of one discard, whose payments ``user_profit`` gives summed:
+        each win gets its winner's change and what the discarder paid for it (the winner's
+        change less the riichi sticks, which the winner first after the discarder takes),
+        in turn order from the discarder; the next win's scores before are the last's
+        after. Raises :class:`BadValue` when the sum cannot be told apart so."""
+        last = self.last
+        if not isinstance(last, Discard | AddedKan | ClosedKan | Kita):
+            raise BadValue(path, "several winners, but no discard or kan to win on")
+        d = last.player
+        seats = {self.r.seat(w.get("user_id") if isinstance(w, dict) else None,
+                             f"{path}[{i}].user_id"): (i, w) for i, w in enumerate(wins)}
+        order = sorted(seats, key=lambda p: (p - d) % self.n)
+        paid = [deltas[p] - (1000 * self.sticks if k == 0 else 0) for k, p in enumerate(order)]
+        others = [deltas[p] for p in range(self.n) if p != d and p not in seats]
+        if d in seats or any(others) or sum(paid) != -deltas[d]:
+            raise BadValue(f"{path}", "the summed payments of several winners cannot be told "
+                           "apart (each winner's change, the discarder paying the rest)")
+        scores = before
+        for k, p in enumerate(order):
+            own = [0] * self.n
+            own[p], own[d] = deltas[p], -paid[k]
+            i, w = seats[p]
+            self.win(w, False, tuple(own), scores, f"{path}[{i}]",
+                     sticks=self.sticks if k == 0 else 0)
+            scores = tuple(s + x for s, x in zip(scores, own, strict=True))
+
     def win(self, w: Any, tsumo: bool, deltas: tuple[int, ...], before: tuple[int, ...],
-            path: str) -> None:
+            path: str, sticks: int | None = None) -> None:
         if not isinstance(w, dict):
             raise BadValue(path, "a winner is an object")
         p = self.r.seat(w.get("user_id"), f"{path}.user_id")
@@ -535,7 +565,8 @@ class _Round:
             melds=tuple(meld_tiles(m) for m in self.melds[p]), yaku=yaku, fu=fu,
             han=sum(y.han for y in yaku) if yakuman else han,
             points=int(w.get("all_point", 0)), limit=limit_of(han, fu, yakuman),
-            deltas=deltas, scores_before=before, honba=self.honba, kyotaku=self.sticks,
+            deltas=deltas, scores_before=before, honba=self.honba,
+            kyotaku=self.sticks if sticks is None else sticks,
             dora_indicators=tuple(self.indicators), ura_indicators=ura), path)
 
     def yaku(self, fangs: Any, p: int, path: str) -> tuple[YakuClaim, ...]:

@@ -605,19 +605,26 @@ def _view_folder(items: list[tuple[str, bool]], folder: Path, holders: list[tupl
     """A page per game under ``folder`` (named after its record, below the folder named) and
     ``index.html``; file by file, with a progress line on a terminal. The pages appear in
     the folder when all are written (:func:`_staged_folder`)."""
+    unreadable: list[str] = []
     with _staged_folder(folder) as stage:
-        count = _view_pages(items, stage, holders, make)
+        count = _view_pages(items, stage, holders, make, unreadable)
     click.echo(f"wrote {count} pages and index.html to {folder}", err=True)
+    if unreadable:  # every other page is written; the run still says it could not read all
+        raise InputFailure(f"{len(unreadable)} input(s) could not be read: "
+                           + "; ".join(unreadable))
 
 
 def _view_pages(items: list[tuple[str, bool]], folder: Path, holders: list[tuple[str, bool]],
-                make: Callable[[GameRecord, int], dict[str, Any]]) -> int:
-    """Write the pages of :func:`_view_folder` into ``folder``; return how many."""
+                make: Callable[[GameRecord, int], dict[str, Any]],
+                unreadable: list[str]) -> int:
+    """Write the pages of :func:`_view_folder` into ``folder``; return how many. An input
+    that cannot be read is said on standard error and added to ``unreadable``, and the
+    others are written."""
     rows: list[tuple[str, str, str]] = []
     with Progress(len(items), "writing pages") if sys.stderr.isatty() and len(items) > 1 \
             else nullcontext() as progress:
         for item in items:
-            games = _games_of(item)
+            games = _games_of(item, unreadable)
             for path, i, rec in games:
                 rel = _renamed(_relative(path, holders), "", False)
                 name = rel.with_name(rel.name + (f"-game{i + 1}" if len(games) > 1 else "")
@@ -629,20 +636,27 @@ def _view_pages(items: list[tuple[str, bool]], folder: Path, holders: list[tuple
             if progress is not None:
                 progress(1, len(games))
     if not rows:
-        raise InputFailure("no game records found")
+        raise InputFailure("; ".join(unreadable) or "no game records found")
     _write_text(folder / "index.html", index_page(f"{len(rows)} games", rows))
     return len(rows)
 
 
-def _games_of(item: tuple[str, bool]) -> list[tuple[str, int, GameRecord]]:
+def _games_of(item: tuple[str, bool], unreadable: list[str] | None = None
+              ) -> list[tuple[str, int, GameRecord]]:
     """Every game of one input file, with its path and index; a file in a folder that is no
-    record gives none, a named one that cannot be read ends the command (exit status 2)."""
+    record gives none; a named one that cannot be read (a damaged archive too) ends the
+    command (exit status 2), or, given ``unreadable``, is said on standard error, added to
+    it, and gives none."""
     path, explicit = item
     try:
         records = read_path(path)
     except InputError as exc:
         if explicit or exc.diagnostic.code != "unknown-format":
-            raise InputFailure(f"{path}: {exc.diagnostic.message}") from None
+            message = terminal(f"{path}: {exc.diagnostic.message}")
+            if unreadable is None:
+                raise InputFailure(message) from None
+            click.echo(f"mjlog: cannot read {message}", err=True)
+            unreadable.append(message)
         return []
     for rec in records:
         for d in rec.diagnostics:
@@ -960,12 +974,7 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
     summary = _stats_run(inputs, keys, options, filters, facts_dir, (overwrite, update),
                          parallel.Engine(jobs, cluster), keep_duplicates,
                          report_path is not None or yaku_table)
-    for message in summary.skipped:
-        click.echo(f"warning: {message}", err=True)
-    if summary.table.height == 0:
-        click.echo(f"mjlog stats: nothing to show: {command.why_nothing(summary.census, filters)}",
-                   err=True)
-        sys.exit(1)
+    unreadable = _stats_warned(summary, filters)
     if min_games is None:  # a large archive's one-game players hide the regulars
         min_games = 10 if "player" in keys and not players and summary.table.height > 50 else 1
     sel = table.Selection(keys, [stats.BY_NAME[n] for n in names],
@@ -980,8 +989,29 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
         _stats_report(Path(report_path), full, summary, options, report_limit)
     if yaku_table:
         _yaku_output(shown, summary, sel, fmt, output)
-        return
-    _stats_output(shown, hidden, min_games, sel, fmt, output)
+    else:
+        _stats_output(shown, hidden, min_games, sel, fmt, output)
+    if unreadable:  # the table of the rest is out; the run still could not read them all
+        raise InputFailure(f"{len(unreadable)} input(s) could not be read")
+
+
+def _stats_warned(summary: Summary, filters: Filters) -> list[str]:
+    """Say on standard error each game left out and each input that could not be read;
+    return the latter. With no table to show: exit 2 when an input could not be read,
+    else 1, saying why nothing matched."""
+    from mjlog.stats import command
+    from mjlog.stats.facts import UNREADABLE
+
+    for message in summary.skipped:
+        click.echo(f"warning: {message}", err=True)
+    unreadable = [m for m in summary.skipped if UNREADABLE in m]
+    if summary.table.height == 0:
+        if unreadable:
+            raise InputFailure(f"{len(unreadable)} input(s) could not be read; nothing to show")
+        click.echo(f"mjlog stats: nothing to show: {command.why_nothing(summary.census, filters)}",
+                   err=True)
+        sys.exit(1)
+    return unreadable
 
 
 def _yaku_output(shown: pl.DataFrame, summary: Summary, sel: Selection, fmt: str,

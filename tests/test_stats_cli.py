@@ -192,3 +192,18 @@ def test_yaku_of_equal_counts_are_drawn_in_name_order() -> None:
     assert drawn[0] is not None and drawn[0] == drawn[1] == drawn[2]
     names = re.findall(r">(chanta|pinfu|riichi|sanshoku|tanyao)</text>", drawn[0])
     assert names == ["sanshoku", "chanta", "pinfu", "tanyao", "riichi"]  # from the bottom up
+
+
+def test_a_damaged_archive_is_named_and_the_rest_is_counted(tmp_path: Path) -> None:
+    """A damaged zip among the inputs (named, or in a folder): it is named on standard
+    error, the table of the other games is printed, and the exit status is 2."""
+    folder = tmp_path / "records"
+    folder.mkdir()
+    (folder / "game.mjn").write_bytes((EXAMPLES / "01-double-east.mjn").read_bytes())
+    (folder / "damaged.zip").write_bytes(b"PK\x03\x04 not a zip")
+    result = CliRunner().invoke(main, ["stats", str(folder), "--min-games", "1",
+                                       "--include-incomplete", "--format", "csv"])
+    assert result.exit_code == 2
+    assert "damaged.zip: cannot read" in result.output
+    rows = [line for line in result.output.splitlines() if line.count(",") > 5]
+    assert len(rows) == 1 + 4  # the header and the four players of the readable game

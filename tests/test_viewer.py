@@ -110,14 +110,22 @@ def test_view_writes_one_page_or_a_folder_with_an_index(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "hold 2 games: -o names a folder" in result.output
 
 
-def test_a_view_that_fails_midway_leaves_no_folder(tmp_path: Path) -> None:
+def test_an_unreadable_input_is_reported_and_the_other_pages_are_written(
+        tmp_path: Path) -> None:
+    """One input that cannot be read (a damaged record, a damaged archive) among others:
+    it is named, the others' pages and the index are written whole, and the exit status
+    is 2; nothing is left half-written beside the folder."""
     bad = tmp_path / "bad.mjn"
     bad.write_text("E1-0 dora=9p\nhands 123m ? ? ?\nnonsense here\n", encoding="utf-8")
+    damaged = tmp_path / "games.zip"
+    damaged.write_bytes(b"PK\x03\x04 not a zip")
     folder = tmp_path / "pages"
     result = CliRunner().invoke(main, ["view", str(EXAMPLES / "03-wrong-fu.mjn"), str(bad),
-                                       "-o", str(folder)])
+                                       str(damaged), "-o", str(folder)])
     assert result.exit_code == 2 and "bad.mjn" in result.output
-    assert not folder.exists() and [p.name for p in tmp_path.iterdir()] == ["bad.mjn"]
+    assert "games.zip" in result.output
+    assert sorted(p.name for p in folder.iterdir()) == ["03-wrong-fu.html", "index.html"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.mjn", "games.zip", "pages"]
 
 
 def test_view_of_an_unreadable_record_says_why(tmp_path: Path) -> None:

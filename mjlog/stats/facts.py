@@ -600,9 +600,15 @@ def iter_batches(inputs: Iterable[str | Path], *, batch_games: int = 500
         yield batch.frames()
 
 
+UNREADABLE: Final = ": cannot read: "
+"""What names an input that could not be read among a batch's skipped games (the command
+exits with status 2 after the table of the rest)."""
+
+
 def add_file(batch: Batch, item: tuple[str, bool]) -> None:
     """Add every game of one file; a non-record found in a folder (not named) is skipped,
-    and so, with its reason, is a platform's file that holds no game. A Tenhou XML game
+    and so, with its reason, is a platform's file that holds no game, and a file that
+    cannot be read (named, or a damaged archive), with :data:`UNREADABLE`. A Tenhou XML game
     takes the native core's route where it can (:func:`_add_native`)."""
     path, explicit = item
     try:
@@ -613,9 +619,8 @@ def add_file(batch: Batch, item: tuple[str, bool]) -> None:
     except InputError as exc:
         if exc.diagnostic.code == "not-a-game":  # a platform's file that holds no game
             batch.skipped.append(f"{path}: {exc.diagnostic.message}")
-            return
-        if explicit or exc.diagnostic.code != "unknown-format":
-            raise
+        elif explicit or exc.diagnostic.code != "unknown-format":  # said; the rest goes on
+            batch.skipped.append(f"{path}{UNREADABLE}{exc.diagnostic.message}")
         return
     for i, rec in enumerate(records):
         rows = {t: len(r) for t, r in batch.rows.items()}

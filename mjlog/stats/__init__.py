@@ -138,7 +138,7 @@ def _batches(items: list[tuple[str, bool]], engine: parallel.Engine, batch_games
             if batch.games >= batch_games:
                 yield batch.frames(), batch.skipped
                 batch = Batch()
-        if batch.games:
+        if batch.games or batch.skipped:  # what was skipped is said even with no game left
             yield batch.frames(), batch.skipped
         return
     with closing(_read(items, _sizing(batch_games), engine)) as batches:

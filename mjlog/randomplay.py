@@ -67,7 +67,7 @@ from mjlog.replay.engine import Engine, final_scores
 from mjlog.replay.state import DEAD_WALL, PlayerState
 from mjlog.ruleset import Ruleset
 from mjlog.scoring.fast import readings
-from mjlog.scoring.payments import nagashi_deltas, next_round, noten_deltas, win_deltas
+from mjlog.scoring.payments import draw_deltas, nagashi_deltas, next_round, win_deltas
 from mjlog.scoring.riichi import Valuation, value
 from mjlog.scoring.situation import WinSituation, situation
 from mjlog.scoring.verify import liable_seat
@@ -573,7 +573,7 @@ class RandomGame:
                    if q.river and not q.called_away
                    and all(KIND_OF[d.tile] in _ORPHANS for d in q.river)]
         deltas = nagashi_deltas(nagashi, s.dealer, self.n) if nagashi \
-            else noten_deltas(tenpai, 3000 if self.n == 4 else 2000)
+            else draw_deltas(tenpai, self.rules.riichi)
         hands = tuple(tuple(sorted(map(Tile, q.concealed))) if t else None
                       for q, t in zip(s.players, tenpai, strict=True))
         self.emit(ExhaustiveDraw(hands=hands, deltas=tuple(deltas), scores_before=tuple(s.scores),

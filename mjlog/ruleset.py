@@ -86,6 +86,7 @@ class RiichiOptions:
     kuikae: Kuikae = "both"
     riichi_min_score: int = 1000
     riichi_min_wall: int = 0
+    noten_per_ready: int = 0
     furiten_tsumo: bool = False
     nine_terminals: bool = True
     four_winds: bool = True
@@ -334,6 +335,10 @@ OPTIONS: Final[dict[str, Option]] = _options(
      "the run; Tenhou)."),
     ("riichi_min_score", "riichi", "riichi_min_score",
      "Points a player needs to declare riichi (0: none)."),
+    ("noten_per_ready", "riichi", "noten_per_ready", "Noten payments at an exhaustive draw: 0 "
+     "for the pool (3000, or 2000 with three players) that the noten players pay the ready "
+     "ones; N for N points to each ready player, which the noten players share (Riichi City's "
+     "three-player tournament rooms: 2000)."),
     ("riichi_min_wall", "riichi", "riichi_min_wall", "Tiles the live wall must still hold when "
      "riichi is declared; 0: as many as there are players, so that the declarer draws again "
      "(Tenhou)."),

@@ -241,3 +241,19 @@ def test_a_double_ron_is_two_wins_with_their_own_payments() -> None:
     first_round = audit_record(rec).findings
     assert not [f for f in first_round if f.round == "E1-0" and f.code in (
         "start-scores-mismatch", "kyotaku-mismatch", "round-end-scores-mismatch")]
+
+
+def test_three_player_tournament_rooms_pay_each_ready_player_2000_at_a_draw() -> None:
+    """In 1002 rooms a three-player exhaustive draw pays each ready player 2,000 from the
+    noten ones (4,000 from the one noten player when two are ready), where the usual pool
+    is 2,000 in all; four-player and other rooms keep the pool."""
+    from mjlog.formats.riichicity import ruleset_of
+    from mjlog.scoring.payments import draw_deltas
+
+    room = ruleset_of({"gamePlay": 1002, "playerCount": 3}).riichi
+    assert draw_deltas([True, True, False], room) == [2000, 2000, -4000]
+    assert draw_deltas([True, False, False], room) == [2000, -1000, -1000]
+    ranked = ruleset_of({"gamePlay": 1001, "playerCount": 3}).riichi
+    assert draw_deltas([True, True, False], ranked) == [1000, 1000, -2000]
+    four = ruleset_of({"gamePlay": 1002, "playerCount": 4}).riichi
+    assert draw_deltas([True, True, False, False], four) == [1500, 1500, -1500, -1500]

@@ -143,6 +143,8 @@ def ruleset_of(data: dict[str, Any]) -> Ruleset:
         options["length"] = "east" if data["round"] == 1 else "south"
     if data.get("gamePlay") == KIRIAGE_ROOMS:
         options["kiriage"] = True
+        if players == 3:  # 4 of 4 draws with two ready, 3 of 3 with one (unconfirmed in 1001)
+            options["noten_per_ready"] = 2000
     return rules.with_options(**options) if options else rules
 
 

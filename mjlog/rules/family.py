@@ -37,7 +37,7 @@ from mjlog.rules.sakizuke import Sakizuke
 from mjlog.rules.win import NoYakuWin
 from mjlog.ruleset import RiichiOptions, Ruleset
 from mjlog.scoring.fast import hand_value
-from mjlog.scoring.payments import noten_deltas, points_deltas
+from mjlog.scoring.payments import draw_deltas, points_deltas
 from mjlog.scoring.riichi import value
 from mjlog.scoring.situation import situation
 from mjlog.scoring.verify import Verifier, WinValues
@@ -119,7 +119,7 @@ class Riichi(RuleFamily):
             if ev.nagashi:
                 return ()
             tenpai = [p < len(ev.hands) and ev.hands[p] is not None for p in range(n)]
-            return tuple(noten_deltas(tenpai, 3000 if n == 4 else 2000))
+            return tuple(draw_deltas(tenpai, ruleset.riichi))
         assert isinstance(ev, Win)
         w = ev.winner
         if not 0 <= w < n or not 0 <= ev.from_player < n:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from mjlog.scoring.fast import up100
 
 if TYPE_CHECKING:  # only named in annotations: no scoring library needed to use the rest
+    from mjlog.ruleset import RiichiOptions
     from mjlog.scoring.riichi import Valuation
     from mjlog.scoring.situation import WinSituation
 
@@ -108,6 +109,14 @@ def noten_deltas(tenpai: Sequence[bool], pool: int) -> list[int]:
     if k == 0 or k == n:
         return [0] * n
     return [pool // k if t else -pool // (n - k) for t in tenpai]
+
+
+def draw_deltas(tenpai: Sequence[bool], rules: RiichiOptions) -> list[int]:
+    """The noten payments of an exhaustive draw under ``rules`` (``noten_per_ready``):
+    the usual pool (3000, or 2000 with three players), or so much to each ready player."""
+    per_ready = rules.noten_per_ready
+    pool = per_ready * sum(tenpai) if per_ready else 3000 if len(tenpai) == 4 else 2000
+    return noten_deltas(tenpai, pool)
 
 
 def nagashi_deltas(winners: Sequence[int], dealer: int, players: int) -> list[int]:

@@ -48,7 +48,7 @@ from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
 from mjlog.replay.state import TableState
 from mjlog.ruleset import Ruleset
-from mjlog.scoring.payments import nagashi_deltas, next_round, noten_deltas, win_deltas
+from mjlog.scoring.payments import draw_deltas, nagashi_deltas, next_round, win_deltas
 from mjlog.scoring.riichi import Valuation, value
 from mjlog.scoring.situation import WinSituation, situation
 from mjlog.tiles import KIND_OF, UNKNOWN, tiles_str
@@ -291,7 +291,7 @@ class Verifier(Observer):
                 self.mismatch("draw-nagashi", "nagashi", ev.nagashi, bool(nagashi))
             if ev.deltas:
                 expected = (nagashi_deltas(nagashi, s.dealer, s.n) if nagashi
-                            else noten_deltas(tenpai, 3000 if s.n == 4 else 2000))
+                            else draw_deltas(tenpai, (self.ruleset or Ruleset()).riichi))
                 self._compare_deltas("draw-deltas", ev.deltas, expected)
             self._expect_next(dealer_keeps=tenpai[s.dealer], honba_up=True)
         if len(rep.mismatches) == before:

@@ -908,6 +908,9 @@ def rules_cmd(preset: str | None) -> None:
               help="Only this player (repeatable).")
 @click.option("--since", type=click.DateTime(), help="Only games from this date on.")
 @click.option("--until", type=click.DateTime(), help="Only games before this date.")
+@click.option("--keep-undated", is_flag=True,
+              help="With --since or --until, also count the games whose record gives no date "
+              "(left out otherwise, and counted in a warning).")
 @click.option("--room", "rooms", multiple=True, help="Only this room (e.g. houou; repeatable).")
 @click.option("--ruleset", "rulesets", multiple=True, help="Only this ruleset (repeatable).")
 @click.option("--go-type", "go_types", multiple=True, type=int,
@@ -940,6 +943,7 @@ def rules_cmd(preset: str | None) -> None:
 def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
               metric_spec: str | None, sort: str | None, min_games: int | None, by: str,
               players: tuple[str, ...], since: datetime | None, until: datetime | None,
+              keep_undated: bool,
               rooms: tuple[str, ...], rulesets: tuple[str, ...], go_types: tuple[int, ...],
               include_incomplete: bool, keep_duplicates: bool, double_ron: str,
               average_win: str, draws: str, facts_dir: str | None, overwrite: bool,
@@ -968,7 +972,7 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
                                "pip install 'mjlog[report]'")
     filters = stats.Filters(players=players, since=since, until=until, rooms=rooms,
                             rulesets=rulesets, go_types=go_types,
-                            include_incomplete=include_incomplete)
+                            include_incomplete=include_incomplete, keep_undated=keep_undated)
     if update and facts_dir is None:
         raise click.UsageError("--update adds to the facts of --facts DIR: give that folder")
     summary = _stats_run(inputs, keys, options, filters, facts_dir, (overwrite, update),
@@ -1004,6 +1008,10 @@ def _stats_warned(summary: Summary, filters: Filters) -> list[str]:
 
     for message in summary.skipped:
         click.echo(f"warning: {message}", err=True)
+    undated = summary.census.undated
+    if undated and (filters.since or filters.until) and not filters.keep_undated:
+        click.echo(f"warning: {undated:,} game(s) give no date and are left out by --since "
+                   "and --until (--keep-undated counts them)", err=True)
     unreadable = [m for m in summary.skipped if UNREADABLE in m]
     if summary.table.height == 0:
         if unreadable:

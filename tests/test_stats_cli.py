@@ -207,3 +207,27 @@ def test_a_damaged_archive_is_named_and_the_rest_is_counted(tmp_path: Path) -> N
     assert "damaged.zip: cannot read" in result.output
     rows = [line for line in result.output.splitlines() if line.count(",") > 5]
     assert len(rows) == 1 + 4  # the header and the four players of the readable game
+
+
+def test_a_date_filter_says_how_many_games_give_no_date_and_can_keep_them(
+        tmp_path: Path) -> None:
+    """--since leaves out the games whose record gives no date: it says how many, and
+    --keep-undated counts them (92 player-games became 4 without a word before)."""
+    folder = tmp_path / "records"
+    folder.mkdir()
+    game = (EXAMPLES / "east-riichi.mjlog").read_bytes()
+    (folder / "2016010100gm-0009-0000-0123abcd.mjlog").write_bytes(game)  # dated by its id
+    (folder / "undated.mjlog").write_bytes(game.replace(b"Aoi", b"Ayu"))
+    args = ["stats", str(folder), "--since", "2015-01-01", "--min-games", "1",
+            "--format", "csv"]
+    dated = CliRunner().invoke(main, args)
+    assert dated.exit_code == 0
+    assert "1 game(s) give no date" in dated.output and "--keep-undated" in dated.output
+    players = {line.split(",")[0] for line in dated.output.splitlines()[2:] if "," in line}
+    assert "Aoi" in players and "Ayu" not in players
+    both = CliRunner().invoke(main, [*args, "--keep-undated"])
+    assert both.exit_code == 0 and "give no date" not in both.output
+    assert "Ayu" in both.output and "Aoi" in both.output
+    none = CliRunner().invoke(main, ["stats", str(folder / "undated.mjlog"), "--since",
+                                     "2015-01-01"])
+    assert none.exit_code == 1 and "try --keep-undated" in none.output

@@ -72,16 +72,19 @@ class Filters:
     go_types: tuple[int, ...] = ()
     """Tenhou ``GO type`` values (169: Houou four-player hanchan with red fives)."""
     include_incomplete: bool = False
+    keep_undated: bool = False
+    """Whether ``since`` and ``until`` keep the games whose record gives no date."""
 
     def apply(self, tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
         """The tables with only the rows these filters keep."""
         cond = pl.lit(True)
         if not self.include_incomplete:
             cond = cond & pl.col("complete")
+        undated = pl.col("date").is_null() if self.keep_undated else pl.lit(False)
         if self.since is not None:
-            cond = cond & (pl.col("date") >= self.since)
+            cond = cond & ((pl.col("date") >= self.since) | undated)
         if self.until is not None:
-            cond = cond & (pl.col("date") < self.until)
+            cond = cond & ((pl.col("date") < self.until) | undated)
         if self.rooms:
             cond = cond & pl.col("room").is_in(list(self.rooms))
         if self.rulesets:

@@ -55,6 +55,10 @@ def why_nothing(census: Any, filters: Any) -> str:
     reasons = [*_closest(filters.rooms, census.rooms, "room"),
                *_closest(filters.rulesets, census.rulesets, "ruleset"),
                *_closest(filters.players, census.players, "player")]
+    dated = filters.since is not None or filters.until is not None
+    if dated and not filters.keep_undated and census.undated == census.games:
+        reasons.append(f"none of the {census.games} games read gives a date, and --since and "
+                       "--until leave such games out: try --keep-undated")
     if census.complete == 0 and not filters.include_incomplete:
         reasons.append(f"none of the {census.games} games read is complete (each stops before "
                        "the end): try --include-incomplete")

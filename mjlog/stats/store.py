@@ -35,6 +35,8 @@ class Census:
     games: int = 0
     complete: int = 0
     duplicates: int = 0
+    undated: int = 0
+    """Games whose record gives no date (which ``--since`` and ``--until`` leave out)."""
     rooms: set[str] = field(default_factory=set)
     rulesets: set[str] = field(default_factory=set)
     players: set[str] = field(default_factory=set)
@@ -42,15 +44,17 @@ class Census:
 
     def add(self, batch: dict[str, pl.DataFrame]) -> None:
         """Count one batch's games (before filtering) and remember their names."""
-        games = batch["rounds"].select("source", "complete").unique()
+        games = batch["rounds"].select("source", "complete", "date").unique()
         self.games += games.height
         self.complete += int(games["complete"].sum())
+        self.undated += int(games["date"].is_null().sum())
         self.names(batch)
 
     def merge(self, other: Census) -> None:
         """Add what another census counted (a batch's, counted where it was read)."""
         self.games += other.games
         self.complete += other.complete
+        self.undated += other.undated
         self.rooms |= other.rooms
         self.rulesets |= other.rulesets
         if len(self.players) < self._CAP:

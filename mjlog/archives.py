@@ -21,14 +21,15 @@ import sqlite3
 import struct
 import tarfile
 import threading
+import weakref
 import zipfile
 import zlib
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import IO, Final
+from typing import IO, Any, Final
 
 from mjlog import storage
 
@@ -96,12 +97,56 @@ def members(name: str) -> Iterator[str]:
     cannot be opened."""
     archive = _open(name)
     if isinstance(archive, zipfile.ZipFile):
-        yield from (i.filename for i in archive.infolist() if not i.is_dir())
+        yield from _numbered(i.filename for i in archive.infolist() if not i.is_dir())
     elif isinstance(archive, tarfile.TarFile):
-        yield from (m.name for m in archive.getmembers() if m.isfile())
+        yield from _numbered(m.name for m in archive.getmembers() if m.isfile())
     else:
         yield from (row[0] for row in archive.execute(
             "SELECT id FROM logs WHERE log IS NOT NULL ORDER BY id"))
+
+
+def _numbered(names: Iterable[str]) -> Iterator[str]:
+    """Member names, a name met again numbered (``x.mjlog#2``): an archive may hold two
+    members of one name, and each is a record of its own."""
+    seen: Counter[str] = Counter()
+    for name in names:
+        seen[name] += 1
+        yield name if seen[name] == 1 else f"{name}#{seen[name]}"
+
+
+_Same = dict[str, list[Any]]
+_SAME: weakref.WeakKeyDictionary[Any, _Same] = weakref.WeakKeyDictionary()
+"""Each open archive's members that share a name with another, by name, in order."""
+
+
+def _same_named(archive: zipfile.ZipFile | tarfile.TarFile) -> _Same:
+    """The members of ``archive`` whose name another member has too (found once)."""
+    found = _SAME.get(archive)
+    if found is None:
+        items: list[Any] = (archive.infolist() if isinstance(archive, zipfile.ZipFile)
+                            else archive.getmembers())
+        named = Counter(i.filename if isinstance(i, zipfile.ZipInfo) else i.name
+                        for i in items)
+        found = {}
+        for i in items:
+            key = i.filename if isinstance(i, zipfile.ZipInfo) else i.name
+            if named[key] > 1:
+                found.setdefault(key, []).append(i)
+        _SAME[archive] = found
+    return found
+
+
+def _member_info(archive: zipfile.ZipFile | tarfile.TarFile, member: str) -> Any:
+    """The member a name of :func:`members` stands for: the first of that name, or the n-th
+    for ``NAME#n``; raises ``KeyError``."""
+    same = _same_named(archive)
+    if member in same:
+        return same[member][0]
+    base, _, nth = member.rpartition("#")
+    if base in same and nth.isdigit() and 2 <= int(nth) <= len(same[base]):
+        return same[base][int(nth) - 1]
+    return archive.getinfo(member) if isinstance(archive, zipfile.ZipFile) \
+        else archive.getmember(member)
 
 
 def split(name: str) -> tuple[str, str] | None:
@@ -140,7 +185,7 @@ def entries(names: Iterable[str]) -> dict[str, Entry]:
         inside = split(name)
         try:
             opened = _open(inside[0]) if inside is not None else None
-            info = (opened.getinfo(inside[1]) if isinstance(opened, zipfile.ZipFile)
+            info = (_member_info(opened, inside[1]) if isinstance(opened, zipfile.ZipFile)
                     and inside is not None else None)
         except (ArchiveError, KeyError):
             continue  # read without an entry, and reported there
@@ -173,7 +218,7 @@ def read(archive: str, member: str, limit: int, name: str = "") -> bytes:
     try:
         opened = _open(archive)
         if isinstance(opened, zipfile.ZipFile):
-            info = opened.getinfo(member)
+            info = _member_info(opened, member)
             _check(info.file_size, limit, member)
             if info.compress_type in _DIRECT and not info.flag_bits & 0x1:
                 return _read_at(archive, member, Entry(
@@ -182,7 +227,7 @@ def read(archive: str, member: str, limit: int, name: str = "") -> bytes:
             raise ArchiveError(f"{member} is encrypted or compressed by a method mjlog does "
                                "not read (it reads stored, deflate and bzip2)")
         if isinstance(opened, tarfile.TarFile):
-            entry = opened.getmember(member)
+            entry = _member_info(opened, member)
             _check(entry.size, limit, member)
             f = opened.extractfile(entry)
             if f is None:

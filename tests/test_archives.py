@@ -246,3 +246,32 @@ def test_a_member_that_inflates_past_its_declared_size_is_refused_without_inflat
     refused, peak = done.stdout.splitlines()
     assert refused.startswith("refused:") and "bomb.mjlog" in refused
     assert int(peak) < 150 * 1024, f"peak {int(peak) // 1024} MB"  # KiB: far below 200 MB
+
+
+@pytest.mark.parametrize("kind", ["zip", "tar"])
+def test_two_members_of_one_name_are_both_read(tmp_path: Path, kind: str) -> None:
+    """An archive may hold two members of one name: each is a record, the second named
+    ``NAME#2``, and each is read from its own bytes (the second was read twice and the
+    first never)."""
+    import io
+    import warnings
+
+    first = (EXAMPLES / "east-riichi.jsonl").read_bytes()
+    second = (EXAMPLES / "east-ron.jsonl").read_bytes()
+    path = tmp_path / f"twice.{kind}"
+    if kind == "zip":
+        with warnings.catch_warnings(), zipfile.ZipFile(path, "w") as z:
+            warnings.simplefilter("ignore")  # zipfile warns of the duplicate name
+            z.writestr("game.jsonl", first)
+            z.writestr("game.jsonl", second)
+    else:
+        with tarfile.open(path, "w") as t:
+            for data in (first, second):
+                info = tarfile.TarInfo("game.jsonl")
+                info.size = len(data)
+                t.addfile(info, io.BytesIO(data))
+    names = [name for name, _ in expand([path])]
+    assert names == [f"{path}!game.jsonl", f"{path}!game.jsonl#2"]
+    assert [file_bytes(name) for name in names] == [first, second]
+    report = audit([path])
+    assert [g.path for g in report.games] == names

@@ -611,7 +611,9 @@ def _raw_game_lines(g: GameReport, all_games: bool) -> list[str]:
                      f"{m.field} recorded {_value(m.recorded)}, computed {_value(m.computed)}"
                      + (f" ({named(m.message, names)})" if m.message else ""))
     lines.extend(violation_lines(g.violations, names))
-    if g.settlement is not None:  # every game the report lists: who owes what
+    if g.settlement is not None and not g.rounds:
+        lines.append("  settlement: nothing to settle (no round was read)")
+    elif g.settlement is not None:  # every game the report lists: who owes what
         lines.extend(settlement_lines(g.settlement, names))
     if len(lines) == 1:
         lines.append("  ok")

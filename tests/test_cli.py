@@ -427,3 +427,14 @@ def test_convert_keeps_sub_folders_of_a_relative_folder(tmp_path: Path,
         assert code == 0, name
         assert sorted(p.relative_to(tmp_path / name).as_posix()
                       for p in (tmp_path / name).rglob("*.jsonl")) == ["2024/b.jsonl", "a.jsonl"]
+
+
+def test_a_game_of_which_no_round_was_read_has_nothing_to_settle(tmp_path: Path) -> None:
+    """A record cut before its first round is read: its report says there is nothing to
+    settle, not that every player stands at 0 and is even."""
+    cut = tmp_path / "cut.mjlog"
+    text = (EXAMPLES / "east-riichi.mjlog").read_bytes()
+    cut.write_bytes(text[:text.index(b"<INIT") + 20])
+    result = CliRunner().invoke(main, ["audit", str(cut)])
+    assert "settlement: nothing to settle (no round was read)" in result.output
+    assert "over the rounds recorded" not in result.output

@@ -123,5 +123,6 @@ def _section(g: GameReport, data: dict[str, Any], href: str,
     notes = sum(1 for f in data["findings"] if f["severity"] == "info")
     return {"path": g.path, "game": g.game + 1, "players": g.players, "ruleset": g.ruleset,
             "href": href, "rounds": rounds, "notes": notes,
-            "settlement": [line.strip() for line in settlement_lines(g.settlement, g.players)[1:]]
+            "settlement": ([line.strip() for line in settlement_lines(g.settlement, g.players)[1:]]
+                           if g.rounds else ["nothing to settle (no round was read)"])
             if g.settlement else []}

@@ -596,7 +596,8 @@ def _raw_game_lines(g: GameReport, all_games: bool) -> list[str]:
     names = g.players
     seats = ", ".join(f"{n or '?'} [{i}]" for i, n in enumerate(names))
     game = f" game {g.game + 1}" if g.game else ""
-    lines = [f"{g.path}{game} ({g.format}, {g.rounds} rounds, ruleset {g.ruleset}; {seats})"]
+    lines = [f"{g.path}{game} ({g.format}, {counted(g.rounds, 'round')}, ruleset {g.ruleset}; "
+             f"{seats})"]
     for d in g.diagnostics:
         where = _where(d.src)[2:]
         lines.append(f"  {d.severity}: {d.code}{f' [{where}]' if where else ''}: "
@@ -641,21 +642,27 @@ def _summary_lines(s: Summary) -> list[str]:
         (s.games_with_violations, "rule violations"),
         (s.games_with_mismatches, "score mismatches")) if n]
     lines = [
-        f"{s.files} files read, {s.skipped_files} skipped (not a record), "
-        f"{s.unreadable_files} unreadable",
-        f"{s.games} games ({s.complete_games} complete), {s.rounds} rounds: {clean} clean, "
-        f"{s.games_with_problems} with problems" + (f" ({', '.join(kinds)})" if kinds else ""),
+        f"{counted(s.files, 'file')} read, {s.skipped_files:,} skipped (not a record), "
+        f"{s.unreadable_files:,} unreadable",
+        f"{counted(s.games, 'game')} ({s.complete_games:,} complete), "
+        f"{counted(s.rounds, 'round')}: {clean:,} clean, {s.games_with_problems:,} with "
+        "problems" + (f" ({', '.join(kinds)})" if kinds else ""),
     ]
     if s.wins or s.draws:
-        lines.append(f"scores: {s.wins_verified} of {s.wins} wins and "
-                     f"{s.draws_verified} of {s.draws} draws agree with the record; "
-                     f"{s.score_mismatches} mismatches")
+        lines.append(f"scores: {s.wins_verified:,} of {counted(s.wins, 'win')} and "
+                     f"{s.draws_verified:,} of {counted(s.draws, 'draw')} agree with the record; "
+                     f"{counted(s.score_mismatches, 'mismatch', 'mismatches')}")
     for title, counts in (("violations", s.violations), ("findings", s.findings),
                           ("notes", s.notes), ("mismatches", s.mismatches),
                           ("diagnostics", s.diagnostics)):
         if counts:
             lines.append(f"{title}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     return lines
+
+
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """``n`` things in words: ``1 round``, ``2 rounds``, ``12,345 games``."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
 def summary_line(s: Summary) -> str:

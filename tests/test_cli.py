@@ -98,7 +98,7 @@ def test_audit_gzip_detected_by_content(tmp_path: Path) -> None:
     f = tmp_path / "record.bin"
     f.write_bytes(gzip.compress((EXAMPLES / "east-ron.mjlog").read_bytes()))
     code, out = run("audit", str(f))
-    assert code == 0 and "1 files read" in out and "\n1 games" in out
+    assert code == 0 and "1 file read" in out and "\n1 game (" in out
 
 
 def test_replay_prints_the_table() -> None:
@@ -283,7 +283,7 @@ def test_an_output_is_replaced_whole_or_not_at_all(tmp_path: Path) -> None:
     assert report.read_text() == "the previous report"
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
     code, _ = run("audit", str(EXAMPLES / "east-ron.mjlog"), "-o", str(report))
-    assert code == 0 and report.read_text().startswith("1 files read")
+    assert code == 0 and report.read_text().startswith("1 file read")
 
 
 def test_findings_per_game_are_capped_with_a_count(tmp_path: Path) -> None:

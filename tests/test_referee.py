@@ -97,7 +97,7 @@ def test_a_win_without_yaku_is_a_violation_with_its_consequence(tmp_path: Path) 
     assert "violation: no-yaku-win (rules §7, kansaki) [E1-0, turn 6, Ben [1]" in out
     assert "readings: 345m 567p 567s 222m 88s: no yaku" in out
     assert "why: all simples with an open hand (kuitan)" in out
-    assert "1 games (0 complete), 1 rounds: 0 clean, 1 with problems (1 with rule " \
+    assert "1 game (0 complete), 1 round: 0 clean, 1 with problems (1 with rule " \
         "violations)" in out
     # Settled by hand: Chiyo's 1000 to Ben is reversed; Ben (not the dealer) pays 4000 to
     # Aoi (dealer) and 2000 to Chiyo and to Dai.
@@ -115,7 +115,7 @@ def test_the_counts_cannot_contradict_each_other(tmp_path: Path) -> None:
     code, out = run("audit", str(EXAMPLES / "13-taiwan-guo-shui.mjn"))
     assert code == 1
     assert "0 games with findings" not in out and "1 errors" not in out  # the old words
-    assert "1 games (0 complete), 1 rounds: 0 clean, 1 with problems (1 with rule " \
+    assert "1 game (0 complete), 1 round: 0 clean, 1 with problems (1 with rule " \
         "violations)" in out
     # A warning alone is a problem of the record, never called an error (the audit exits 0).
     f = tmp_path / "discards.mjn"
@@ -264,7 +264,7 @@ def test_a_win_without_points_is_valued(tmp_path: Path) -> None:
     code, out = _said(tmp_path, HEAD + HANDS + "9m' 1m' 6z'\nron S\n")
     assert "info: valued [line 6:1]: the win is written without its value: mjlog values " \
         "it at 50fu 1600 (haku 1)" in out
-    assert code == 0 and "scores: 1 of 1 wins" in out
+    assert code == 0 and "scores: 1 of 1 win" in out
 
 
 SETTLED = {

@@ -26,7 +26,15 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from mjlog import __version__, archives, native, parallel, storage
-from mjlog.audit import AuditReport, Checks, GameReport, Spool, audit_items, summary_line
+from mjlog.audit import (
+    AuditReport,
+    Checks,
+    GameReport,
+    Spool,
+    audit_items,
+    counted,
+    summary_line,
+)
 from mjlog.cluster import ClusterError
 from mjlog.compression import LIMIT_VARIABLE
 from mjlog.conversion import convert_all
@@ -632,12 +640,13 @@ def _view_pages(items: list[tuple[str, bool]], folder: Path, holders: list[tuple
                 data = make(rec, i)
                 _write_text(folder / name, viewer_page(data, index_href=_up(name) + "index.html"))
                 rows.append((name.as_posix(), path + (f" game {i + 1}" if len(games) > 1 else ""),
-                             f"{len(data['rounds'])} rounds, {len(data['findings'])} findings"))
+                             f"{counted(len(data['rounds']), 'round')}, "
+                             f"{counted(len(data['findings']), 'finding')}"))
             if progress is not None:
                 progress(1, len(games))
     if not rows:
         raise InputFailure("; ".join(unreadable) or "no game records found")
-    _write_text(folder / "index.html", index_page(f"{len(rows)} games", rows))
+    _write_text(folder / "index.html", index_page(counted(len(rows), "game"), rows))
     return len(rows)
 
 

@@ -8,3 +8,9 @@ replay) uses only the standard library.
 """
 
 __version__ = "0.1.0"
+
+
+def install_hint(extra: str) -> str:
+    """How to install an optional part of mjlog (an extra of its package), from the
+    package index or from a clone of its repository, as a user meets it in a message."""
+    return f"pip install 'mjlog[{extra}]' (from a clone of mjlog: pip install '.[{extra}]')"

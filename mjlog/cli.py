@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from mjlog import __version__, archives, native, parallel, storage
+from mjlog import __version__, archives, install_hint, native, parallel, storage
 from mjlog.audit import (
     AuditReport,
     Checks,
@@ -161,7 +161,7 @@ _CLUSTER = click.option(
     "--cluster", metavar="ADDRESS", default=None,
     help="Run on the workers of the Dask cluster whose scheduler is at ADDRESS (e.g. "
     "tcp://10.0.0.5:8786); they must see the inputs at the same paths. Needs "
-    "pip install 'mjlog[cluster]'; docs/scale.md says how.")
+    f"{install_hint('cluster')}; docs/scale.md says how.")
 
 
 class ClusterFailure(click.ClickException):
@@ -978,7 +978,7 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
         raise click.UsageError(str(exc)) from None
     if report_path is not None and importlib.util.find_spec("matplotlib") is None:
         raise click.UsageError("--report draws with matplotlib, which is not installed: "
-                               "pip install 'mjlog[report]'")
+                               + install_hint("report"))
     filters = stats.Filters(players=players, since=since, until=until, rooms=rooms,
                             rulesets=rulesets, go_types=go_types,
                             include_incomplete=include_incomplete, keep_undated=keep_undated)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from mjlog import archives
+from mjlog import archives, install_hint
 from mjlog.compression import limited, record_limit
 from mjlog.formats import paths_under
 
@@ -121,7 +121,7 @@ def _connect(address: str) -> Any:
     try:
         from distributed import Client
     except ImportError:
-        raise ClusterError("--cluster needs Dask distributed: pip install 'mjlog[cluster]'") \
+        raise ClusterError("--cluster needs Dask distributed: " + install_hint("cluster")) \
             from None
     try:
         return Client(address, set_as_default=False)  # type: ignore[no-untyped-call]

@@ -21,10 +21,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Final, TypeVar
 
+from mjlog import install_hint
+
 T = TypeVar("T")
 _URL: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+://")
-INSTALL: Final = ("mjlog reads URLs with fsspec (pip install 'mjlog[cloud]') and the "
-                  "store's own package (s3fs for s3://, gcsfs for gs://)")
+INSTALL: Final = ("mjlog reads URLs with fsspec and the store's own package (s3fs for s3://, "
+                  f"gcsfs for gs://): {install_hint('cloud')}, and the store's package")
 
 
 class StorageError(OSError):

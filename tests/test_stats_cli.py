@@ -231,3 +231,27 @@ def test_a_date_filter_says_how_many_games_give_no_date_and_can_keep_them(
     none = CliRunner().invoke(main, ["stats", str(folder / "undated.mjlog"), "--since",
                                      "2015-01-01"])
     assert none.exit_code == 1 and "try --keep-undated" in none.output
+
+
+def test_a_dollar_in_a_yaku_name_is_drawn_as_text_in_the_report(tmp_path: Path) -> None:
+    """Names from records reach the report's pictures: ``$`` is no formula there (an
+    unbalanced one failed the whole report)."""
+    pytest.importorskip("matplotlib")
+    lines = (EXAMPLES / "east-riichi.jsonl").read_text("utf-8").splitlines()
+    events = [json.loads(line) for line in lines]
+    win = next(e for e in events if e["type"] == "win")
+    win["yaku"][0]["name"] = "odd-$\\frac$-yaku"
+    record = tmp_path / "dollar.jsonl"
+    record.write_text("\n".join(json.dumps(e) for e in events) + "\n", "utf-8")
+    page = tmp_path / "report.html"
+    result = CliRunner().invoke(main, ["stats", str(record), "--min-games", "1",
+                                       "--report", str(page)])
+    assert result.exit_code == 0, result.output
+    assert "odd-$\\frac$-yaku" in page.read_text("utf-8")
+
+
+def test_install_hints_work_from_a_clone_too() -> None:
+    from mjlog import install_hint
+
+    hint = install_hint("report")
+    assert "pip install 'mjlog[report]'" in hint and "pip install '.[report]'" in hint

@@ -99,7 +99,8 @@ def _pyplot() -> Any:
     matplotlib.use("svg")
     matplotlib.rcParams.update({"svg.fonttype": "none", "font.size": 9,
                                 "axes.spines.top": False, "axes.spines.right": False,
-                                "svg.hashsalt": "mjlog"})  # the same ids for the same figure
+                                "svg.hashsalt": "mjlog",  # the same ids for the same figure
+                                "text.parse_math": False})  # a "$" in a name is a "$"
     import matplotlib.pyplot as plt
 
     return plt

@@ -524,7 +524,7 @@ class Spool:
             yield "\n ],\n" + tail
             return
         yield from games
-        rest = _file_lines(report)
+        rest = _file_lines(report, skipped=not self.summary_only)  # skips only counted then
         yield "".join(f"{line}\n" for line in rest) + ("\n" if rest or self.written else "")
         yield "\n".join(_summary_lines(report.summary)) + "\n"
 
@@ -555,10 +555,12 @@ def printable(text: str) -> str:
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def _file_lines(report: AuditReport) -> list[str]:
-    """A line for each file skipped and each file unreadable, with the reason."""
+def _file_lines(report: AuditReport, skipped: bool = True) -> list[str]:
+    """A line for each file skipped (unless not ``skipped``) and each file unreadable, with
+    the reason."""
     lines = [f"{path}: skipped: {report.skip_reasons.get(path, 'not a record mjlog reads')}"
-             for path in report.skipped] + [_unreadable_line(u) for u in report.unreadable]
+             for path in (report.skipped if skipped else ())]
+    lines += [_unreadable_line(u) for u in report.unreadable]
     return [terminal(line) for line in lines]
 
 

@@ -695,7 +695,8 @@ def _up(name: Path) -> str:
               help="Write the report to this file instead of standard output.")
 @click.option("--all", "all_games", is_flag=True, help="List clean games too (text format).")
 @click.option("--summary-only", is_flag=True,
-              help="Only the summary (and the files skipped or unreadable), no game's part.")
+              help="Only the summary and the files that could not be read: no game's part, "
+              "and the files skipped counted, not listed.")
 @_NO_WALL
 @click.option("--no-scores", is_flag=True,
               help="Do not recompute wins, draws and payments.")

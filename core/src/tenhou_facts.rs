@@ -17,7 +17,7 @@ use quick_xml::events::BytesStart;
 
 use crate::tenhou_xml::{
     attributes, decline, get, int, ints, meld, move_tag, one_int, tiles, walk, Attrs, Borrowed,
-    Declined, Meld, NUM_TILES,
+    Declined, Meld, RoundingOwari, NUM_TILES,
 };
 
 /// A cell of a fact row. `Game` and `Name` are filled in by the caller (the game's number
@@ -138,9 +138,7 @@ struct Game<'n> {
     last_dealer: i64,
     streak: i64,
     ended: bool,
-    /// Elements read, and the non-empty `owari` values with the element count at each.
-    elements: usize,
-    owaris: Vec<(usize, String)>,
+    rounding: RoundingOwari,
 }
 
 impl<'n> Game<'n> {
@@ -161,8 +159,7 @@ impl<'n> Game<'n> {
             last_dealer: -1,
             streak: 0,
             ended: false,
-            elements: 0,
-            owaris: Vec::new(),
+            rounding: RoundingOwari::default(),
         }
     }
 
@@ -173,18 +170,16 @@ impl<'n> Game<'n> {
     fn element(&mut self, el: &BytesStart<'_>) -> Result<(), Declined> {
         let name = el.name();
         let tag: &str = name.as_ref();
-        self.elements += 1;
         if let Some((k, tile)) = move_tag(tag) {
             // nine elements in ten: a draw or a discard, with no attribute
+            self.rounding.element(None);
             if el.attributes().next().is_some() {
                 return decline(format!("a move <{tag}> with attributes"));
             }
             return self.mv(k, tile);
         }
         let attrs = attributes(el)?;
-        if let Some(owari) = get(&attrs, "owari").filter(|o| !o.is_empty()) {
-            self.owaris.push((self.elements, owari.to_string()));
-        }
+        self.rounding.element(get(&attrs, "owari"));
         if self.ended && !matches!(tag, "BYE" | "UN") {
             return decline("an element after the game's end");
         }
@@ -646,9 +641,7 @@ impl<'n> Game<'n> {
             return decline("the record stops before its game end");
         }
         self.flush();
-        let last = self.elements.saturating_sub(4); // the first among the last four
-        let mut owaris = self.owaris.iter().filter(|(at, _)| *at > last);
-        self.out.rounding_owari = owaris.next().map(|(_, o)| o.clone());
+        self.out.rounding_owari = self.rounding.owari();
         Ok(self.out)
     }
 }

@@ -13,7 +13,8 @@
 use quick_xml::events::BytesStart;
 
 use crate::tenhou_xml::{
-    attributes, decline, get, meld, move_tag, one_int, walk, Attrs, Declined, NUM_TILES,
+    attributes, decline, get, meld, move_tag, one_int, walk, Attrs, Declined, RoundingOwari,
+    NUM_TILES,
 };
 
 /// The codes of `DRAWS` come first, then those of `DISCARDS`.
@@ -40,7 +41,7 @@ struct State {
     last_draw: [i64; 4],
     rinshan_next: [bool; 4],
     riichi_pending: [bool; 4],
-    owaris: Vec<(usize, String)>,
+    rounding: RoundingOwari,
 }
 
 /// Scan a record's text (gzip undone, no DOCTYPE), or decline.
@@ -54,10 +55,7 @@ pub fn scan(text: &[u8]) -> Result<Scan, Declined> {
     if !state.ended {
         return decline("the record stops before its game end");
     }
-    let elements = state.out.codes.len();
-    let last = elements.saturating_sub(4); // the first non-empty among the last four
-    let mut owaris = state.owaris.iter().filter(|(at, _)| *at >= last);
-    state.out.rounding_owari = owaris.next().map(|(_, o)| o.clone());
+    state.out.rounding_owari = state.rounding.owari();
     Ok(state.out)
 }
 
@@ -69,6 +67,7 @@ impl State {
         let name = el.name();
         let tag: &str = name.as_ref();
         if let Some((k, tile)) = move_tag(tag) {
+            self.rounding.element(None);
             if el.attributes().next().is_some() {
                 return decline(format!("a move <{tag}> with attributes"));
             }
@@ -77,10 +76,8 @@ impl State {
             return Ok(());
         }
         let attrs = attributes(el)?;
+        self.rounding.element(get(&attrs, "owari"));
         let at = self.out.codes.len();
-        if let Some(owari) = get(&attrs, "owari").filter(|o| !o.is_empty()) {
-            self.owaris.push((at, owari.to_string()));
-        }
         if self.ended && !matches!(tag, "BYE" | "UN") {
             return decline("an element after the game's end");
         }

@@ -22,6 +22,31 @@ pub type Attrs = Vec<(String, String)>;
 /// Attributes of the element being read, borrowed from it (no copy).
 pub type Borrowed<'e> = Vec<(&'e str, std::borrow::Cow<'e, str>)>;
 
+/// The `owari` the Python reader takes the final points' rounding from (its
+/// `_owari_points`): the first non-empty one among the root's last four elements.
+#[derive(Debug, Default)]
+pub struct RoundingOwari {
+    elements: usize,
+    owaris: Vec<(usize, String)>,
+}
+
+impl RoundingOwari {
+    /// Count one more element of the root, with its `owari` if it has one.
+    pub fn element(&mut self, owari: Option<&str>) {
+        self.elements += 1;
+        if let Some(o) = owari.filter(|o| !o.is_empty()) {
+            self.owaris.push((self.elements, o.to_string()));
+        }
+    }
+
+    /// The rounding `owari` of the elements counted, if any.
+    pub fn owari(&self) -> Option<String> {
+        let last = self.elements.saturating_sub(4);
+        let found = self.owaris.iter().find(|(at, _)| *at > last);
+        found.map(|(_, o)| o.clone())
+    }
+}
+
 /// Walk the root's child elements in order, calling `each` with the element and the line
 /// its tag ends on (1-based, lxml's `sourceline`). Declines what the subset leaves out; `each` may decline.
 pub fn walk(

@@ -760,7 +760,7 @@ def looks_like_wrapped(start: bytes) -> bool:
 def _review_log(data: bytes) -> list[Any] | None:
     """The events of a review report's ``mjai_log`` (the review itself is not read), or
     None for any other file."""
-    if _REVIEW.match(data.lstrip()[:4096]) is None:
+    if _REVIEW.match(data[:4096].lstrip()) is None:  # not a copy of the whole file
         return None
     try:
         doc = json.loads(data)

@@ -876,7 +876,7 @@ def game_start_of(header: list[tuple[str, list[tuple[str, str]]]], first_scores:
     scores and the ``owari`` its final points' rounding is read from; None where reading
     them gives a diagnostic. For the native core's statistics, which read the rest."""
     reader = _Reader(path, strict=False, multiline=False)
-    reader.final_points = rounding_owari.split(",")[1::2] if rounding_owari else []
+    reader.final_points = _final_points(rounding_owari)
     try:
         for tag, attrs in header:
             _HEADER[tag](reader, attrs)
@@ -1050,7 +1050,7 @@ def _read_scanned(text: bytes, path: str) -> GameRecord | None:
     codes, others, lines, rounding = scan
     multiline = b"\n" in text.strip()
     reader = _Reader(path, False, multiline)
-    reader.final_points = rounding.split(",")[1::2] if rounding else []
+    reader.final_points = _final_points(rounding)
     rec = reader.rec
     start = 0
     for at, tag, attrs in others:
@@ -1086,8 +1086,14 @@ def _owari_points(root: etree._Element) -> list[str]:
     for i in range(max(0, len(root) - 4), len(root)):
         owari = root[i].get("owari")
         if owari:
-            return owari.split(",")[1::2]
+            return _final_points(owari)
     return []
+
+
+def _final_points(owari: str | None) -> list[str]:
+    """The final points an ``owari`` states, as written (their rounding is read from
+    them); none without one."""
+    return owari.split(",")[1::2] if owari else []
 
 
 def looks_like(head: bytes) -> bool:

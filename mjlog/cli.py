@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -1119,6 +1120,73 @@ def _stats_output(shown: pl.DataFrame, hidden: int, min_games: int, sel: Selecti
     _deliver(shown, text, fmt, output)
     if note and fmt != "table":
         click.echo(note, err=True)
+
+
+@main.command("fairness")
+@_INPUTS
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="OUT",
+              help="Write the report to OUT: .html for the page, .json for the data "
+              "(default: text on the terminal).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default=None,
+              help="The report's form (default: from OUT's extension, else text).")
+@click.option("--player", "names", multiple=True, metavar="NAME",
+              help="Show this player's luck against the platform's (repeatable).")
+@click.option("--min-hands", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Without --player: list the players dealt at least this many hands.")
+@click.option("--players-limit", type=click.IntRange(min=0), default=20, show_default=True,
+              help="Without --player: list at most this many (those with the most hands).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the uniformly shuffled walls the starting hands are compared with.")
+@_JOBS
+@_CLUSTER
+def fairness_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
+                 names: tuple[str, ...], min_hands: int, players_limit: int, seed: int,
+                 jobs: int, cluster: str | None) -> None:
+    """Is it rigged? Test the shuffle over every proven wall in the records.
+
+    For each platform and player count: tile kinds at each wall position, starting
+    hands by seat against uniformly shuffled walls, dice, and ura dora against the
+    tiles left in the wall, each with its p-value, effect size and 95% interval,
+    corrected for the number of tests; rounds whose deal is known but whose wall was
+    never committed to are tested apart. Also: each player's luck, and the rounds
+    proven, mismatched and uncommitted by platform and month (docs/fairness.md).
+    Exit status 2 when some input could not be read.
+    """
+    if importlib.util.find_spec("scipy") is None:
+        raise click.UsageError("fairness tests with scipy, which is not installed: "
+                               + install_hint("fairness"))
+    from mjlog import fairness
+    from mjlog.fairness import report as fair
+
+    kind = fmt or (Path(output).suffix.lstrip(".").lower() if output else "text")
+    if kind not in ("text", "json", "html"):
+        raise click.UsageError(f"cannot tell the report's form from {output!r}: use --format")
+    if kind == "html" and importlib.util.find_spec("matplotlib") is None:
+        raise click.UsageError("the page draws with matplotlib, which is not installed: "
+                               + install_hint("fairness"))
+    items = _expanded(inputs)
+    with (Progress(len(items), "reading") if sys.stderr.isatty() and len(items) > 1
+          else nullcontext()) as progress, _cluster_errors():
+        tally = fairness.collect(items, parallel.Engine(jobs, cluster), progress)
+    built = fair.build(tally, seed=seed, names=names, least=min_hands, limit=players_limit)
+    if kind == "html":
+        _atomically(Path(output or "fairness.html"), lambda p: fair.write_html(built, p))
+    elif kind == "json":
+        text = json.dumps(fair.to_json(built), ensure_ascii=False, indent=1) + "\n"
+        _deliver_text(text, output)
+    else:
+        _deliver_text(fair.text(built), output)
+    unreadable = sum(fairness.UNREADABLE in s for s in tally.skipped)
+    if unreadable:
+        raise InputFailure(f"{counted(unreadable, 'input')} could not be read (whole)")
+
+
+def _deliver_text(text: str, output: str | None) -> None:
+    """``text`` to ``output``, or to standard output without one."""
+    if output:
+        _write_text(Path(output), text)
+    else:
+        click.echo(text, nl=False)
 
 
 def run() -> None:

@@ -41,7 +41,7 @@ _HONOURS: Final = frozenset(range(27, 34))
 _NORTH: Final = 30
 
 
-def _next_kind(indicator: int, three_player: bool) -> int:
+def next_kind(indicator: int, three_player: bool) -> int:
     """The dora a kind of indicator points to."""
     if indicator < 27:
         if three_player and indicator == 0:
@@ -52,8 +52,8 @@ def _next_kind(indicator: int, three_player: bool) -> int:
     return 31 if indicator == 33 else indicator + 1
 
 
-_DORA_OF_4: Final = tuple(_next_kind(k, False) for k in range(34))
-_DORA_OF_3: Final = tuple(_next_kind(k, True) for k in range(34))
+_DORA_OF_4: Final = tuple(next_kind(k, False) for k in range(34))
+_DORA_OF_3: Final = tuple(next_kind(k, True) for k in range(34))
 
 
 Split = tuple[int, tuple[Set, ...]]

@@ -347,6 +347,14 @@ def _platform(start: GameStart, meta: dict[str, str], log: tuple[str, str, Any] 
     return "tenhou" if _TENHOU_TABLE.fullmatch(disp) else None
 
 
+def where_and_when(path: str, start: GameStart) -> tuple[str | None, datetime | None]:
+    """The platform a game was played on and its date, as the ``games`` table gives them
+    (``None`` where the record does not say)."""
+    meta = dict(start.meta)
+    log = _log_id(path, meta)
+    return _platform(start, meta, log, _disp(meta)), log[2] if log else None
+
+
 def _game_info(path: str, start: GameStart, index: int, key: int, complete: bool
                ) -> tuple[Any, ...]:
     """The per-game columns, in the order of :data:`_GAME_COLUMNS`: the stable id, date,

@@ -92,7 +92,7 @@ def _group_filter(keys: Sequence[str], row: dict[str, Any]) -> pl.Expr:
 
 
 @cache
-def _pyplot() -> Any:
+def pyplot() -> Any:
     """matplotlib's pyplot, set up once for SVG with text kept as text."""
     import matplotlib
 
@@ -106,10 +106,10 @@ def _pyplot() -> Any:
     return plt
 
 
-def _svg(fig: Figure) -> str:
+def svg_of(fig: Figure) -> str:
     """A figure as inline SVG markup (its XML prologue dropped), then closed: the same
     markup for the same figure (no date, ids from the figure's content)."""
-    plt = _pyplot()
+    plt = pyplot()
     buf = io.StringIO()
     with warnings.catch_warnings():  # names in CJK: the browser draws the text, not matplotlib
         warnings.filterwarnings("ignore", message="Glyph .* missing from font")
@@ -126,14 +126,14 @@ def _whole_ticks(ax: Any) -> None:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
-def _figure(width: float = 4.6, height: float = 2.6) -> tuple[Figure, Any]:
-    fig, ax = _pyplot().subplots(figsize=(width, height))
+def figure(width: float = 4.6, height: float = 2.6) -> tuple[Figure, Any]:
+    fig, ax = pyplot().subplots(figsize=(width, height))
     return fig, ax
 
 
 def _placement_chart(row: dict[str, Any], pool: dict[str, Any], players: int) -> str:
     names = ["first_rate", "second_rate", "third_rate", "fourth_rate"][:players]
-    fig, ax = _figure()
+    fig, ax = figure()
     xs = range(1, players + 1)
     ax.bar(xs, [row[n] or 0 for n in names], color="#3b6ea5", label="this group")
     ax.plot(xs, [pool[n] or 0 for n in names], "o", color="#c0392b", label="all players")
@@ -141,11 +141,11 @@ def _placement_chart(row: dict[str, Any], pool: dict[str, Any], players: int) ->
     ax.set_xlabel("placement")
     ax.set_ylabel("share of games")
     ax.legend(frameon=False)
-    return _svg(fig)
+    return svg_of(fig)
 
 
 def _rates_chart(row: dict[str, Any], pool: dict[str, Any], cols: dict[str, str]) -> str:
-    fig, ax = _figure()
+    fig, ax = figure()
     ys = list(range(len(HEADLINE)))
     for y, name in zip(ys, HEADLINE, strict=True):
         c = cols[name]
@@ -158,7 +158,7 @@ def _rates_chart(row: dict[str, Any], pool: dict[str, Any], cols: dict[str, str]
             ax.plot([pool[c] * 100], [y], "|", color="#c0392b", markersize=14)
     ax.set_yticks(ys, [BY_NAME[n].label + " " + n.replace("_", " ") for n in HEADLINE])
     ax.set_xlabel("% (95% interval; red: all players)")
-    return _svg(fig)
+    return svg_of(fig)
 
 
 def _monthly_chart(monthly: pl.DataFrame, cols: dict[str, str]) -> str | None:
@@ -166,7 +166,7 @@ def _monthly_chart(monthly: pl.DataFrame, cols: dict[str, str]) -> str | None:
     if df.is_empty():
         return None
     labels = [f"{y}-{m:02d}" for y, m in df.select("year", "month").iter_rows()]
-    fig, ax = _figure()
+    fig, ax = figure()
     for name, colour in (("win_rate", "#3b6ea5"), ("deal_in_rate", "#c0392b")):
         c = cols[name]
         values = [(v or 0) * 100 for v in df[c].to_list()]
@@ -179,7 +179,7 @@ def _monthly_chart(monthly: pl.DataFrame, cols: dict[str, str]) -> str | None:
     ax.set_xticks(range(0, len(labels), step), labels[::step], rotation=30)
     ax.set_ylabel("% of rounds")
     ax.legend(frameon=False)
-    return _svg(fig)
+    return svg_of(fig)
 
 
 def _points_chart(games: pl.DataFrame) -> str | None:
@@ -188,30 +188,30 @@ def _points_chart(games: pl.DataFrame) -> str | None:
     if df.is_empty():
         return None
     values = df[use].cast(pl.Float64) if use else df["final_score"].cast(pl.Float64)
-    fig, ax = _figure()
+    fig, ax = figure()
     ax.plot(range(1, df.height + 1), values.cum_sum().to_list(), color="#3b6ea5")
     ax.axhline(0, color="#999", linewidth=0.8)
     _whole_ticks(ax)
     ax.set_xlabel("games (in date order)")
     ax.set_ylabel("cumulative points" if use else "cumulative final score")
-    return _svg(fig)
+    return svg_of(fig)
 
 
 def _yaku_chart(yaku: pl.DataFrame, wins: int) -> str | None:
     top = yaku.sort(["n", "yaku"], descending=[True, False]).head(15)  # ties by name
     if top.is_empty() or not wins:
         return None
-    fig, ax = _figure(4.6, 3.4)
+    fig, ax = figure(4.6, 3.4)
     names = top["yaku"].to_list()[::-1]
     ax.barh(names, [n / wins * 100 for n in top["n"].to_list()[::-1]], color="#3b6ea5")
     ax.set_xlabel("% of wins with this yaku")
-    return _svg(fig)
+    return svg_of(fig)
 
 
 def _turns_chart(riichi: pl.DataFrame, wins: pl.DataFrame) -> str | None:
     if riichi.is_empty() and wins.is_empty():
         return None
-    fig, ax = _figure()
+    fig, ax = figure()
     for df, col, label, colour in ((riichi, "riichi_own_turn", "riichi", "#c0392b"),
                                    (wins, "own_turn", "win", "#3b6ea5")):
         df = df.filter(pl.col(col).is_not_null()).sort(col)
@@ -222,7 +222,7 @@ def _turns_chart(riichi: pl.DataFrame, wins: pl.DataFrame) -> str | None:
     ax.set_xlabel("own turn (own discards)")
     ax.set_ylabel("% of riichi / wins")
     ax.legend(frameon=False)
-    return _svg(fig)
+    return svg_of(fig)
 
 
 _CSS = """
@@ -238,7 +238,7 @@ figcaption{font-size:.9em;color:#555}.note{color:#555}
 """
 
 
-def _page(title: str, body: list[str]) -> str:
+def page(title: str, body: list[str]) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
             "style-src 'unsafe-inline'; img-src data:\">"
@@ -246,7 +246,7 @@ def _page(title: str, body: list[str]) -> str:
             + "\n".join(body) + "\n</body></html>\n")
 
 
-def _figure_html(kind: str, caption: str, svg: str | None) -> str:
+def figure_html(kind: str, caption: str, svg: str | None) -> str:
     if svg is None:
         return f'<p class="note">{html.escape(caption)}: nothing to draw.</p>'
     return (f'<figure class="chart" data-chart="{kind}">{svg}'
@@ -281,17 +281,17 @@ def _profile(collector: Collector, row: dict[str, Any], pool: dict[str, Any],
     win_turns = collector.table("win_turns").filter(cond)
     wins = int(win_turns["n"].sum()) if not win_turns.is_empty() else 0
     charts = [
-        _figure_html("placement", "placement distribution (dots: all players)",
+        figure_html("placement", "placement distribution (dots: all players)",
                      _placement_chart(row, pool, int(row["players"]))),
-        _figure_html("rates", "headline rates with 95% intervals", _rates_chart(
+        figure_html("rates", "headline rates with 95% intervals", _rates_chart(
             row, pool, cols)),
-        _figure_html("monthly", "win and deal-in rate by month", _monthly_chart(
+        figure_html("monthly", "win and deal-in rate by month", _monthly_chart(
             monthly, cols) if not monthly.is_empty() else None),
-        _figure_html("points", "points over games", _points_chart(
+        figure_html("points", "points over games", _points_chart(
             collector.table("games").filter(cond))),
-        _figure_html("yaku", "yaku frequencies (dora not counted)", _yaku_chart(
+        figure_html("yaku", "yaku frequencies (dora not counted)", _yaku_chart(
             collector.table("yaku").filter(cond), wins)),
-        _figure_html("turns", "riichi and win turn distributions", _turns_chart(
+        figure_html("turns", "riichi and win turn distributions", _turns_chart(
             collector.table("riichi_turns").filter(cond), win_turns)),
     ]
     title = html.escape(label(row, keys))
@@ -318,7 +318,7 @@ def write_report(path: Path, table: pl.DataFrame, collector: Collector,
     if table.height > limit:
         body.append(f'<p class="note">{table.height - limit} more groups not drawn '
                     "(--report-limit).</p>")
-    path.write_text(_page("mjlog statistics", body), "utf-8")
+    path.write_text(page("mjlog statistics", body), "utf-8")
     return shown
 
 

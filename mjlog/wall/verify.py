@@ -116,45 +116,72 @@ def walls_for(record: GameRecord, starts: list[int] | None = None
     ``starts``: where its rounds start (:func:`round_starts`), when the caller has them.
 
     A Tenhou game seed gives every round's wall; otherwise a round's own seed
-    (early 2009) or its stated wall does.
+    (early 2009) or its stated wall does. A published wall's problem is noted once a
+    record (``wall-uncommitted``: once for all its kinds); the rest once a round.
     """
+    events = record.events
+    walls, problems = round_walls(record, starts)
+    rounds = [i for i in (round_starts(events) if starts is None else starts)
+              if isinstance(events[i], RoundStart)]
+    notes: list[Finding] = []
+    told: set[str] = set()
+    for i, said in zip(rounds, problems, strict=False):
+        rs = events[i]
+        assert isinstance(rs, RoundStart)
+        for code, msg, once in said:
+            if once and code in told:
+                continue
+            told.add(code)
+            notes.append(Finding(code=code, message=msg,
+                                 severity=_SEVERITY.get(code, Severity.ERROR),
+                                 round=round_label(rs.round_wind, rs.round_number, rs.honba),
+                                 src=record.src(i)))
+    return walls, notes
+
+
+_SEVERITY: dict[str, Severity] = {"wall-uncommitted": Severity.INFO,
+                                  "wall-unverifiable": Severity.INFO,
+                                  "wall-excerpt": Severity.INFO}
+"""The severity of the wall notes that are not errors."""
+Said = tuple[str, str, bool]
+"""A problem with a round's wall: code, message, and whether it is said once a record."""
+
+
+def round_walls(record: GameRecord, starts: list[int] | None = None
+                ) -> tuple[list[WallSource | None], list[list[Said]]]:
+    """Each round's wall (``None`` where unknown) and the problems found with it, round
+    by round (the first round's for what concerns the whole game's seed)."""
     events = record.events
     if not events or not isinstance(events[0], GameStart):
         return [], []
     start = events[0]
     rounds = [(i, rs) for i in (round_starts(events) if starts is None else starts)
               if isinstance(rs := events[i], RoundStart)]
-    notes: list[Finding] = []
+    said: list[list[Said]] = [[] for _ in rounds]
+    first: list[Said] = said[0] if said else []
 
-    def note(code: str, msg: str, i: int, rs: RoundStart,
-             severity: Severity = Severity.INFO) -> None:
-        notes.append(Finding(code=code, message=msg, severity=severity,
-                             round=round_label(rs.round_wind, rs.round_number, rs.honba),
-                             src=record.src(i)))
+    def note(code: str, msg: str, *_: object) -> None:
+        first.append((code, msg, False))
 
     walls, why, seeded = _from_seed(start, rounds, note)
-    told: set[str] = set()  # the published-wall notes made once a record
     for r, (i, rs) in enumerate(rounds):
         if walls[r] is not None:
             continue
         if any(k in PUBLISHED for k, _ in rs.extra):
             walls[r], problems = _published(events, i, rs, start)
-            for code, msg in problems:
-                if code not in told:
-                    note(code, msg, i, rs, Severity.INFO if code == "wall-uncommitted"
-                         else Severity.ERROR)
-                told.add(code if code == "wall-uncommitted" else "")
+            said[r].extend((code, msg, code == "wall-uncommitted") for code, msg in problems)
         elif rs.wall is not None:
             try:
                 walls[r] = _stated_wall(rs, start)
             except DealError as exc:
-                note("wall-undealable", f"the stated wall cannot be dealt: {exc}", i, rs,
-                     Severity.ERROR)
+                said[r].append((*problem("wall-undealable", "the stated wall cannot be dealt: "
+                                         f"{exc}"), False))
         elif not seeded:
             walls[r], why = _round_seed(rs, why)
             if walls[r] is None:
-                note("wall-unverifiable", f"the wall cannot be verified: {why}", i, rs)
-    return walls, notes
+                said[r].append((*problem("wall-unverifiable", "the wall cannot be verified: "
+                                         f"{why}"), False))
+    return walls, said
 
 
 def round_starts(events: Sequence[Event]) -> list[int]:

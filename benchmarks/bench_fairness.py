@@ -4,10 +4,12 @@ Usage::
 
     python benchmarks/bench_fairness.py [FOLDER] [--pairs N] [--copies K] [--jobs J]
 
-FOLDER (default ``../shared/corpus/tenhou-xml``) is linked ``--copies`` times into a
-temporary folder (1 by default; a copy is the same games, which both commands count
-once but read again: K copies measure K times the reading), and each command runs over
-it in a fresh process, one at a time, taking turns ``--pairs`` times (5 by default).
+The Tenhou XML games of FOLDER (default ``../shared/corpus/tenhou-xml``) are written
+``--copies`` times into a temporary folder (1 by default), gzipped as Tenhou serves them;
+each copy after the first renames every player (``c2.`` before each name), so that every
+game is a distinct game to both commands (neither counts a game twice). Each command runs
+over the folder in a fresh process, one at a time, taking turns ``--pairs`` times (5 by
+default).
 Each run's processor time (user + system, children included) and peak memory are
 measured; the figure that decides is the median of each turn's own ratio (stats' time
 over fairness'), so that a slow spell of a shared machine slows both alike. Prints the
@@ -17,7 +19,8 @@ games/s of each (files read per second of processor time), the ratio, and peak m
 from __future__ import annotations
 
 import argparse
-import os
+import gzip
+import re
 import resource
 import shutil
 import statistics
@@ -50,17 +53,23 @@ def _run(name: str, folder: Path, out: Path, jobs: int) -> tuple[float, int]:
     return cpu, int(done.stdout.split()[-1])
 
 
-def _linked(folder: Path, copies: int, work: Path) -> tuple[Path, int]:
-    """A folder holding ``copies`` links to every record file of ``folder``, and how
-    many files it holds."""
-    files = [p for p in folder.rglob("*") if p.is_file() and p.suffix != ".tsv"]
+def _copied(folder: Path, copies: int, work: Path) -> tuple[Path, int]:
+    """A folder holding ``copies`` distinct copies of every Tenhou XML game of ``folder``
+    (see the module), and how many files it holds."""
     target = work / "records"
-    for k in range(copies):
-        for i, path in enumerate(files):
-            link = target / f"copy{k}" / f"{i:06d}{path.suffix}"
-            link.parent.mkdir(parents=True, exist_ok=True)
-            os.symlink(path, link)
-    return target, len(files) * copies
+    count = 0
+    for i, path in enumerate(sorted(p for p in folder.rglob("*") if p.is_file())):
+        data = path.read_bytes()
+        text = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+        if b"<mjloggm" not in text[:200]:
+            continue
+        for k in range(copies):
+            renamed = text if k == 0 else re.sub(rb'( n[0-3]=")', rb"\g<1>c%d." % k, text)
+            out = target / f"copy{k}" / f"{i:06d}.mjlog"
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(gzip.compress(renamed, compresslevel=6, mtime=0))
+            count += 1
+    return target, count
 
 
 def main() -> int:
@@ -73,7 +82,7 @@ def main() -> int:
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="mjlog-bench-fairness-"))
     try:
-        folder, files = _linked(Path(args.folder).resolve(), args.copies, work)
+        folder, files = _copied(Path(args.folder).resolve(), args.copies, work)
         times: dict[str, list[float]] = {name: [] for name in COMMANDS}
         peaks: dict[str, int] = dict.fromkeys(COMMANDS, 0)
         for _ in range(args.pairs):
@@ -83,11 +92,11 @@ def main() -> int:
                 peaks[name] = max(peaks[name], peak)
         ratio = statistics.median(s / f for s, f in zip(times["stats"], times["fairness"],
                                                           strict=True))
-        print(f"{files:,} files ({args.copies} cop{'y' if args.copies == 1 else 'ies'}), "
+        print(f"{files:,} games ({args.copies} cop{'y' if args.copies == 1 else 'ies'}), "
               f"{args.pairs} turns, --jobs {args.jobs}")
         for name in COMMANDS:
             med = statistics.median(times[name])
-            print(f"  {name:<9} {med:6.2f} s CPU  {files / med:8,.0f} files/s  peak "
+            print(f"  {name:<9} {med:6.2f} s CPU  {files / med:8,.0f} games/s  peak "
                   f"{peaks[name] / 1024:6.0f} MiB")
         print(f"fairness runs at {ratio:.2f}× the speed of stats (median of the turns' "
               "ratios; the bar: at least 0.5×)")

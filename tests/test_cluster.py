@@ -232,6 +232,22 @@ def test_stats_and_facts_on_the_cluster_are_the_local_ones(cluster: Cluster, sam
         assert runs["cluster"][1][name].equals(frame), name
 
 
+def test_fairness_on_the_cluster_is_the_local_report(cluster: Cluster, sample: Path,
+                                                    tmp_path: Path) -> None:
+    """The fairness report of games sampled on the workers is the one sampled here, byte
+    for byte (the same batches, in the same order, counted here)."""
+    pytest.importorskip("scipy", reason="the fairness report needs scipy")
+    runs = {}
+    for name, engine in (("local", ["--jobs", "1"]), ("cluster", ["--cluster",
+                                                                  cluster.address])):
+        out = tmp_path / f"{name}.json"
+        done = mjlog("fairness", str(sample), "-o", str(out), *engine)
+        assert done.returncode in (0, 2), done.stderr
+        runs[name] = out.read_text()
+    assert runs["cluster"] == runs["local"]
+    assert json.loads(runs["local"])["games"] > 800
+
+
 def test_stats_counted_on_the_workers_are_the_local_ones(cluster: Cluster, sample: Path,
                                                          tmp_path: Path) -> None:
     """With no duplicate check, no facts and no report, the workers count their batches

@@ -16,13 +16,13 @@ from click.testing import CliRunner
 
 pytest.importorskip("scipy", reason="the fairness report needs scipy (pip install '.[test]')")
 
-from mjlog.cli import main  # noqa: E402
-from mjlog.fairness.inference import Result, analyse  # noqa: E402
-from mjlog.fairness.sample import GameSample, expected_hits, wall_round  # noqa: E402
-from mjlog.fairness.tally import Tally  # noqa: E402
-from mjlog.tiles import KIND_OF  # noqa: E402
-from mjlog.wall.dealing import deal  # noqa: E402
-from mjlog.wall.verify import DealtWall  # noqa: E402
+from mjlog.cli import main
+from mjlog.fairness.inference import Result, analyse
+from mjlog.fairness.sample import GameSample, expected_hits, wall_round
+from mjlog.fairness.tally import Tally
+from mjlog.tiles import KIND_OF, Tile
+from mjlog.wall.dealing import deal
+from mjlog.wall.verify import DealtWall
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -35,8 +35,8 @@ def physical(rng: random.Random) -> DealtWall:
     """A wall shuffled by Python's ``random`` (uniform), dealt at a table by mjlog's dealer."""
     tiles = list(range(136))
     rng.shuffle(tiles)
-    walls = [[(tiles[w * 34 + 2 * k], tiles[w * 34 + 2 * k + 1]) for k in range(17)]
-             for w in range(4)]
+    walls = [[(Tile(tiles[w * 34 + 2 * k]), Tile(tiles[w * 34 + 2 * k + 1]))
+              for k in range(17)] for w in range(4)]
     dice = (rng.randint(1, 6), rng.randint(1, 6))
     return DealtWall(deal(walls, dice, method="one-roll"), dice)
 

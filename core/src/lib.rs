@@ -6,7 +6,9 @@
 //! modules know nothing of Python; `python` (behind the feature of that name) binds them
 //! as the extension module `mjlog._native`.
 
+pub mod hand;
 pub mod tenhou_facts;
+pub mod tenhou_fairness;
 pub mod tenhou_scan;
 pub mod tenhou_shuffle;
 pub mod tenhou_xml;

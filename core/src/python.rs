@@ -167,6 +167,99 @@ fn tenhou_scan<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyAny>>
     }
 }
 
+/// A Tenhou XML game's fairness samples (twin of `mjlog.fairness.sample.sample_game` on
+/// the game the Python reader reads), given its seed's key words, whether the seed is of
+/// the hex form, and the game's players: one tuple per round, `(wind, number, honba,
+/// dealer, layout, kinds, dice, shanten, pairs, ura)`, or the reason it is declined (a
+/// str). See `core/src/tenhou_fairness.rs`.
+#[pyfunction]
+fn tenhou_fairness<'py>(
+    py: Python<'py>,
+    text: &[u8],
+    words: Vec<u32>,
+    hex: bool,
+    players: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    if !(3..=4).contains(&players) {
+        return Err(PyValueError::new_err("a Tenhou game has 3 or 4 players"));
+    }
+    match crate::tenhou_fairness::read(text, &words, hex, players) {
+        Ok(rounds) => {
+            let mut out = Vec::with_capacity(rounds.len());
+            for r in rounds {
+                let kinds = PyBytes::new(py, &r.kinds);
+                let pairs: Vec<u16> = r.pairs.iter().map(|&p| u16::from(p)).collect();
+                let dice = (u16::from(r.dice.0), u16::from(r.dice.1));
+                out.push(
+                    (
+                        r.wind, r.number, r.honba, r.dealer, r.layout, kinds, dice, r.shanten,
+                        pairs, r.ura,
+                    )
+                        .into_bound_py_any(py)?,
+                );
+            }
+            out.into_bound_py_any(py)
+        }
+        Err(why) => why.into_bound_py_any(py),
+    }
+}
+
+/// The shanten of a closed hand of 13 or 14 tiles given by its 34 counts (twin of
+/// `mjlog.hand.shape.shanten` with no called set).
+#[pyfunction]
+fn closed_shanten(counts: Vec<u8>) -> PyResult<i32> {
+    let c: [u8; crate::hand::KINDS] = counts
+        .try_into()
+        .map_err(|_| PyValueError::new_err("34 counts are needed"))?;
+    let tiles: u32 = c.iter().map(|&n| u32::from(n)).sum();
+    if c.iter().any(|&n| n > 4) || !(13..=14).contains(&tiles) {
+        return Err(PyValueError::new_err(
+            "a closed hand of 13 or 14 tiles, each kind 0 to 4",
+        ));
+    }
+    Ok(crate::hand::closed(&c))
+}
+
+/// Starting shanten and pairs of dealers (row 0, the wall's first 14 kinds) and the other
+/// seats (row 1, 13 each after them) over walls of `size` kinds each, concatenated (twin
+/// of the loop of `mjlog.fairness.inference.uniform_hands`): two flat rows-first
+/// histograms, shanten from -1 (10 bins) and pairs from 0 (8 bins).
+#[pyfunction]
+fn uniform_hands(walls: &[u8], size: usize, players: usize) -> PyResult<(Vec<i64>, Vec<i64>)> {
+    if !(3..=4).contains(&players)
+        || size < 1 + 13 * players
+        || !walls.len().is_multiple_of(size)
+        || walls.iter().any(|&k| usize::from(k) >= crate::hand::KINDS)
+    {
+        return Err(PyValueError::new_err(
+            "walls of kinds 0..33, each long enough to deal",
+        ));
+    }
+    let (mut s, mut p) = (vec![0i64; 20], vec![0i64; 16]);
+    for wall in walls.chunks(size) {
+        for k in 0..players {
+            let hand = if k == 0 {
+                &wall[..14]
+            } else {
+                &wall[1 + 13 * k..14 + 13 * k]
+            };
+            let mut c = [0u8; crate::hand::KINDS];
+            for &kind in hand {
+                c[usize::from(kind)] += 1;
+            }
+            if c.iter().any(|&n| n > 4) {
+                return Err(PyValueError::new_err(
+                    "a kind more than four times in a hand",
+                ));
+            }
+            let row = usize::from(k != 0);
+            s[row * 10 + (crate::hand::closed(&c) + 1) as usize] += 1;
+            p[row * 8 + usize::from(crate::hand::pairs(&c))] += 1;
+        }
+    }
+    Ok((s, p))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -174,5 +267,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<TenhouFacts>()?;
     m.add_class::<TenhouGame>()?;
     m.add_function(wrap_pyfunction!(tenhou_scan, m)?)?;
+    m.add_function(wrap_pyfunction!(tenhou_fairness, m)?)?;
+    m.add_function(wrap_pyfunction!(closed_shanten, m)?)?;
+    m.add_function(wrap_pyfunction!(uniform_hands, m)?)?;
     Ok(())
 }

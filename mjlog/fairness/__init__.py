@@ -21,7 +21,7 @@ from typing import Any
 
 from mjlog import parallel
 from mjlog.diagnostics import InputError, Severity
-from mjlog.fairness.sample import GameSample, sample_game
+from mjlog.fairness.sample import GameSample, sample_game, sample_native
 from mjlog.fairness.tally import Tally
 from mjlog.formats import file_bytes, read_bytes
 from mjlog.stats.facts import UNREADABLE
@@ -39,12 +39,19 @@ def samples_of(items: list[tuple[str, bool]]) -> Batch:
     that cannot be read (named, or found in a folder and in a known format) or is read
     with an error (its rounds read before the error are kept), a game that is not a riichi
     game, a platform's file that holds no game, each with why.
-    A unit of work for a pool or a cluster."""
+    A Tenhou XML game takes the native core's route where it can
+    (:func:`~mjlog.fairness.sample.sample_native`). A unit of work for a pool or a
+    cluster."""
     out: list[GameSample] = []
     skipped: list[str] = []
     for path, explicit in items:
         try:
-            records = read_bytes(file_bytes(path), path)
+            data = file_bytes(path)
+            game = sample_native(data, path)
+            if game is not None:
+                out.append(game)
+                continue
+            records = read_bytes(data, path)
         except InputError as exc:
             if exc.diagnostic.code == "not-a-game":  # a platform's file that holds no game
                 skipped.append(f"{path}: {exc.diagnostic.message}")

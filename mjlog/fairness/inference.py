@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from scipy import optimize, stats
 
+from mjlog import native
 from mjlog.fairness.sample import Layout
 from mjlog.fairness.tally import (
     PAIR_BINS,
@@ -174,7 +175,7 @@ def _contingency(t: Counts, group: str, subject: str) -> Result:
     df = int(res.dof)
     k = min(t.shape) - 1
     lo, hi = _ncx2_interval(float(res.statistic), df)
-    v = math.sqrt(float(res.statistic) / (n * k))
+    v = math.sqrt(_noncentrality(float(res.statistic), df) / (n * k))
     claims = (_wall_sentence(True, v, t.shape[0]), _wall_sentence(False, v, t.shape[0]))
     return Result("wall", group, subject, claims,
                   n=int(t[t.shape[0] - 1].sum()), statistic=float(res.statistic), df=df,
@@ -211,7 +212,7 @@ def gof(test: str, group: str, subject: str, observed: Any, share: Any, labels: 
     res = stats.chisquare(obs, expected)
     df = len(obs) - 1
     lo, hi = _ncx2_interval(float(res.statistic), df)
-    w = math.sqrt(float(res.statistic) / n)
+    w = math.sqrt(_noncentrality(float(res.statistic), df) / n)
     claims = tuple(f"{subject}: {n:,} {unit}; {verb} {model} (Cohen's w {w:.3f})"
                    for verb in ("they fit", "they do not fit"))
     return Result(test, group, subject, (claims[0], claims[1]), n=n,
@@ -222,6 +223,13 @@ def gof(test: str, group: str, subject: str, observed: Any, share: Any, labels: 
 def _not_run(test: str, group: str, subject: str, n: int, why: str) -> Result:
     said = f"{subject}: not tested ({why})"
     return Result(test, group, subject, (said, said), n=n)
+
+
+def _noncentrality(statistic: float, df: int) -> float:
+    """The estimate of a χ²'s noncentrality, ``max(χ² - df, 0)``: the effect sizes *w* and
+    *V* are computed from it, as their intervals are (a raw ``√(χ²/n)`` is biased upward,
+    most for small samples, and would fall outside its own interval)."""
+    return max(statistic - df, 0.0)
 
 
 def _ncx2_interval(statistic: float, df: int) -> tuple[float, float]:
@@ -245,14 +253,21 @@ def uniform_hands(players: int, walls: int, seed: int) -> tuple[Counts, Counts]:
     """Starting shanten and pairs of dealers (row 0, 14 tiles) and other seats (row 1)
     over ``walls`` uniformly shuffled walls (numpy's generator seeded with ``seed``).
     Which positions a deal takes does not matter: under a uniform shuffle every set of
-    positions holds a uniformly drawn hand."""
+    positions holds a uniformly drawn hand. The hands are counted by the native core where
+    this process uses it (:mod:`mjlog.native`)."""
     kinds = np.array([k for k in range(34) if players == 4 or not 1 <= k <= 7], np.int64)
     tiles = np.repeat(kinds, 4)
     rng = np.random.default_rng(seed)
     shantens = np.zeros((2, SHANTEN_BINS), np.int64)
     pairs = np.zeros((2, PAIR_BINS), np.int64)
+    core = native.core()
     for start in range(0, walls, 5000):
         batch = rng.permuted(np.tile(tiles, (min(5000, walls - start), 1)), axis=1)
+        if core is not None:  # the twin of the loop below
+            s, p = core.uniform_hands(batch.astype(np.uint8).tobytes(), len(tiles), players)
+            shantens += np.array(s, np.int64).reshape(2, SHANTEN_BINS)
+            pairs += np.array(p, np.int64).reshape(2, PAIR_BINS)
+            continue
         for wall in batch:
             for k in range(players):
                 row = 0 if k == 0 else 1

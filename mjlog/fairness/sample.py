@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from mjlog import native
 from mjlog.events import (
     Discard,
     DoraReveal,
@@ -34,12 +35,12 @@ from mjlog.events import (
 from mjlog.hand.shape import shanten
 from mjlog.record import GameRecord
 from mjlog.scoring.fast import next_kind
-from mjlog.stats.facts import game_key, where_and_when
+from mjlog.stats.facts import game_key, key_of, native_tenhou, where_and_when
 from mjlog.tiles import KIND_OF
 from mjlog.wall.published import PUBLISHED, key
 from mjlog.wall.source import WallSource
-from mjlog.wall.tenhou_shuffle import TenhouWall
-from mjlog.wall.verify import round_starts, round_walls
+from mjlog.wall.tenhou_shuffle import SeedError, TenhouWall, parse_seed
+from mjlog.wall.verify import round_starts, round_walls, seed_text
 
 Layout = tuple[int, int, int, int, int]
 """How a wall's positions are laid out: players, live tiles, replacement tiles, dora
@@ -115,6 +116,41 @@ def sample_game(record: GameRecord, index: int = 0) -> GameSample | None:
         month=f"{date.year:04d}-{date.month:02d}" if date else None,
         source=record.path if index == 0 else f"{record.path}#{index + 1}",
         names=tuple(p.name for p in start.players), rounds=tuple(rounds))
+
+
+def sample_native(data: bytes, path: str) -> GameSample | None:
+    """The game of a Tenhou XML file sampled by the native core: the twin of
+    :func:`mjlog.formats.read_bytes` then :func:`sample_game`. None on the Python route,
+    for another format, a seed of another form than 2009 on, and any game the core
+    declines (see ``core/src/tenhou_fairness.rs``: a mismatch among them), which the
+    Python route then samples."""
+    found = native_tenhou(data, path)
+    if found is None:
+        return None
+    text, game, start = found
+    seed = seed_text(start)
+    try:
+        parsed = parse_seed(seed) if seed is not None else None
+    except SeedError:
+        return None
+    core = native.core()
+    if parsed is None or parsed.form == "mt19937ar" or core is None:
+        return None
+    rounds = core.tenhou_fairness(text, list(parsed.words), parsed.form == "hex",
+                                  len(start.players))
+    if isinstance(rounds, str):  # declined, with the reason
+        return None
+    platform, date = where_and_when(path, start)
+    return GameSample(
+        key=key_of(start, game.first_hands), platform=platform or "unknown",
+        players=len(start.players),
+        month=f"{date.year:04d}-{date.month:02d}" if date else None, source=path,
+        names=tuple(p.name for p in start.players),
+        rounds=tuple(RoundSample(
+            label=round_label(wind, number, honba), status="proven", why="", dealer=dealer,
+            layout=tuple(layout), kinds=kinds, dice=tuple(dice), shanten=tuple(shanten),
+            pairs=tuple(pairs), ura=tuple(tuple(u) for u in ura))
+            for wind, number, honba, dealer, layout, kinds, dice, shanten, pairs, ura in rounds))
 
 
 def _round(events: Sequence[Event], wall: WallSource | None, codes: dict[str, str],

@@ -83,6 +83,8 @@ class Tally:
         self.keys.add(game.key)
         self.games += 1
         month = self.months.setdefault((game.platform, game.month or "undated"), Counter())
+        players = [self.players.setdefault((game.platform, game.players, name), Player())
+                   for name in game.names]
         for rnd in game.rounds:
             month[rnd.status] += 1
             if rnd.status in ("mismatch", "unreadable"):
@@ -91,36 +93,38 @@ class Tally:
                     self.mismatches.append((game.source, rnd.label, rnd.status, rnd.why))
                 continue
             basis = "proven" if rnd.status == "proven" else "unproven"
-            group = self.groups.setdefault((game.platform, game.players, basis), Group())
-            self._round(group, game, rnd)
+            group = self.groups.get((game.platform, game.players, basis))
+            if group is None:
+                group = self.groups[game.platform, game.players, basis] = Group()
+            _count(group, players, rnd)
 
-    def _round(self, group: Group, game: GameSample, rnd: RoundSample) -> None:
-        """Count one round that is not a mismatch in ``group`` and its players'."""
-        group.rounds += 1
-        if rnd.layout is not None and rnd.kinds is not None:
-            table = group.walls.get(rnd.layout)
-            if table is None:
-                table = group.walls[rnd.layout] = np.zeros((sum(rnd.layout), 34), np.int64)
-            np.add.at(table, (_rows(rnd.layout), np.frombuffer(rnd.kinds, np.uint8)), 1)
-        if len(rnd.dice) == 2 and all(1 <= d <= 6 for d in rnd.dice):
-            group.dice[sum(rnd.dice)] += 1
-        for seat, (s, pairs) in enumerate(zip(rnd.shanten, rnd.pairs, strict=True)):
-            if s is None or pairs is None:
-                continue
-            row = 0 if seat == rnd.dealer else 1
-            group.shanten[row, s + 1] += 1
-            group.pairs[row, pairs] += 1
-            self._player(game, seat).shanten[row, s + 1] += 1
-        for seat, hits, mean, var in rnd.ura:
-            for ura in (group.ura, self._player(game, seat).ura):
-                ura[0] += 1
-                ura[1] += hits
-                ura[2] += mean
-                ura[3] += var
 
-    def _player(self, game: GameSample, seat: int) -> Player:
-        name = game.names[seat] if seat < len(game.names) else f"seat {seat}"
-        return self.players.setdefault((game.platform, game.players, name), Player())
+def _count(group: Group, players: list[Player], rnd: RoundSample) -> None:
+    """Count one round that is not a mismatch in ``group`` and its ``players``' (by seat)."""
+    group.rounds += 1
+    if rnd.layout is not None and rnd.kinds is not None:
+        table = group.walls.get(rnd.layout)
+        if table is None:
+            table = group.walls[rnd.layout] = np.zeros((sum(rnd.layout), 34), np.int64)
+        np.add.at(table, (_rows(rnd.layout), np.frombuffer(rnd.kinds, np.uint8)), 1)
+    if len(rnd.dice) == 2 and 1 <= rnd.dice[0] <= 6 and 1 <= rnd.dice[1] <= 6:
+        group.dice[rnd.dice[0] + rnd.dice[1]] += 1
+    shanten, pairs = group.shanten, group.pairs
+    for seat, s in enumerate(rnd.shanten):
+        p = rnd.pairs[seat]
+        if s is None or p is None:
+            continue
+        row = 0 if seat == rnd.dealer else 1
+        shanten[row, s + 1] += 1
+        pairs[row, p] += 1
+        if seat < len(players):
+            players[seat].shanten[row, s + 1] += 1
+    for seat, hits, mean, var in rnd.ura:
+        for ura in (group.ura, players[seat].ura if seat < len(players) else [0, 0, 0.0, 0.0]):
+            ura[0] += 1
+            ura[1] += hits
+            ura[2] += mean
+            ura[3] += var
 
 
 _ROWS: dict[Layout, npt.NDArray[np.intp]] = {}

@@ -227,10 +227,10 @@ def _frame(rows: list[tuple[Any, ...]], schema: dict[str, pl.DataType]) -> pl.Da
 def game_key(start: GameStart, events: list[Event]) -> int:
     """A content key of a game (players and first deal): equal for copies of one game."""
     first = next((e for e in events if isinstance(e, RoundStart)), None)
-    return _key_of(start, first.hands if first else ())
+    return key_of(start, first.hands if first else ())
 
 
-def _key_of(start: GameStart, first_hands: Sequence[Sequence[int] | None]) -> int:
+def key_of(start: GameStart, first_hands: Sequence[Sequence[int] | None]) -> int:
     """:func:`game_key` of a game whose first round deals ``first_hands``."""
     seed = next((v for k, v in reversed(start.meta) if k == "shuffle.seed"), None)  # the last
     parts = ["\x1f".join(p.name for p in start.players).encode(), b"\x1e", str(seed).encode(),
@@ -656,27 +656,39 @@ def _native_reader() -> Any:
     return reader
 
 
-def _add_native(batch: Batch, data: bytes, path: str) -> bool:
-    """Add the game of a Tenhou XML file by the native core: its fact rows read straight
-    from the XML, the game start made by the Python reader from the header the core hands
-    back. Whether it did; False (nothing added) on the Python route, for another format,
-    and for any record the core declines (a diagnostic, a shape it does not read), which
-    the Python route then reads. The twin of :func:`read_bytes` then :func:`add_game`."""
+def native_tenhou(data: bytes, path: str) -> tuple[bytes, Any, GameStart] | None:
+    """A Tenhou XML file read by the native core's ``TenhouFacts``: its text, the game read
+    and the game start the Python reader makes of its header; None on the Python route,
+    for another format, and for any record the core declines (a diagnostic, a shape it
+    does not read)."""
     reader = _native_reader()
     if reader is None:
-        return False
+        return None
     text, damage = gunzip(data)
     most = min(ONE_GAME_LIMIT, record_limit())
     if damage is not None or len(text) > most or detect_text(text) != "tenhou-xml":
-        return False
+        return None
     game = reader.read(text)
     if isinstance(game, str):  # declined, with the reason
-        return False
+        return None
     start = tenhou_xml.game_start_of(game.header, game.first_scores, game.rounding_owari, path)
     if start is None:
+        return None
+    return text, game, start
+
+
+def _add_native(batch: Batch, data: bytes, path: str) -> bool:
+    """Add the game of a Tenhou XML file by the native core: its fact rows read straight
+    from the XML, the game start made by the Python reader from the header the core hands
+    back (:func:`native_tenhou`). Whether it did; False (nothing added) where that gives
+    nothing, which the Python route then reads. The twin of :func:`read_bytes` then
+    :func:`add_game`."""
+    found = native_tenhou(data, path)
+    if found is None:
         return False
+    _, game, start = found
     g = len(batch.game_rows)
-    key = _key_of(start, game.first_hands)
+    key = key_of(start, game.first_hands)
     batch.game_rows.append((g, *_game_info(path, start, 0, key, True)))
     batch.games += 1
     _placements(batch, g, start, tenhou_xml.game_end_of(game.owari, game.players))

@@ -219,7 +219,8 @@ def _row(r: Result) -> str:
     stat = f"{r.statistic:.4g}" + (f" (df {r.df})" if r.df is not None else "") \
         if r.statistic is not None else "-"
     return (f'<tr class="test" data-test="{e(r.test)}" data-subject="{e(r.subject)}">'
-            f'<td>{_verdict(r)}</td><td>{e(r.sentence)}</td><td>{e(stat)}</td>'
+            f'<td>{_verdict(r)}</td><td style="text-align:left">{e(r.sentence)}</td>'
+            f'<td>{e(stat)}</td>'
             f'<td class="p">{_p(r.p)}</td><td class="q">{_p(r.p_adjusted)}</td>'
             f'<td>{e(r.effect)}</td><td class="effect">{e(ci)}</td></tr>')
 

@@ -24,7 +24,8 @@ from itertools import chain
 from pathlib import Path
 from typing import Any, Final, Literal, TextIO
 
-from mjlog import __version__, parallel
+from mjlog import parallel
+from mjlog.about import __version__
 from mjlog.check import Referee
 from mjlog.diagnostics import (
     PER_GAME,

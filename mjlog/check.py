@@ -27,7 +27,7 @@ import re
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from mjlog.diagnostics import PER_GAME, Violation
-from mjlog.events import Event
+from mjlog.events import MOVES, Event
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
@@ -67,10 +67,15 @@ class Referee(Observer):
         """Record a violation of ``rule`` at the current event.
 
         ``move``: the event is a move, so the violation's turn is the one it
-        makes (the engine has not counted it yet).
+        makes (the engine has not counted it yet). An event that is not a move (a win, a
+        draw, a dora turned) makes no turn of its own, whatever ``move`` says: its
+        violation is at the turn of the move before it, where the table shows it.
         """
         engine = self.engine
         i = engine.index
+        if move and 0 <= i < len(self.record.events) \
+                and self.record.events[i].__class__ not in MOVES:
+            move = False
         if len(self.violations) >= PER_GAME:
             self.left_out += 1
             return

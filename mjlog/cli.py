@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from mjlog import __version__, archives, install_hint, native, parallel, storage
+from mjlog import __version__, archives, install_hint, native, parallel, screens, storage
 from mjlog.audit import (
     AuditReport,
     Checks,
@@ -42,18 +42,11 @@ from mjlog.conversion import convert_all
 from mjlog.diagnostics import InputError
 from mjlog.docgen import rule_entry
 from mjlog.events import (
-    AbortiveDraw,
-    DoraReveal,
-    Draw,
     Event,
-    ExhaustiveDraw,
-    GameEnd,
-    GameStart,
     RoundStart,
-    Win,
     round_label,
 )
-from mjlog.families import FAMILIES, family_of, random_game, rules_by_code
+from mjlog.families import FAMILIES, random_game, rules_by_code
 from mjlog.formats import (
     FORMATS,
     WriteOptions,
@@ -66,7 +59,6 @@ from mjlog.formats import (
 )
 from mjlog.progress import Progress
 from mjlog.record import GameRecord
-from mjlog.render import result_text, table_text, wall_text
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import TurnLimit
 from mjlog.ruleset import (
@@ -79,11 +71,11 @@ from mjlog.ruleset import (
     option_value,
     parse_option,
 )
-from mjlog.textsafe import terminal, terminal_lines
-from mjlog.view.captions import caption, result_screen
+from mjlog.textsafe import terminal
 from mjlog.view.model import game_view
-from mjlog.view.page import index_page, viewer_page
+from mjlog.view.page import index_page, index_row, share_lines, viewer_page
 from mjlog.view.report import RefereeReport
+from mjlog.view.words import LANGS
 from mjlog.wall.verify import walls_for
 
 if TYPE_CHECKING:
@@ -435,8 +427,12 @@ def _below(name: str, holders: list[tuple[str, bool]]) -> Path:
               help="Also show the wall (live and dead, what is still to come), for records "
               "whose shuffle seed reproduces it or whose platform publishes it (Mahjong "
               "Soul, Riichi City).")
+@click.option("--interactive", is_flag=True,
+              help="Step through the game in the terminal (keys: arrows, Home/End, r for "
+              "the result, ? for the rest, q to quit), from --round/--turn/--end if given, "
+              "else from the game's start. Needs prompt_toolkit (mjlog[tui]).")
 def replay_cmd(input_: str, round_: str | None, turn: int | None, at_end: bool, game: int,
-               show_wall: bool) -> None:
+               show_wall: bool, interactive: bool) -> None:
     """Print the table (hands, melds, rivers, scores, dora, wall) at a point of a game,
     and the move that led to it.
 
@@ -455,27 +451,33 @@ def replay_cmd(input_: str, round_: str | None, turn: int | None, at_end: bool, 
     for d in rec.diagnostics:
         click.echo(terminal(f"{input_}: {d}"), err=True)
     engine, label, first, stop = _replay_to(rec, _round_wanted(round_), turn)
-    start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
-    red = start.ruleset.red_fives if start else True
-    results: list[Event] = []
+    results: list[Event] | None = None
     if at_end:
-        stop, results = _to_round_end(engine, rec.events, stop)
+        stop, results = screens.to_round_end(engine, rec.events, stop)
         label = label.replace("before the result", "its end")
-    click.echo(terminal_lines(table_text(engine.state, start, red=red,
-                                         heading=f"{input_}  {label}")), nl=False)
-    names = [p.name or f"seat {i}" for i, p in enumerate(start.players)] if start else []
-    unit = family_of(start.ruleset).value_unit if start else "han"
-    if stop > first + 1 or at_end:
-        last = rec.events[stop - 1]
-        click.echo(terminal(f"last move: {caption(last, engine.state, names, red, unit)}"))
-    for ev in results:
-        res = result_screen(ev, engine.state, names, red, start.first_dealer if start else 0)
-        if res is not None:
-            click.echo(terminal_lines(result_text(res, names, unit)), nl=False)
-    if show_wall:
-        click.echo(_wall_at(rec, first, stop, red), nl=False)
-    for f in engine.findings:
-        click.echo(terminal(f"finding so far: {f}"))
+    walls = walls_for(rec) if show_wall else None
+    if interactive:
+        asked = round_ is not None or turn is not None or at_end
+        _replay_interactively(input_, rec, (first, turn or 0, at_end) if asked else None, walls)
+        return
+    click.echo(screens.replay_text(rec, engine, f"{input_}  {label}", first, stop,
+                                   results=results, walls=walls), nl=False)
+
+
+def _replay_interactively(input_: str, rec: GameRecord, where: tuple[int, int, bool] | None,
+                          walls: screens.Walls | None) -> None:
+    """``replay --interactive``: refused off a terminal or without prompt_toolkit, in one
+    line each; otherwise :func:`mjlog.tui.run` from ``where`` (the round's first event,
+    the turn, whether at its end; ``None``: the game's start)."""
+    if importlib.util.find_spec("prompt_toolkit") is None:
+        raise click.UsageError("--interactive steps with prompt_toolkit, which is not "
+                               "installed: " + install_hint("tui"))
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise click.UsageError("--interactive needs a terminal (standard input and output); "
+                               "without one, show a move with --turn N")
+    from mjlog import tui
+
+    tui.run(rec, input_, where, walls)
 
 
 _ROUND_WORDS = re.compile(r"^\s*(east|south|west|north|[eswn])\s*(\d+)"
@@ -494,37 +496,9 @@ def _round_wanted(text: str | None) -> str | None:
     return label if m[3] is None else f"{label}-{int(m[3])}"
 
 
-def _to_round_end(engine: Engine, events: list[Event], stop: int) -> tuple[int, list[Event]]:
-    """Apply the events from ``stop`` up to the next round's start (or the record's end);
-    return where it stopped and the results and game end met on the way."""
-    end = stop
-    while end < len(events) and not isinstance(events[end], RoundStart):
-        end += 1
-    engine.run(events, start=stop, stop=end)
-    return end, [ev for ev in events[stop:end]
-                 if isinstance(ev, Win | ExhaustiveDraw | AbortiveDraw | GameEnd)]
-
-
 def _matches(rs: RoundStart, want: str) -> bool:
     label = round_label(rs.round_wind, rs.round_number, rs.honba)
     return label == want or label.split("-")[0] == want
-
-
-def _wall_at(rec: GameRecord, first: int, stop: int, red: bool) -> str:
-    """The wall of the round starting at event ``first``, as it is before event ``stop``."""
-    walls, notes = walls_for(rec)
-    r = sum(1 for ev in rec.events[:first] if isinstance(ev, RoundStart))
-    wall = walls[r] if r < len(walls) else None
-    if wall is None:
-        why = notes[0].message if notes else "the record has no shuffle seed"
-        return f"wall: not known ({why})\n"
-    moves = rec.events[first + 1:stop]
-    return wall_text(
-        wall, red=red,
-        draws=sum(1 for ev in moves if isinstance(ev, Draw) and not ev.rinshan),
-        rinshan=sum(1 for ev in moves if isinstance(ev, Draw) and ev.rinshan),
-        doras=1 + sum(1 for ev in moves if isinstance(ev, DoraReveal)),
-    )
 
 
 def _replay_to(
@@ -555,8 +529,7 @@ def _replay_to(
     stop = first + 1
     if turn is None or engine.state.turn < turn:  # to the move asked for, or the result
         limit = [TurnLimit(engine, turn)] if turn is not None else []
-        stop = engine.run(events, limit, start=first + 1,
-                          pause=frozenset({Win, ExhaustiveDraw, AbortiveDraw, RoundStart}))
+        stop = engine.run(events, limit, start=first + 1, pause=screens.BEFORE_RESULT)
     if turn is not None and engine.state.turn < turn:
         raise click.UsageError(f"round {label} has only {engine.state.turn} moves")
     where = f"turn {engine.state.turn}" if turn is not None else "before the result"
@@ -564,6 +537,11 @@ def _replay_to(
 
 
 # ---------------------------------------------------------------- view
+
+
+_LANG = click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True,
+                     help="The page's language: English, Japanese or Chinese (every fixed "
+                     "word, yaku, action and result; the viewer can switch between them).")
 
 
 @main.command("view")
@@ -578,8 +556,9 @@ def _replay_to(
 @_SET
 @_FORCE_RULES
 @_NO_WALL
+@_LANG
 def view_cmd(inputs: tuple[str, ...], output: str | None, preset: str | None,
-             settings: tuple[str, ...], force_rules: bool, no_wall: bool) -> None:
+             settings: tuple[str, ...], force_rules: bool, no_wall: bool, lang: str) -> None:
     """Write each game as a page that replays it move by move, in any browser, offline.
 
     The page shows the table at every move (hands, melds, rivers, dora, scores,
@@ -591,7 +570,7 @@ def view_cmd(inputs: tuple[str, ...], output: str | None, preset: str | None,
     options = _rule_options(preset, settings)
     items = _expanded(inputs)
     make = partial(game_view, preset=preset, options=options, force=force_rules,
-                   wall=not no_wall)
+                   wall=not no_wall, lang=lang)
     to_file = output is not None and output.endswith(".html")
     if to_file or (output is None and len(items) == 1):
         games = [g for item in items for g in _games_of(item)]
@@ -599,7 +578,7 @@ def view_cmd(inputs: tuple[str, ...], output: str | None, preset: str | None,
             path, i, rec = games[0]
             out = Path(output) if output else Path(_relative(path, []).stem + ".html")
             _refuse_clashes({path: out}, {Path(p).resolve() for p, _ in items})
-            _write_text(out, viewer_page(make(rec, i)))
+            _write_text(out, viewer_page(make(rec, i), share=share_lines(rec.events)))
             click.echo(f"wrote {out}", err=True)
             return
         if to_file or not games:
@@ -629,7 +608,7 @@ def _view_pages(items: list[tuple[str, bool]], folder: Path, holders: list[tuple
     """Write the pages of :func:`_view_folder` into ``folder``; return how many. An input
     that cannot be read is said on standard error and added to ``unreadable``, and the
     others are written."""
-    rows: list[tuple[str, str, str]] = []
+    rows: list[dict[str, Any]] = []
     with Progress(len(items), "writing pages") if sys.stderr.isatty() and len(items) > 1 \
             else nullcontext() as progress:
         for item in items:
@@ -639,16 +618,28 @@ def _view_pages(items: list[tuple[str, bool]], folder: Path, holders: list[tuple
                 name = rel.with_name(rel.name + (f"-game{i + 1}" if len(games) > 1 else "")
                                      + ".html")
                 data = make(rec, i)
-                _write_text(folder / name, viewer_page(data, index_href=_up(name) + "index.html"))
-                rows.append((name.as_posix(), path + (f" game {i + 1}" if len(games) > 1 else ""),
-                             f"{counted(len(data['rounds']), 'round')}, "
-                             f"{counted(len(data['findings']), 'finding')}"))
+                _write_text(folder / name, viewer_page(data, index_href=_up(name) + "index.html",
+                                                       share=share_lines(rec.events)))
+                rows.append(index_row(name.as_posix(), path + (f" game {i + 1}" if len(games) > 1
+                                                               else ""), data, _date_of(rec)))
             if progress is not None:
                 progress(1, len(games))
     if not rows:
         raise InputFailure("; ".join(unreadable) or "no game records found")
     _write_text(folder / "index.html", index_page(counted(len(rows), "game"), rows))
     return len(rows)
+
+
+def _date_of(rec: GameRecord) -> str:
+    """The date a game was played, as the record says it (empty when it does not)."""
+    from mjlog.events import GameStart
+    from mjlog.stats.facts import where_and_when
+
+    start = rec.events[0] if rec.events else None
+    if not isinstance(start, GameStart):
+        return ""
+    date = where_and_when(rec.path, start)[1]
+    return date.strftime("%Y-%m-%d") if date else ""
 
 
 def _games_of(item: tuple[str, bool], unreadable: list[str] | None = None
@@ -707,11 +698,14 @@ def _up(name: Path) -> str:
 @_SET
 @_FORCE_RULES
 @click.option("--no-rules", is_flag=True, help="Do not judge the moves by the ruleset.")
+@click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True,
+              help="With --format html: the language of the referee's page and its replay "
+              "pages (English, Japanese or Chinese).")
 def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, cluster: str | None,
               output: str | None,
               all_games: bool, summary_only: bool, no_wall: bool, no_scores: bool,
               preset: str | None, settings: tuple[str, ...], force_rules: bool,
-              no_rules: bool) -> None:
+              no_rules: bool, lang: str) -> None:
     """Replay records and report every inconsistency, rule violation and score mismatch.
 
     INPUTS are files, folders (searched recursively; files that are not
@@ -732,7 +726,7 @@ def audit_cmd(inputs: tuple[str, ...], fmt: str, jobs: int, cluster: str | None,
         raise click.UsageError(f"the report {output} would replace an input; nothing was "
                                "written")
     if fmt == "html":
-        _audit_page(items, parallel.Engine(jobs, cluster), checks, output)
+        _audit_page(items, parallel.Engine(jobs, cluster), checks, output, lang)
         return
     stream = None if output else sys.stdout
     with Spool(fmt, all_games=all_games, summary_only=summary_only, stream=stream) as spool:
@@ -759,13 +753,13 @@ def _exit_for(report: AuditReport) -> None:
 
 
 def _audit_page(items: list[tuple[str, bool]], engine: parallel.Engine, checks: Checks,
-                output: str | None) -> None:
+                output: str | None, lang: str = "en") -> None:
     """``audit --format html``: the referee's page and the replay pages of the games with
     findings beside it."""
     if not output or output == "-" or not output.endswith(".html"):
         raise click.UsageError("--format html writes a page and the games' replay pages "
                                "beside it: give -o REPORT.html")
-    page = RefereeReport(checks)
+    page = RefereeReport(checks, lang=lang)
     with _cluster_errors():
         report = _audited(items, engine, checks, page.add, bar=True)
     out = Path(output)
@@ -949,6 +943,8 @@ def rules_cmd(preset: str | None) -> None:
               help="Show how often each yaku comes in a group's wins instead of the metrics.")
 @click.option("--report-limit", type=click.IntRange(min=1), default=20, show_default=True,
               help="Groups drawn in the report, from the top of the table.")
+@click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True,
+              help="The language of --report's page (English, Japanese or Chinese).")
 @_JOBS
 @_CLUSTER
 def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
@@ -959,7 +955,7 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
               include_incomplete: bool, keep_duplicates: bool, double_ron: str,
               average_win: str, draws: str, facts_dir: str | None, overwrite: bool,
               update: bool, report_path: str | None, yaku_table: bool, report_limit: int,
-              jobs: int, cluster: str | None) -> None:
+              lang: str, jobs: int, cluster: str | None) -> None:
     """Player statistics (win, deal-in, riichi, call rates, placements …) over records.
 
     Every rate comes with its 95% interval; every metric names its convention
@@ -1001,7 +997,7 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
     if report_path is not None:
         full, _ = table.select(summary.table, table.Selection(
             keys, list(stats.METRICS), sel.options), min_games=min_games, sort=sort)
-        _stats_report(Path(report_path), full, summary, options, report_limit)
+        _stats_report(Path(report_path), full, summary, options, report_limit, lang)
     if yaku_table:
         _yaku_output(shown, summary, sel, fmt, output)
     else:
@@ -1090,7 +1086,7 @@ def _stats_run(inputs: tuple[str, ...], keys: list[str], options: dict[str, str]
 
 
 def _stats_report(path: Path, full: pl.DataFrame, summary: Summary, options: dict[str, str],
-                  limit: int) -> None:
+                  limit: int, lang: str = "en") -> None:
     """Write the report page (from the rows of the table as selected and sorted)."""
     from mjlog.stats import report
 
@@ -1100,7 +1096,7 @@ def _stats_report(path: Path, full: pl.DataFrame, summary: Summary, options: dic
              "conventions: " + ", ".join(f"{k.replace('_', '-')}={v}"
                                          for k, v in options.items()))
     _atomically(path, lambda p: report.write_report(
-        p, full, summary.report, options, about=about, limit=limit))
+        p, full, summary.report, options, about=about, limit=limit, lang=lang))
     click.echo(f"wrote the report to {path}", err=True)
 
 

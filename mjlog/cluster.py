@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from mjlog import archives, install_hint
+from mjlog import archives
+from mjlog.about import install_hint
 from mjlog.compression import limited, record_limit
 from mjlog.formats import paths_under
 

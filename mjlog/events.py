@@ -20,7 +20,11 @@ Conventions (documented once here):
 * players are seat indices 0..n-1 in the record's seat order (seat 0 is the
   first dealer's seat only when ``GameStart.first_dealer`` is 0);
 * tiles are physical ids (see :mod:`mjlog.tiles`);
-* scores and deltas are in points (25000, not 250).
+* scores and deltas are in points (25000, not 250);
+* an event's ``repr`` writes its tiles in mpsz by kind, ``Discard(player=1, tile=5m)``,
+  and leaves out the fields at their default. A red five shows as its five (whether
+  id 16 is red is the ruleset's to say, not the event's) and the physical id is the
+  field's value (``ev.tile == 16``).
 
 Events are immutable values and carry no source position: an importer may
 share one ``Draw`` object between every place it occurs. Where an event came
@@ -33,11 +37,11 @@ Each class has a ``TYPE`` string, its tag in JSON Lines (see
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import ClassVar, Final
 
 from mjlog.ruleset import Ruleset
-from mjlog.tiles import NUM_TILES, Tile
+from mjlog.tiles import NUM_TILES, Tile, TileError, tile_str, tiles_str
 
 Pairs = tuple[tuple[str, str], ...]
 """Ordered key/value pairs: source metadata and attributes kept verbatim."""
@@ -388,6 +392,58 @@ EVENT_TYPES: dict[str, type[Event]] = {
     )
 }
 """Every event class by its ``TYPE`` tag."""
+
+_TILE_FIELDS: Final = frozenset({"tile", "called", "added", "win_tile", "indicator",
+                                 "dora_indicator"})
+_TILES_FIELDS: Final = frozenset({"tiles", "hand", "dora_indicators", "ura_indicators", "wall"})
+_HANDS_FIELDS: Final = frozenset({"hands", "melds"})
+
+
+def _tiles_text(tiles: object) -> str:
+    """A tuple of tile ids as mpsz by kind, in its order (``()`` when empty). Raises
+    ``TypeError`` or :class:`TileError` for anything else."""
+    if not isinstance(tiles, tuple) or not all(type(t) is int for t in tiles):
+        raise TypeError("not a tuple of tile ids")
+    return tiles_str(tiles, red_fives=False, sort=False) or "()"
+
+
+def _shown(name: str, value: object) -> str:
+    """One field's value as an event's ``repr`` writes it: a tile field's ids in mpsz by
+    kind (module docstring), anything else, or a value that is no tile id (a fuzzed
+    event's), as ``repr`` writes it."""
+    try:
+        if name in _TILE_FIELDS and type(value) is int:
+            return tile_str(value, red_fives=False)
+        if name in _TILES_FIELDS and value is not None:
+            return _tiles_text(value)
+        if name in _HANDS_FIELDS and isinstance(value, tuple):
+            items = ["None" if h is None else _tiles_text(h) for h in value]
+            return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
+    except (TypeError, TileError):
+        pass
+    return repr(value)
+
+
+def _at_default(f: object, value: object) -> bool:
+    default = getattr(f, "default", MISSING)
+    if default is MISSING:
+        factory = getattr(f, "default_factory", MISSING)
+        if factory is MISSING:
+            return False
+        default = factory()
+    return type(value) is type(default) and value == default
+
+
+def _event_repr(ev: Event) -> str:
+    """``Discard(player=1, tile=5m)``: the event's fields but those at their default, its
+    tiles in mpsz (:func:`_shown`)."""
+    shown = [f"{f.name}={_shown(f.name, getattr(ev, f.name))}" for f in fields(ev)
+             if not _at_default(f, getattr(ev, f.name))]
+    return f"{type(ev).__name__}({', '.join(shown)})"
+
+
+for _cls in EVENT_TYPES.values():
+    _cls.__repr__ = _event_repr  # type: ignore[assignment,method-assign]
 
 PAO_UNNAMED: Final[set[str]] = set()
 """The sources (:attr:`GameStart.source`) whose wins cannot name the seat liable for

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Final, TypeVar
 
-from mjlog import install_hint
+from mjlog.about import install_hint
 
 T = TypeVar("T")
 _URL: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+://")

@@ -70,7 +70,7 @@ def test_screenshots_of_a_table_a_result_and_a_finding(browser: Any, tmp_path: P
                     "kan_after_riichi=forbidden")
     context, page, errors = open_page(browser, game, "#step=60")
     try:
-        page.screenshot(path=str(shots / "viewer-table.png"))
+        page.screenshot(path=str(tmp_path / "viewer-table.png"))  # docs: test_viewer_table
         win = page.evaluate("""() => JSON.parse(document.getElementById('game-data').textContent)
             .steps.findIndex(s => s.res && s.res.kind === 'win')""")
         page.evaluate(f"location.hash = '#step={win}'")
@@ -85,8 +85,9 @@ def test_screenshots_of_a_table_a_result_and_a_finding(browser: Any, tmp_path: P
     finally:
         context.close()
     assert errors == errors2 == []
-    for name in ("viewer-table", "viewer-result", "viewer-finding"):
-        assert (shots / f"{name}.png").stat().st_size > 20_000
+    for shot in (tmp_path / "viewer-table.png", shots / "viewer-result.png",
+                 shots / "viewer-finding.png"):
+        assert shot.stat().st_size > 20_000
 
 
 @pytest.mark.slow

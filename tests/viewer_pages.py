@@ -60,8 +60,12 @@ def page_of(tmp_path: Path, record: Path, *args: str) -> Path:
     return out
 
 
-def open_page(browser: Any, page_file: Path, fragment: str = "") -> tuple[Any, Any, list[str]]:
-    context = browser.new_context(offline=True, viewport={"width": 1400, "height": 1000})
+def open_page(browser: Any, page_file: Path, fragment: str = "",
+              viewport: dict[str, int] | None = None) -> tuple[Any, Any, list[str]]:
+    """The page opened offline (1400×1000 unless ``viewport`` says), with the console's
+    errors and any request off the file collected."""
+    context = browser.new_context(offline=True,
+                                  viewport=viewport or {"width": 1400, "height": 1000})
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)

@@ -6,7 +6,10 @@ player-game for points over games, turn histograms, yaku counts); it holds
 aggregates, not games, except the per-game points. :func:`write_report`
 draws the pictures with matplotlib as inline SVG (text kept as text, no
 script, no network) and writes the page. Matplotlib is imported only here,
-and only when a report is asked for.
+and only when a report is asked for. The page's fixed words, the headline
+metrics' names and the yaku are written in the language asked for
+(:mod:`mjlog.view.words`); the caller's ``about`` line and the groups' names
+are shown as given.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from mjlog.stats.metrics import (
     merge,
     options_in_force,
 )
+from mjlog.view.words import t
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -131,20 +135,32 @@ def figure(width: float = 4.6, height: float = 2.6) -> tuple[Figure, Any]:
     return fig, ax
 
 
-def _placement_chart(row: dict[str, Any], pool: dict[str, Any], players: int) -> str:
+def _placement_chart(row: dict[str, Any], pool: dict[str, Any], players: int,
+                     lang: str = "en") -> str:
     names = ["first_rate", "second_rate", "third_rate", "fourth_rate"][:players]
     fig, ax = figure()
     xs = range(1, players + 1)
-    ax.bar(xs, [row[n] or 0 for n in names], color="#3b6ea5", label="this group")
-    ax.plot(xs, [pool[n] or 0 for n in names], "o", color="#c0392b", label="all players")
+    ax.bar(xs, [row[n] or 0 for n in names], color="#3b6ea5", label=t("this group", lang))
+    ax.plot(xs, [pool[n] or 0 for n in names], "o", color="#c0392b",
+            label=t("all players", lang))
     ax.set_xticks(list(xs), [f"{i}" for i in xs])
-    ax.set_xlabel("placement")
-    ax.set_ylabel("share of games")
+    ax.set_xlabel(t("placement", lang))
+    ax.set_ylabel(t("share of games", lang))
     ax.legend(frameon=False)
     return svg_of(fig)
 
 
-def _rates_chart(row: dict[str, Any], pool: dict[str, Any], cols: dict[str, str]) -> str:
+def _metric_name(name: str, lang: str) -> str:
+    """A metric's name as the report writes it: its label and name in English (``和了率
+    win rate``), its label in Japanese, its name's translation in Chinese."""
+    if lang == "ja":
+        return BY_NAME[name].label
+    words = name.replace("_", " ")
+    return t(words, lang) if lang != "en" else f"{BY_NAME[name].label} {words}"
+
+
+def _rates_chart(row: dict[str, Any], pool: dict[str, Any], cols: dict[str, str],
+                 lang: str = "en") -> str:
     fig, ax = figure()
     ys = list(range(len(HEADLINE)))
     for y, name in zip(ys, HEADLINE, strict=True):
@@ -156,12 +172,12 @@ def _rates_chart(row: dict[str, Any], pool: dict[str, Any], cols: dict[str, str]
                         color="#3b6ea5", capsize=3)
         if pool[c] is not None:
             ax.plot([pool[c] * 100], [y], "|", color="#c0392b", markersize=14)
-    ax.set_yticks(ys, [BY_NAME[n].label + " " + n.replace("_", " ") for n in HEADLINE])
-    ax.set_xlabel("% (95% interval; red: all players)")
+    ax.set_yticks(ys, [_metric_name(n, lang) for n in HEADLINE])
+    ax.set_xlabel(t("% (95% interval; red: all players)", lang))
     return svg_of(fig)
 
 
-def _monthly_chart(monthly: pl.DataFrame, cols: dict[str, str]) -> str | None:
+def _monthly_chart(monthly: pl.DataFrame, cols: dict[str, str], lang: str = "en") -> str | None:
     df = monthly.filter(pl.col("year").is_not_null()).sort("year", "month")
     if df.is_empty():
         return None
@@ -170,19 +186,19 @@ def _monthly_chart(monthly: pl.DataFrame, cols: dict[str, str]) -> str | None:
     for name, colour in (("win_rate", "#3b6ea5"), ("deal_in_rate", "#c0392b")):
         c = cols[name]
         values = [(v or 0) * 100 for v in df[c].to_list()]
-        ax.plot(range(len(labels)), values, marker="o", color=colour, label=name.replace(
-            "_", " "))
+        ax.plot(range(len(labels)), values, marker="o", color=colour, label=t(name.replace(
+            "_", " "), lang))
         ax.fill_between(range(len(labels)), [(v or 0) * 100 for v in df[f"{c}_lo"].to_list()],
                         [(v or 0) * 100 for v in df[f"{c}_hi"].to_list()], color=colour,
                         alpha=0.15)
     step = max(1, len(labels) // 8)
     ax.set_xticks(range(0, len(labels), step), labels[::step], rotation=30)
-    ax.set_ylabel("% of rounds")
+    ax.set_ylabel(t("% of rounds", lang))
     ax.legend(frameon=False)
     return svg_of(fig)
 
 
-def _points_chart(games: pl.DataFrame) -> str | None:
+def _points_chart(games: pl.DataFrame, lang: str = "en") -> str | None:
     df = games.sort("date", "source", nulls_last=True)
     use = "points" if df["points"].null_count() == 0 else None
     if df.is_empty():
@@ -192,23 +208,23 @@ def _points_chart(games: pl.DataFrame) -> str | None:
     ax.plot(range(1, df.height + 1), values.cum_sum().to_list(), color="#3b6ea5")
     ax.axhline(0, color="#999", linewidth=0.8)
     _whole_ticks(ax)
-    ax.set_xlabel("games (in date order)")
-    ax.set_ylabel("cumulative points" if use else "cumulative final score")
+    ax.set_xlabel(t("games (in date order)", lang))
+    ax.set_ylabel(t("cumulative points" if use else "cumulative final score", lang))
     return svg_of(fig)
 
 
-def _yaku_chart(yaku: pl.DataFrame, wins: int) -> str | None:
+def _yaku_chart(yaku: pl.DataFrame, wins: int, lang: str = "en") -> str | None:
     top = yaku.sort(["n", "yaku"], descending=[True, False]).head(15)  # ties by name
     if top.is_empty() or not wins:
         return None
     fig, ax = figure(4.6, 3.4)
-    names = top["yaku"].to_list()[::-1]
+    names = [t(str(y), lang) for y in top["yaku"].to_list()[::-1]]
     ax.barh(names, [n / wins * 100 for n in top["n"].to_list()[::-1]], color="#3b6ea5")
-    ax.set_xlabel("% of wins with this yaku")
+    ax.set_xlabel(t("% of wins with this yaku", lang))
     return svg_of(fig)
 
 
-def _turns_chart(riichi: pl.DataFrame, wins: pl.DataFrame) -> str | None:
+def _turns_chart(riichi: pl.DataFrame, wins: pl.DataFrame, lang: str = "en") -> str | None:
     if riichi.is_empty() and wins.is_empty():
         return None
     fig, ax = figure()
@@ -217,10 +233,10 @@ def _turns_chart(riichi: pl.DataFrame, wins: pl.DataFrame) -> str | None:
         df = df.filter(pl.col(col).is_not_null()).sort(col)
         total = df["n"].sum() or 1
         ax.plot(df[col].to_list(), [n / total * 100 for n in df["n"].to_list()], marker="o",
-                color=colour, label=f"{label} turn")
+                color=colour, label=t(f"{label} turn", lang))
     _whole_ticks(ax)
-    ax.set_xlabel("own turn (own discards)")
-    ax.set_ylabel("% of riichi / wins")
+    ax.set_xlabel(t("own turn (own discards)", lang))
+    ax.set_ylabel(t("% of riichi / wins", lang))
     ax.legend(frameon=False)
     return svg_of(fig)
 
@@ -238,39 +254,45 @@ figcaption{font-size:.9em;color:#555}.note{color:#555}
 """
 
 
-def page(title: str, body: list[str]) -> str:
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+def page(title: str, body: list[str], lang: str = "en") -> str:
+    """The page around ``body``, in ``lang``."""
+    return (f"<!DOCTYPE html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\">"
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
             "style-src 'unsafe-inline'; img-src data:\">"
             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")
 
 
-def figure_html(kind: str, caption: str, svg: str | None) -> str:
+def figure_html(kind: str, caption: str, svg: str | None, lang: str = "en") -> str:
+    """A chart with its caption (``caption`` in ``lang`` already), or a line saying there
+    was nothing to draw."""
     if svg is None:
-        return f'<p class="note">{html.escape(caption)}: nothing to draw.</p>'
+        said = t("{caption}: nothing to draw.", lang, caption=caption)
+        return f'<p class="note">{html.escape(said)}</p>'
     return (f'<figure class="chart" data-chart="{kind}">{svg}'
             f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
 
-def _rates_table(row: dict[str, Any], pool: dict[str, Any], options: dict[str, str]) -> str:
+def _rates_table(row: dict[str, Any], pool: dict[str, Any], options: dict[str, str],
+                 lang: str = "en") -> str:
     from mjlog.stats.table import cell
 
-    lines = ["<table><tr><th>metric</th><th>this group (95% interval)</th>"
-             "<th>all players</th></tr>"]
+    lines = [f"<table><tr><th>{t('metric', lang)}</th><th>"
+             f"{t('this group (95% interval)', lang)}</th><th>{t('all players', lang)}</th></tr>"]
     for name in ("win_rate", "deal_in_rate", "riichi_rate", "call_rate", "average_win",
                  "average_deal_in", "average_placement", "stable_dan"):
         m = BY_NAME[name]
         c = column_name(m, options)
         mine = cell(m, row[c], row.get(f"{c}_lo"), row.get(f"{c}_hi"))
-        lines.append(f"<tr><td>{html.escape(m.label)} {name}</td><td>{mine}</td>"
+        shown = f"{m.label} {name}" if lang == "en" else _metric_name(name, lang)
+        lines.append(f"<tr><td>{html.escape(shown)}</td><td>{mine}</td>"
                      f"<td>{cell(m, pool[c])}</td></tr>")
     return "".join(lines) + "</table>"
 
 
 def _profile(collector: Collector, row: dict[str, Any], pool: dict[str, Any],
-             options: dict[str, str]) -> list[str]:
-    """One group's section: its headline table and its six pictures."""
+             options: dict[str, str], lang: str = "en") -> list[str]:
+    """One group's section: its headline table and its six pictures, in ``lang``."""
     from mjlog.stats.table import label
 
     keys = collector.keys
@@ -281,44 +303,49 @@ def _profile(collector: Collector, row: dict[str, Any], pool: dict[str, Any],
     win_turns = collector.table("win_turns").filter(cond)
     wins = int(win_turns["n"].sum()) if not win_turns.is_empty() else 0
     charts = [
-        figure_html("placement", "placement distribution (dots: all players)",
-                     _placement_chart(row, pool, int(row["players"]))),
-        figure_html("rates", "headline rates with 95% intervals", _rates_chart(
-            row, pool, cols)),
-        figure_html("monthly", "win and deal-in rate by month", _monthly_chart(
-            monthly, cols) if not monthly.is_empty() else None),
-        figure_html("points", "points over games", _points_chart(
-            collector.table("games").filter(cond))),
-        figure_html("yaku", "yaku frequencies (dora not counted)", _yaku_chart(
-            collector.table("yaku").filter(cond), wins)),
-        figure_html("turns", "riichi and win turn distributions", _turns_chart(
-            collector.table("riichi_turns").filter(cond), win_turns)),
+        ("placement", "placement distribution (dots: all players)",
+         _placement_chart(row, pool, int(row["players"]), lang)),
+        ("rates", "headline rates with 95% intervals", _rates_chart(row, pool, cols, lang)),
+        ("monthly", "win and deal-in rate by month", _monthly_chart(
+            monthly, cols, lang) if not monthly.is_empty() else None),
+        ("points", "points over games", _points_chart(
+            collector.table("games").filter(cond), lang)),
+        ("yaku", "yaku frequencies (dora not counted)", _yaku_chart(
+            collector.table("yaku").filter(cond), wins, lang)),
+        ("turns", "riichi and win turn distributions", _turns_chart(
+            collector.table("riichi_turns").filter(cond), win_turns, lang)),
     ]
     title = html.escape(label(row, keys))
-    return [f"<section><h2>{title}</h2><p>{row['games']:,} games, {row['rounds']:,} rounds"
-            "</p>", _rates_table(row, pool, options), '<div class="charts">', *charts,
+    counts = t("{games} games, {rounds} rounds", lang, games=f"{row['games']:,}",
+               rounds=f"{row['rounds']:,}")
+    return [f"<section><h2>{title}</h2><p>{counts}</p>",
+            _rates_table(row, pool, options, lang), '<div class="charts">',
+            *(figure_html(kind, t(caption, lang), svg, lang) for kind, caption, svg in charts),
             "</div></section>"]
 
 
 def write_report(path: Path, table: pl.DataFrame, collector: Collector,
-                 options: dict[str, str] | None, *, about: str, limit: int = 20) -> int:
+                 options: dict[str, str] | None, *, about: str, limit: int = 20,
+                 lang: str = "en") -> int:
     """Write the page for the first ``limit`` rows of ``table`` (already filtered and
-    sorted, every metric column present); returns how many profiles it has."""
+    sorted, every metric column present), its words in ``lang``; returns how many
+    profiles it has."""
     opts = options_in_force(options)
     pools = {int(r["players"]): r for r in compute(collector.pool, ["players"], opts)
              .iter_rows(named=True)} if collector.pool is not None else {}
-    body = ["<h1>mjlog statistics</h1>", f'<p class="note">{html.escape(about)}</p>']
+    heading = t("mjlog statistics", lang)
+    body = [f"<h1>{heading}</h1>", f'<p class="note">{html.escape(about)}</p>']
     shown = 0
     for row in table.head(limit).iter_rows(named=True):
         pool = pools.get(int(row["players"]))
         if pool is None:
             continue
-        body += _profile(collector, row, pool, opts)
+        body += _profile(collector, row, pool, opts, lang)
         shown += 1
     if table.height > limit:
-        body.append(f'<p class="note">{table.height - limit} more groups not drawn '
-                    "(--report-limit).</p>")
-    path.write_text(page("mjlog statistics", body), "utf-8")
+        more = t("{n} more groups not drawn (--report-limit).", lang, n=table.height - limit)
+        body.append(f'<p class="note">{more}</p>')
+    path.write_text(page(heading, body, lang), "utf-8")
     return shown
 
 

@@ -13,7 +13,18 @@ same replay, and returns plain JSON-able data:
   moved (``who``) and, at a win, a draw or the game's end, the result screen
   (``res``), which belong to that step alone.
 * ``findings``: the audit's violations, score mismatches, findings and
-  notes, each with the step it points at.
+  notes, each with the step it points at, its title (the catalogue's
+  meaning of its code, in English: a key of ``words``) and its place in
+  Japanese and Chinese (``places``).
+* ``lang``, ``langs``, ``words``, ``captions``, ``caption_at`` and
+  ``round_names``: the language the page opens in, the languages it can
+  switch to, each language's words (:mod:`mjlog.view.words`: English phrase
+  to translation, empty for English: :func:`mjlog.view.words.page_words`, of
+  the yaku, patterns and findings' titles only this game's own), the steps'
+  captions and each round's name in Japanese and Chinese (the English ones
+  are ``steps[i]["c"]`` and ``rounds[r][1]``). A game says the same thing many times ("Aoi discards
+  9m"), so ``captions[lang]`` lists each caption once and step *i*'s is
+  ``captions[lang][caption_at[i]]`` (one index for both languages).
 
 Tiles are mpsz codes of two characters (``5m``, ``0p`` a red five, ``1z``
 east, ``1f`` a flower, ``??`` a tile nobody wrote down). Everything here is
@@ -27,6 +38,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from mjlog.audit import GameReport, Options, audit_record
+from mjlog.catalogue import CODES
 from mjlog.check import Referee
 from mjlog.diagnostics import BaseFinding, ScoreMismatch, Severity, Violation
 from mjlog.events import (
@@ -46,16 +58,23 @@ from mjlog.events import (
 from mjlog.families import family_of
 from mjlog.hand.shape import counts_of, kinds_of_mask
 from mjlog.record import GameRecord
-from mjlog.render import WIND_NAMES
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
 from mjlog.replay.state import PlayerState, TableState
 from mjlog.ruleset import Ruleset
 from mjlog.tiles import KIND_OF, NUM_KINDS, kind_str
-from mjlog.view.captions import caption, code, codes, result_screen
+from mjlog.view.captions import caption, code, codes, result_screen, round_name
+from mjlog.view.words import LANGS, page_words, place_text
 
 ONE_STEP: Final = frozenset({"c", "e", "who", "res", "key"})
 """Step fields that belong to their step alone (the others last until overwritten)."""
+
+OTHER_LANGS: Final = tuple(lang for lang in LANGS if lang != "en")
+"""The languages whose captions a page carries beside the English of its steps."""
+
+TITLES: Final = {(c.code, c.kind): c.meaning for c in CODES}
+"""Each code's title (its meaning in the catalogue) by code and kind; a violation's title
+is its rule's citation."""
 
 
 class Recorder(Observer):
@@ -76,6 +95,13 @@ class Recorder(Observer):
         """Each step's round label (``E1-0``), empty before the first round."""
         self.rounds: list[tuple[str, str, int]] = []
         """Each round: its label, its name in words and its first step."""
+        self.captions: dict[str, list[str]] = {lang: [] for lang in OTHER_LANGS}
+        """The steps' captions in each language but English, each once."""
+        self.caption_at: list[int] = []
+        """Each step's caption: its place in each list of :attr:`captions`."""
+        self._said: dict[tuple[str, ...], int] = {}
+        self.round_names: dict[str, list[str]] = {lang: [] for lang in OTHER_LANGS}
+        """Each round's name in each language but English."""
         self._last: dict[str, Any] = {}
         self._ready: dict[tuple[tuple[int, ...], int], tuple[int, int]] = {}
         self._drawn: dict[int, int] = {}
@@ -93,8 +119,9 @@ class Recorder(Observer):
         key = isinstance(ev, RoundStart | GameStart)
         step = dict(snap) if key else {k: v for k, v in snap.items() if self._last.get(k) != v}
         self._last = snap
-        step.update(c=caption(ev, s, self.names, self.red, self.family.value_unit),
-                    e=engine.index)
+        unit = self.family.value_unit
+        step.update(c=caption(ev, s, self.names, self.red, unit), e=engine.index)
+        self._caption(ev, s, unit)
         who = getattr(ev, "player", getattr(ev, "winner", None))
         if who is not None:
             step["who"] = who
@@ -106,11 +133,22 @@ class Recorder(Observer):
             step["res"] = res
         if isinstance(ev, RoundStart):
             label = round_label(ev.round_wind, ev.round_number, ev.honba)
-            name = f"{WIND_NAMES[ev.round_wind % 4]} {ev.round_number}" + (
-                f", honba {ev.honba}" if ev.honba else "")
+            name = round_name(ev.round_wind, ev.round_number, ev.honba)
             self.rounds.append((label, name, len(self.steps)))
+            for lang, names in self.round_names.items():
+                names.append(round_name(ev.round_wind, ev.round_number, ev.honba, lang))
         self.labels.append(self.rounds[-1][0] if self.rounds else "")
         self.steps.append(step)
+
+    def _caption(self, ev: Event, s: TableState, unit: str) -> None:
+        """The step's caption in each language but English, listed once."""
+        said = tuple(caption(ev, s, self.names, self.red, unit, lang) for lang in OTHER_LANGS)
+        k = self._said.get(said)
+        if k is None:
+            k = self._said[said] = len(self._said)
+            for lang, text in zip(OTHER_LANGS, said, strict=True):
+                self.captions[lang].append(text)
+        self.caption_at.append(k)
 
     def snapshot(self, s: TableState) -> dict[str, Any]:
         """Everything on the table now, field by field."""
@@ -185,9 +223,13 @@ for _tag in EVENT_TYPES:  # the recorder looks at every event, after it is appli
 
 def game_view(rec: GameRecord, index: int = 0, *, preset: str | None = None,
               options: Options = (), force: bool = False, wall: bool = True,
-              rules: bool = True, scores: bool = True) -> dict[str, Any]:
+              rules: bool = True, scores: bool = True, lang: str = "en") -> dict[str, Any]:
     """The viewer's data of one game (module docstring), audited under ``preset`` and
-    ``options`` as :func:`mjlog.audit.audit_record` does, in the same replay."""
+    ``options`` as :func:`mjlog.audit.audit_record` does, in the same replay; the page
+    opens in ``lang`` and carries every language of :data:`mjlog.view.words.LANGS`.
+    Raises ``ValueError`` for another language before reading anything."""
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGS)}")
     start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
     names = [p.name or f"Seat {i + 1}" for i, p in enumerate(start.players)] if start else []
     made: list[Recorder] = []
@@ -200,13 +242,20 @@ def game_view(rec: GameRecord, index: int = 0, *, preset: str | None = None,
                           rules=rules, scores=scores, watch=watch)
     rec_ = made[0]
     n = len(names) or (rec_.engine.state.n if rec_.steps else 4)
+    findings = findings_of(report, rec_)
+    used = {f["title"] for f in findings} | {
+        y[0] for st in rec_.steps if st.get("res", {}).get("kind") == "win"
+        for y in st["res"]["yaku"]}
     return {
         "source": rec.path, "game": index, "format": rec.format, "ruleset": report.ruleset,
         "unit": rec_.family.value_unit, "dora": rec_.family.has_dora,
         "players": names or [f"Seat {i + 1}" for i in range(n)], "n": n,
         "rounds": [list(r) for r in rec_.rounds], "labels": rec_.labels,
-        "steps": rec_.steps, "findings": findings_of(report, rec_),
+        "steps": rec_.steps, "findings": findings,
         "settlement": report.settlement.to_dict() if report.settlement else None,
+        "lang": lang, "langs": list(LANGS), "words": {k: page_words(k, used) for k in LANGS},
+        "captions": rec_.captions, "caption_at": rec_.caption_at,
+        "round_names": rec_.round_names,
     }
 
 
@@ -256,7 +305,10 @@ def _finding(f: BaseFinding, step: int) -> dict[str, Any]:
     """One finding as the page shows it."""
     out: dict[str, Any] = {"step": step, "kind": f.KIND, "code": f.code,
                            "severity": f.severity.value, "message": f.message,
-                           "place": f.place, "seat": f.player}
+                           "place": f.place, "seat": f.player,
+                           "title": f.citation if isinstance(f, Violation)
+                           else TITLES.get((f.code, f.KIND), ""),
+                           "places": {lang: place_text(f.place, lang) for lang in OTHER_LANGS}}
     if isinstance(f, Violation):
         out.update(rule=f.rule, citation=f.citation, evidence=[list(e) for e in f.evidence],
                    consequence=f.consequence)

@@ -10,13 +10,17 @@ one. The page's script only draws the data; it computes nothing about the game.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 from markupsafe import Markup
+
+if TYPE_CHECKING:
+    from mjlog.events import Event
 
 _TEMPLATES = files("mjlog.view") / "templates"
 
@@ -41,16 +45,55 @@ def script_json(data: Any) -> Markup:
     return Markup(text.replace("</", "<\\/").replace("<!--", "<\\!--"))
 
 
-def viewer_page(game: dict[str, Any], *, title: str = "", index_href: str = "") -> str:
-    """The HTML page of one game's data; ``index_href`` links back to an index page."""
+def viewer_page(game: dict[str, Any], *, title: str = "", index_href: str = "",
+                share: list[str] | None = None) -> str:
+    """The HTML page of one game's data; ``index_href`` links back to an index page;
+    ``share``: each round's tenhou.net/6 JSON (:func:`share_lines`), offered for copying
+    on the page. The page opens in the language of ``game["lang"]`` (English without
+    one) and can be switched to each language the data carries words for."""
     return environment().get_template("viewer.html.j2").render(
         title=title or f"{Path(game['source']).name}, game {game['game'] + 1}", game=game,
         css=Markup(asset("viewer.css")), js=Markup(asset("viewer.js")),
-        tiles_js=Markup(asset("tiles.js")),
-        data=script_json(game), index_href=index_href)
+        tiles_js=Markup(asset("tiles.js")), lang=game.get("lang", "en"),
+        data=script_json(game), index_href=index_href,
+        tenhou6=script_json(share) if share else Markup("null"))
 
 
-def index_page(title: str, rows: list[tuple[str, str, str]]) -> str:
-    """A page listing games: (link, name, summary) each."""
+def share_lines(events: Sequence[Event]) -> list[str] | None:
+    """Each round of a game as one tenhou.net/6 JSON line, the form NAGA, Mortal's reviewer
+    and Tenhou's editor take (what ``mjlog convert -t tenhou6 --per-round`` writes); None
+    for a game that format cannot hold (a Taiwanese game, a game whose events do not fit
+    its table)."""
+    from mjlog.diagnostics import InputError
+    from mjlog.formats import WriteOptions, write  # the writers only where a page shares
+
+    try:
+        text = write("tenhou6", events, WriteOptions(per_round=True))
+    except InputError:
+        return None
+    return [line for line in text.splitlines() if line.strip()]
+
+
+def index_row(link: str, source: str, game: dict[str, Any], date: str = "") -> dict[str, Any]:
+    """One game's line on the index page: its players with their places and final scores
+    (the final standings of a game that ends, else the last scores, unplaced), its date,
+    rounds and moves, and its findings with the notes counted apart."""
+    problems = sum(f["severity"] != "info" for f in game["findings"])
+    end = next((st["res"] for st in reversed(game["steps"])
+                if st.get("res", {}).get("kind") == "end"), None)
+    if end is not None:
+        players = [(row[0], row[2], f"{row[3]:,}") for row in end["rows"]]
+    else:
+        last: list[int | None] = next((st["s"] for st in reversed(game["steps"]) if "s" in st),
+                                      [])
+        players = [(None, name, f"{score:,}" if score is not None else "")
+                   for name, score in zip(game["players"], last, strict=False)]
+    return {"link": link, "source": source, "date": date, "players": players,
+            "rounds": len(game["rounds"]), "moves": len(game["steps"]), "findings": problems,
+            "notes": len(game["findings"]) - problems}
+
+
+def index_page(title: str, rows: list[dict[str, Any]]) -> str:
+    """A page listing games, a row each (:func:`index_row`)."""
     return environment().get_template("index.html.j2").render(
         title=title, rows=rows, css=Markup(asset("viewer.css")))

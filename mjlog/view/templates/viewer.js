@@ -1,12 +1,38 @@
 // mjlog's replay viewer. It draws the data mjlog wrote into the page (#game-data):
 // every value shown was computed by mjlog's replay; nothing here judges the game.
+// A position is named one way everywhere: its round and the audit's turn ("E1-0 turn
+// 12"); the address (#step=K) points at the same step.
 "use strict";
 (function () {
   const G = JSON.parse(document.getElementById("game-data").textContent);
+  const SHARE = JSON.parse(document.getElementById("share-data").textContent || "null");
   const steps = G.steps, N = G.n, ONE_STEP = new Set(["c", "e", "who", "res", "key"]);
   const WINDS = ["East", "South", "West", "North"], WIND_KANJI = "東南西北";
   const $ = (id) => document.getElementById(id);
+  let lang = G.lang || "en";
+  const t = (text) => ((G.words || {})[lang] || {})[text] || text;
+  // a phrase with fields ("{n} tiles left"), its fields filled in
+  const tf = (key, fields) => t(key).replace(/\{(\w+)\}/g, (_, f) => (f in fields ? fields[f] : `{${f}}`));
   const num = (x) => (x === null || x === undefined ? "" : Number(x).toLocaleString("en"));
+  const caption = (k) => (lang !== "en" && G.captions && G.captions[lang] ? G.captions[lang][G.caption_at[k]] : steps[k].c) || "";
+  const patterns = {};
+  function phrase(text) {
+    // a sentence the replay wrote in English, in the language chosen: as a whole, or
+    // matched against the phrases with fields (each field itself a phrase)
+    if (lang === "en" || !text) return text;
+    const whole = t(text);
+    if (whole !== text) return whole;
+    if (!patterns[lang]) patterns[lang] = Object.keys(G.words[lang] || {}).filter((k) => k.includes("{")).map((k) => {
+      const names = [...k.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const rx = new RegExp("^" + k.split(/\{\w+\}/).map((p) => p.replace(/[.*+?^$()|[\]\\]/g, "\\$&")).join("(.+?)") + "$");
+      return [k, names, rx, k.replace(/\{\w+\}/g, "").length];
+    }).sort((x, y) => y[3] - x[3]);  // the phrase with the most words of its own first
+    for (const [k, names, rx] of patterns[lang]) {
+      const m = rx.exec(text);
+      if (m) return tf(k, Object.fromEntries(names.map((n, i) => [n, phrase(m[i + 1])])));
+    }
+    return text;
+  }
 
   const { tileSVG, tilesHTML, codes, evidenceHTML, esc } = window.mjTiles;
 
@@ -22,41 +48,54 @@
   const roundOf = [];
   { let r = -1; const firsts = new Set(G.rounds.map((x) => x[2]));
     steps.forEach((_, i) => { if (firsts.has(i)) r++; roundOf.push(r); }); }
+  // each step's turn (the audit's), and whether it is a move (its turn is new)
+  const turnOf = [], isMove = [];
+  steps.forEach((_, i) => {
+    const tn = stateAt(i).t || 0;
+    turnOf.push(tn);
+    isMove.push(i > 0 && roundOf[i] === roundOf[i - 1] && tn !== turnOf[i - 1]);
+  });
   const findingsAt = {};
   G.findings.forEach((f, i) => (findingsAt[f.step] = findingsAt[f.step] || []).push(i));
+  // what happened at a step, for the jumps: a win, a call, a riichi
+  const marks = steps.map((st) => {
+    const keys = Object.keys(st);
+    return { win: !!(st.res && st.res.kind === "win"),
+      call: !st.key && keys.some((k) => /^m\d$/.test(k)),
+      riichi: !st.key && keys.some((k) => /^q\d$/.test(k) && st[k]) };
+  });
 
-  let cur = 0, view = -1, shownRound = null, hideResult = false;
-  const HIDE = `<button id="hide-result" title="Show the table under the result (R)">show the table</button>`;
+  let cur = 0, view = -1, shownRound = null, hideResult = false, timer = null;
   const name = (p) => G.players[p] || "Seat " + (p + 1);
+  const place = (k) => `${G.labels[k] || t("Before the first round")} ${tf("turn {n}", { n: turnOf[k] })}`;
 
-  function seatHTML(S, p, place) {
+  function seatHTML(S, p, at) {
     const open = view < 0 || view === p;
-    const dealer = S.dl === p, wind = WINDS[(p - S.dl + 4) % 4];
+    const dealer = S.dl === p, wind = (p - S.dl + N) % N;
     const hand = (S["h" + p] || "").split("|");
     const handTiles = open ? tilesHTML(hand[0]) : codes(hand[0]).map(() => tileSVG("back")).join("");
     const drawn = hand[1] ? `<span class="drawn">${open ? tileSVG(hand[1]) : tileSVG("back")}</span>` : "";
     const melds = (S["m" + p] || []).map((m) => meldHTML(m)).join("");
     const river = (S["v" + p] || "").match(/..['*^]*/g) || [];
-    const riverHTML = river.map((t) => {
-      const cls = (t.includes("'") ? " tsumogiri" : "") + (t.includes("*") ? " sideways" : "") + (t.includes("^") ? " called" : "");
-      return tileSVG(t.slice(0, 2), cls.trim());
+    const riverHTML = river.map((x) => {
+      const cls = (x.includes("'") ? " tsumogiri" : "") + (x.includes("*") ? " sideways" : "") + (x.includes("^") ? " called" : "");
+      return tileSVG(x.slice(0, 2), cls.trim());
     }).join("");
-    const a = S["a" + p] || [], flags = findingsAt[cur] || [];
-    const flagged = flags.some((i) => G.findings[i].seat === p);
-    let info = "";
-    if (open && a.length) {
-      info = a[0] < 0 ? "complete hand" : a[0] === 0 ? "ready" : a[0] + " from ready";
-      if (a[1]) info += `, waits <span class="evidence-tiles waits" data-waits="${a[1]}">${tilesHTML(a[1])}</span>`;
-      if (a[2]) info += ` · <span class="furiten">${esc(a[2])}</span>`;
-    }
-    const side = (S["k" + p] || "") ? `<div class="row small" aria-label="set aside">${tilesHTML(S["k" + p])}</div>` : "";
-    return `<div class="seat seat-${place}${S.who === p ? " acting" : ""}${flagged ? " flagged" : ""}" data-seat="${p}">
-      <h3><span>${wind}${dealer ? " (dealer)" : ""}</span><span class="name">${esc(name(p))}</span>
-      <span class="score" data-score="${(S.s || [])[p]}">${num((S.s || [])[p])}</span>${S["q" + p] ? '<span class="riichi-flag">riichi</span>' : ""}</h3>
-      <div class="row hand" data-tiles="${hand.join("")}" data-open="${open ? 1 : 0}" aria-label="hand">${handTiles}${drawn}</div>
-      <div class="melds small">${melds}</div>${side}
-      <div class="river small" data-river="${esc(S["v" + p] || "")}" aria-label="discards">${riverHTML}</div>
-      <div class="info-line">${info}</div></div>`;
+    const flagged = (findingsAt[cur] || []).some((i) => G.findings[i].seat === p);
+    const aside = S["k" + p] ? `<span class="row aside-tiles" aria-label="set aside">${tilesHTML(S["k" + p])}</span>` : "";
+    return `<div class="seat at-${at}${S.who === p ? " acting" : ""}${flagged ? " flagged" : ""}${dealer ? " dealer" : ""}" data-seat="${p}">
+      <div class="tag"><div class="line"><span class="wind" title="${esc(t(WINDS[wind]))}${dealer ? " " + esc(t("(dealer)")) : ""}">${WIND_KANJI[wind]}</span><span class="score" data-score="${(S.s || [])[p]}">${num((S.s || [])[p])}</span>${S["q" + p] ? `<span class="riichi-flag" title="${esc(t("riichi"))}"></span>` : ""}</div>
+      <div class="line name">${esc(name(p))}</div><div class="line info">${open ? infoHTML(S["a" + p] || []) : ""}</div></div>
+      <div class="river" data-river="${esc(S["v" + p] || "")}" aria-label="discards">${riverHTML}</div>
+      <div class="hand-row"><div class="row hand" data-tiles="${hand.join("")}" data-open="${open ? 1 : 0}" aria-label="hand">${handTiles}${drawn}</div>
+      <div class="melds">${melds}</div>${aside}</div></div>`;
+  }
+  function infoHTML(a) {
+    if (!a.length) return "";
+    let info = a[0] < 0 ? t("complete hand") : a[0] === 0 ? t("ready") : tf("{n} from ready", { n: a[0] });
+    if (a[1]) info += ` <span class="waits" data-waits="${a[1]}">${esc(t("waits"))} ${esc(a[1])}</span>`;
+    if (a[2]) info += ` <span class="furiten">${esc(phrase(a[2]))}</span>`;
+    return info;
   }
   function meldHTML(m) {
     const [kind, tiles, called, from, added] = m;
@@ -70,33 +109,42 @@
       ? [tileSVG(rest[0]), turned, ...rest.slice(1).map((c) => tileSVG(c))] : [...rest.map((c) => tileSVG(c)), turned];
     return `<span class="meld" aria-label="${esc(kind.replace("_", " ") + " from " + ["", "the next player", "across", "the player before"][from])}">${parts.join("")}</span>`;
   }
+  function roundName(r) {
+    if (r < 0 || !G.rounds[r]) return t("Before the first round");
+    return lang !== "en" && G.round_names && G.round_names[lang] ? G.round_names[lang][r] : G.rounds[r][1];
+  }
   function centerHTML(S) {
-    const label = G.rounds[roundOf[cur]] ? G.rounds[roundOf[cur]][1] : "Before the first round";
-    return `<div id="center"><div class="round">${esc(label)}</div>
-      <div class="counts">honba ${S.hb || 0} · riichi sticks ${S.ks || 0} · ${S.wall || 0} tiles left · move ${S.t || 0}</div>
-      ${G.dora ? `<div>dora <span class="row small" style="justify-content:center">${tilesHTML(S.d || "")}</span></div>` : ""}
-      ${S.ura ? `<div>ura <span class="row small" style="justify-content:center">${tilesHTML(S.ura)}</span></div>` : ""}</div>`;
+    return `<div id="center"><div class="middle"><div class="round">${esc(roundName(roundOf[cur]))}</div>
+      <div class="counts">${esc(tf("honba {n}", { n: S.hb || 0 }))} · ${esc(tf("riichi sticks {n}", { n: S.ks || 0 }))}</div>
+      <div class="left">${esc(tf("{n} tiles left", { n: S.wall || 0 }))}</div>
+      ${G.dora ? `<div class="row dora" aria-label="${esc(t("dora"))}">${tilesHTML(S.d || "")}</div>` : ""}
+      ${S.ura ? `<div class="row ura" aria-label="${esc(t("ura"))}">${tilesHTML(S.ura)}</div>` : ""}</div></div>`;
   }
   function resultHTML(r) {
     if (!r) return "";
-    if (hideResult) return `<button id="show-result" title="Show the result again (R)">show the result</button>`;
-    const deltas = (d) => (d && d.length ? `<table><tr><th>player</th><th>change</th></tr>${d.map((x, p) =>
+    const HIDE = `<button id="hide-result" title="${esc(t("Show the table under the result (R)"))}">${esc(t("show the table"))}</button>`;
+    if (hideResult) return `<button id="show-result" title="${esc(t("Show the result again (R)"))}">${esc(t("show the result"))}</button>`;
+    const deltas = (d) => (d && d.length ? `<table><tr><th>${esc(t("player"))}</th><th>${esc(t("change"))}</th></tr>${d.map((x, p) =>
       `<tr><td>${esc(name(p))}</td><td class="${x > 0 ? "pos" : x < 0 ? "neg" : ""}">${x > 0 ? "+" : ""}${num(x)}</td></tr>`).join("")}</table>` : "");
     if (r.kind === "win") {
-      const how = r.winner === r.from ? "tsumo" : "ron from " + esc(name(r.from));
-      const yaku = r.yaku.map(([y, h]) => `<tr><td>${esc(y)}</td><td>${h}</td></tr>`).join("");
-      return `<div id="result" data-kind="win">${HIDE}<h3>${esc(name(r.winner))} wins by ${how}</h3>
+
+      const yaku = r.yaku.map(([y, h]) => `<tr><td class="yaku">${esc(t(y))}</td><td>${h}</td></tr>`).join("");
+      const unit = esc(t(G.unit));
+      const who = r.winner === r.from ? tf("{winner} wins by tsumo", { winner: name(r.winner) })
+        : tf("{winner} wins by ron from {from}", { winner: name(r.winner), from: name(r.from) });
+      return `<div id="result" data-kind="win">${HIDE}<h3>${esc(who)}</h3>
         <div class="row">${tilesHTML(r.hand)}<span class="drawn" style="margin-left:.6rem">${tileSVG(r.tile)}</span>
         ${r.melds.map((m) => `<span class="meld" style="margin-left:.6rem">${tilesHTML(m)}</span>`).join("")}</div>
-        <p>dora ${tilesHTML(r.dora)} ${r.ura ? " · ura " + tilesHTML(r.ura) : ""}</p>
-        <table><tr><th>${G.unit === "han" ? "yaku" : "pattern"}</th><th>${esc(G.unit)}</th></tr>${yaku}</table>
-        <p><b>${r.han} ${esc(G.unit)}${G.unit === "han" ? " " + r.fu + " fu" : ""}${r.limit ? " · " + esc(r.limit) : ""} · ${num(r.points)} points</b></p>${deltas(r.deltas)}</div>`;
+        <p>${esc(t("dora"))} ${tilesHTML(r.dora)} ${r.ura ? " · " + esc(t("ura")) + " " + tilesHTML(r.ura) : ""}</p>
+        <table><tr><th>${esc(t(G.unit === "han" ? "yaku" : "pattern"))}</th><th>${unit}</th></tr>${yaku}</table>
+        <p class="value"><b>${esc(G.unit === "han" ? tf("{han} han {fu} fu", { han: r.han, fu: r.fu }) : tf("{han} 台", { han: r.han }))}${r.limit ? " · " + esc(t(r.limit)) : ""} · ${esc(tf("{n} points", { n: num(r.points) }))}</b></p>${deltas(r.deltas)}</div>`;
     }
     if (r.kind === "draw") {
-      const hands = r.hands.map((h, p) => h ? `<p>${esc(name(p))} ready: <span class="row">${tilesHTML(h)}</span></p>` : "").join("");
-      return `<div id="result" data-kind="draw">${HIDE}<h3>${esc(r.name[0].toUpperCase() + r.name.slice(1))}</h3>${hands || "<p>Nobody ready.</p>"}${deltas(r.deltas)}</div>`;
+      const hands = r.hands.map((h, p) => h ? `<p>${esc(tf("{name} ready:", { name: name(p) }))} <span class="row">${tilesHTML(h)}</span></p>` : "").join("");
+      const title = t(r.name);
+      return `<div id="result" data-kind="draw">${HIDE}<h3>${esc(title[0].toUpperCase() + title.slice(1))}</h3>${hands || `<p>${esc(t("Nobody ready."))}</p>`}${deltas(r.deltas)}</div>`;
     }
-    return `<div id="result" data-kind="end">${HIDE}<h3>Final standings</h3><table><tr><th>place</th><th>player</th><th>score</th><th>points</th></tr>${r.rows.map((row) =>
+    return `<div id="result" data-kind="end">${HIDE}<h3>${esc(t("Final standings"))}</h3><table><tr><th>${esc(t("place"))}</th><th>${esc(t("player"))}</th><th>${esc(t("score"))}</th><th>${esc(t("points"))}</th></tr>${r.rows.map((row) =>
       `<tr><td>${row[0]}</td><td>${esc(row[2])}</td><td>${num(row[3])}</td><td>${row[4] === null ? "" : row[4]}</td></tr>`).join("")}</table></div>`;
   }
 
@@ -108,12 +156,13 @@
     let seats = "";
     for (let i = 0; i < N; i++) seats += seatHTML(S, (bottom + i) % N, places[i]);
     const table = $("table");
-    table.innerHTML = seats + centerHTML(S) + resultHTML(S.res);
-    Object.assign(table.dataset, { step: cur, turn: S.t || 0, round: G.labels[cur] || "" });
-    $("caption").textContent = S.c || "";
+    table.innerHTML = centerHTML(S) + seats + resultHTML(S.res);
+    Object.assign(table.dataset, { step: cur, turn: turnOf[cur], round: G.labels[cur] || "" });
+    $("caption").textContent = caption(cur);
     $("slider").value = cur;
-    $("position").textContent = `move ${cur + 1} of ${steps.length}`;
+    $("position").textContent = place(cur);
     lists();
+    share();
     const hash = `#step=${cur}` + (view >= 0 ? `&seat=${view}` : "");
     if (location.hash !== hash) history.replaceState(null, "", hash);
   }
@@ -123,7 +172,10 @@
       shownRound = r;
       const first = r >= 0 ? G.rounds[r][2] : 0, last = r + 1 < G.rounds.length ? G.rounds[r + 1][2] : steps.length;
       let html = "";
-      for (let i = first; i < last; i++) html += `<li data-step="${i}"${findingsAt[i] ? ' class="flagged"' : ""}>${esc(steps[i].c)}</li>`;
+      for (let i = first; i < last; i++) {
+        const cls = (findingsAt[i] ? " flagged" : "") + (isMove[i] ? "" : " aside");
+        html += `<li data-step="${i}" data-turn="${turnOf[i]}" class="${cls.trim()}"><span class="n">${turnOf[i]}</span>${esc(caption(i))}</li>`;
+      }
       $("moves").innerHTML = html;
     }
     for (const li of $("moves").children) li.classList.toggle("current", +li.dataset.step === cur);
@@ -131,6 +183,11 @@
     for (const li of $("findings-box").querySelectorAll("li[data-finding]")) li.classList.toggle("current", +li.dataset.step === cur);
     const now = $("moves").querySelector(".current"), box = $("moves");
     if (now) box.scrollTop = now.offsetTop - box.clientHeight / 2;  // within the list only
+  }
+  function share() {
+    if (!SHARE || !$("share-text")) return;
+    const r = Math.max(0, roundOf[cur]);
+    $("share-text").value = SHARE[r] || "";
   }
   function go(k) {
     const next = Math.max(0, Math.min(steps.length - 1, k));
@@ -140,7 +197,10 @@
   function toggleResult() { hideResult = !hideResult; draw(); }
   function seatMove(dir) {
     const seat = view >= 0 ? view : (stateAt(cur).who ?? 0);
-    for (let i = cur + dir; i >= 0 && i < steps.length; i += dir) if (steps[i].who === seat && "t" in steps[i]) return go(i);
+    for (let i = cur + dir; i >= 0 && i < steps.length; i += dir) if (steps[i].who === seat && isMove[i]) return go(i);
+  }
+  function markMove(kind, dir) {
+    for (let i = cur + dir; i >= 0 && i < steps.length; i += dir) if (marks[i][kind]) return go(i);
   }
   function roundMove(dir) {
     const r = roundOf[cur] + dir;
@@ -148,38 +208,74 @@
     if (r >= G.rounds.length) return go(steps.length - 1);
     go(G.rounds[r][2]);
   }
+  function play() {
+    if (timer) { clearInterval(timer); timer = null; $("play").textContent = "▶"; return; }
+    $("play").textContent = "❚❚";
+    timer = setInterval(() => { if (cur >= steps.length - 1) play(); else go(cur + 1); }, +$("speed").value);
+  }
   const actions = { start: () => go(0), end: () => go(steps.length - 1), prev: () => go(cur - 1), next: () => go(cur + 1),
-    "prev-turn": () => seatMove(-1), "next-turn": () => seatMove(1), "prev-round": () => roundMove(-1), "next-round": () => roundMove(1) };
+    "prev-turn": () => seatMove(-1), "next-turn": () => seatMove(1), "prev-round": () => roundMove(-1), "next-round": () => roundMove(1),
+    "prev-win": () => markMove("win", -1), "next-win": () => markMove("win", 1), "prev-call": () => markMove("call", -1),
+    "next-call": () => markMove("call", 1), "prev-riichi": () => markMove("riichi", -1), "next-riichi": () => markMove("riichi", 1),
+    play };
   function setView(v) { view = v >= 0 && v < N ? v : -1; $("seat").value = String(view); draw(); }
 
+  function roundResult(r) {
+    // each round's result in words, from its result screen
+    const first = G.rounds[r][2], last = r + 1 < G.rounds.length ? G.rounds[r + 1][2] : steps.length;
+    const parts = [];
+    for (let i = first; i < last; i++) {
+      const res = steps[i].res;
+      if (!res || res.kind === "end") continue;
+      if (res.kind === "draw") parts.push(t(res.name));
+      else if (res.winner === res.from) parts.push(tf("{winner} tsumo {n}", { winner: name(res.winner), n: num(res.points) }));
+      else parts.push(tf("{winner} ron {n} from {from}", { winner: name(res.winner), n: num(res.points), from: name(res.from) }));
+    }
+    return parts.join("; ");
+  }
   function findingsList() {
     // problems first; the notes (what was not judged or verified) folded below them
     const problems = G.findings.filter((f) => f.severity !== "info").length;
-    $("finding-count").textContent = `(${problems}${problems < G.findings.length ? ", and " + (G.findings.length - problems) + " notes" : ""})`;
+    $("finding-count").textContent = problems < G.findings.length ? tf("({n}, and {k} notes)", { n: problems, k: G.findings.length - problems }) : tf("({n})", { n: problems });
     const item = (f, i) => {
       const rows = [];
-      if (f.rule) rows.push(["rule", `§${esc(f.rule)}: ${esc(f.citation)}`]);
-      (f.evidence || []).forEach(([n, t]) => rows.push([esc(n), evidenceHTML(t)]));
-      const value = (x) => (x === null ? "(none)" : esc(x));
-      if (f.field) rows.push(["recorded", value(f.recorded)], ["computed", value(f.computed)]);
-      if (f.consequence) rows.push(["consequence", esc(f.consequence)]);
+      if (f.rule) rows.push([esc(t("rule")), `§${esc(f.rule)}: ${esc(f.citation)}`]);
+      (f.evidence || []).forEach(([n, x]) => rows.push([esc(t(n)), evidenceHTML(x)]));
+      const value = (x) => (x === null ? esc(t("(none)")) : esc(x));
+      if (f.field) rows.push([esc(t("recorded")), value(f.recorded)], [esc(t("computed")), value(f.computed)]);
+      if (f.consequence) rows.push([esc(t("consequence")), esc(f.consequence)]);
       return `<li class="sev-${f.severity}" data-finding="${i}" data-step="${f.step}" tabindex="0">
-        <span class="code">${esc(f.code)}</span> <span class="place">${esc(f.place)}</span>
-        <div>${esc(f.message || (f.field ? f.field + " differs" : ""))}</div>
+        <span class="code">${esc(f.code)}</span> <span class="place">${esc(f.places && lang !== "en" ? f.places[lang] : f.place)}</span>
+        ${lang !== "en" && f.title ? `<div class="title">${esc(t(f.title))}</div>` : ""}
+        <div>${esc(f.message || (f.field ? tf("{field} differs", { field: f.field }) : ""))}</div>
         ${rows.length ? `<dl>${rows.map(([a, b]) => `<dt>${a}</dt><dd>${b}</dd>`).join("")}</dl>` : ""}</li>`;
     };
     const listed = G.findings.map((f, i) => f.severity !== "info" ? item(f, i) : "").join("");
     const notes = G.findings.map((f, i) => f.severity === "info" ? item(f, i) : "").join("");
-    $("findings").innerHTML = listed || "<li>None: the audit found no problem in this game.</li>";
+    $("findings").innerHTML = listed || `<li>${esc(t("None: the audit found no problem in this game."))}</li>`;
     $("notes-list").innerHTML = notes;
     $("notes").hidden = !notes;
-    $("notes").querySelector("summary").textContent = `Notes: what was not judged or verified (${G.findings.length - problems})`;
+    $("notes").querySelector("summary").textContent = tf("Notes: what was not judged or verified ({n})", { n: G.findings.length - problems });
+  }
+  function words() {
+    // the page's fixed words in the language chosen
+    document.documentElement.lang = lang;
+    window.mjTiles.setWords(tf);
+    for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+    for (const el of document.querySelectorAll("[data-title]")) el.title = t(el.dataset.title);
+    $("rounds").innerHTML = G.rounds.map((r, i) => {
+      const result = roundResult(i);
+      return `<li data-round="${i}" data-step="${r[2]}">${esc(roundName(i))}${result ? ` <span class="result">${esc(result)}</span>` : ""}</li>`;
+    }).join("");
+    findingsList();
+    shownRound = null;
   }
 
   function init() {
     $("slider").max = steps.length - 1;
-    $("rounds").innerHTML = G.rounds.map((r, i) => `<li data-round="${i}" data-step="${r[2]}">${esc(r[1])}</li>`).join("");
-    findingsList();
+    $("lang").value = lang;
+    $("lang").addEventListener("change", (e) => { lang = e.target.value; words(); draw(); });
+    words();
     document.querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => actions[b.dataset.go]()));
     $("slider").addEventListener("input", (e) => go(+e.target.value));
     $("table").addEventListener("click", (e) => { if (e.target.closest("#hide-result, #show-result")) toggleResult(); });
@@ -193,29 +289,43 @@
     $("findings-box").addEventListener("keydown", (e) => {
       const li = e.target.closest("li[data-step]"); if (li && e.key === "Enter") toFinding(li);
     });
-    document.addEventListener("keydown", (e) => {
-      if (e.target.tagName === "INPUT" && e.target.type !== "range" || e.target.tagName === "SELECT") return;
-      const k = e.key;
-      if (k === "ArrowRight") actions[e.shiftKey ? "next-turn" : "next"]();
-      else if (k === "ArrowLeft") actions[e.shiftKey ? "prev-turn" : "prev"]();
-      else if (k === "PageDown" || k === "ArrowDown") actions["next-round"]();
-      else if (k === "PageUp" || k === "ArrowUp") actions["prev-round"]();
-      else if (k === "Home") actions.start();
-      else if (k === "End") actions.end();
-      else if (/^[0-9]$/.test(k)) setView(+k - 1);
-      else if (k === "r" || k === "R") toggleResult();
-      else return;
-      e.preventDefault();
-    });
+    if ($("copy")) $("copy").addEventListener("click", copyRound);
+    document.addEventListener("keydown", keys);
     window.addEventListener("hashchange", fromHash);
     fromHash();
+  }
+  function copyRound() {
+    const box = $("share-text");
+    box.select();
+    const done = () => { $("copied").textContent = t("copied"); };
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(box.value).then(done, () => { document.execCommand("copy"); done(); });
+    else { document.execCommand("copy"); done(); }
+  }
+  function keys(e) {
+    if (e.target.tagName === "INPUT" && e.target.type !== "range" || e.target.tagName === "SELECT" || e.target.tagName === "TEXTAREA") return;
+    const k = e.key, back = e.shiftKey ? "prev-" : "next-";
+    if (k === "ArrowRight") actions[e.shiftKey ? "next-turn" : "next"]();
+    else if (k === "ArrowLeft") actions[e.shiftKey ? "prev-turn" : "prev"]();
+    else if (k === "PageDown" || k === "ArrowDown") actions["next-round"]();
+    else if (k === "PageUp" || k === "ArrowUp") actions["prev-round"]();
+    else if (k === "Home") actions.start();
+    else if (k === "End") actions.end();
+    else if (/^[0-9]$/.test(k)) setView(+k - 1);
+    else if (k === "r" || k === "R") toggleResult();
+    else if (k === "w" || k === "W") actions[back + "win"]();
+    else if (k === "c" || k === "C") actions[back + "call"]();
+    else if (k === "i" || k === "I") actions[back + "riichi"]();
+    else if (k === " ") play();
+    else return;
+    e.preventDefault();
   }
   function fromHash() {
     const h = new URLSearchParams(location.hash.slice(1));
     const seat = h.has("seat") ? +h.get("seat") : -1;
     view = seat >= 0 && seat < N ? seat : -1;
     $("seat").value = String(view);
-    const k = h.has("step") ? +h.get("step") : 0;
+    // no address: the deal of the first round, with the real starting scores
+    const k = h.has("step") ? +h.get("step") : (G.rounds.length ? G.rounds[0][2] : 0);
     go(Number.isFinite(k) ? k : 0);
   }
   init();

@@ -65,6 +65,7 @@ from mjlog.ruleset import (
     MISSING,
     OPTION_DOCS,
     PRESETS,
+    citation,
     flat,
     option_default,
     option_text,
@@ -856,7 +857,8 @@ def rules_cmd(preset: str | None) -> None:
             click.echo(entry, nl=False)
             return
         for name, value in flat(PRESETS[preset]).items():
-            click.echo(f"{name} = {option_text(value)}")
+            source = citation(preset, name)
+            click.echo(f"{name} = {option_text(value)}" + (f"  ({source})" if source else ""))
         return
     click.echo("presets: " + ", ".join(PRESETS))
     click.echo("")

@@ -570,7 +570,7 @@ class RandomGame:
         s = self.engine.state
         tenpai = [bool(waits(_counts(q.concealed), len(q.melds))) for q in s.players]
         nagashi = [p for p, q in enumerate(s.players)
-                   if q.river and not q.called_away
+                   if self.rules.riichi.nagashi and q.river and not q.called_away
                    and all(KIND_OF[d.tile] in _ORPHANS for d in q.river)]
         deltas = nagashi_deltas(nagashi, s.dealer, self.n) if nagashi \
             else draw_deltas(tenpai, self.rules.riichi)

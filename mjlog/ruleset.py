@@ -34,6 +34,7 @@ Rounding = Literal["none", "thousands"]
 Tobi = Literal["below-zero", "at-zero", "none"]
 LeftoverSticks = Literal["first-place", "lost"]
 Chombo = Literal["mangan", "fixed", "none"]
+TieUma = Literal["seat", "split"]
 KanAfterRiichi = Literal["wait", "shape", "forbidden"]
 FourKans = Literal["abort", "fifth-ends", "no-abort"]
 KanDora = Literal["after-discard", "immediate", "none"]
@@ -92,6 +93,7 @@ class RiichiOptions:
     four_winds: bool = True
     four_riichi: bool = True
     triple_ron: bool = True
+    nagashi: bool = True
     sakizuke: SakizukeOptions | None = None
     """Kanzen sakizuke with its variants; ``None`` where it is not played."""
 
@@ -162,6 +164,7 @@ class Ruleset:
     uma: str = "10-20"
     return_score: int = 30000
     rounding: Rounding = "thousands"
+    tie_uma: TieUma = "seat"
     leftover_sticks: LeftoverSticks = "first-place"
     tobi: Tobi = "below-zero"
     chombo: Chombo = "mangan"
@@ -356,15 +359,20 @@ OPTIONS: Final[dict[str, Option]] = _options(
      "Tenhou since 2022, Mahjong Soul) or 'thousands' (each score to the nearest thousand, a "
      "half away from zero, before the return is taken off: 24,500 counts 25, -4,500 counts -5; "
      "Tenhou until 2022)."),
+    ("tie_uma", "", "tie_uma", "Players who end on the same score: 'seat' (the seat nearer "
+     "the first dealer takes the higher place; Tenhou, Mahjong Soul) or 'split' (they share "
+     "the uma, and the oka where first place is among them, of the places they hold, "
+     "equally; EMA RCR 2016 §3.6.1, WRC 2015 §5.9.2)."),
     ("leftover_sticks", "", "leftover_sticks", "Riichi sticks still on the table when the "
      "game ends: 'first-place' (the first place takes them; Tenhou) or 'lost' (nobody does: "
      "the final scores add up to less)."),
     ("tobi", "", "tobi", "When a player is bust (飛び) and the game ends: 'below-zero' "
      "(Tenhou), 'at-zero' (at zero or below), 'none' (play on)."),
-    ("chombo", "", "chombo", "What a chombo costs: 'mangan' (満貫払い: a dealer pays 4000 to "
-     "each other player, anyone else 4000 to the dealer and 2000 to each other player), "
-     "'fixed' (chombo_points taken from the offender's final points, paid to nobody), "
-     "'none'."),
+    ("chombo", "", "chombo", "What a chombo costs: 'mangan' (満貫払い, paid at the table: a "
+     "dealer pays 4000 to each other player, anyone else 4000 to the dealer and 2000 to each "
+     "other player; it can change the places), 'fixed' (chombo_points taken from the "
+     "offender's final points after uma, paid to nobody, places unchanged: EMA RCR 2016 "
+     "§3.4.6, WRC 2015 §7.1, JPML), 'none'."),
     ("chombo_points", "", "chombo_points",
      "Points a fixed chombo costs, taken from the final tally (20000: -20 points)."),
     ("chombo_replay", "", "chombo_replay", "Whether a chombo's round is replayed: the riichi "
@@ -379,6 +387,9 @@ OPTIONS: Final[dict[str, Option]] = _options(
      "Whether a fourth riichi aborts the round (四家立直)."),
     ("triple_ron", "riichi", "triple_ron",
      "Whether three players ronning the same tile aborts the round (三家和)."),
+    ("nagashi", "riichi", "nagashi", "Whether nagashi mangan (流し満貫: only terminals and "
+     "honours discarded, none called away) is paid at an exhaustive draw like a mangan "
+     "tsumo; false: the draw is settled by tenpai and noten alone (EMA RCR 2016, WRC 2015)."),
     ("sakizuke", "riichi", "sakizuke", "Kanzen sakizuke (完全先付け): S1, an open hand's first "
      "call must carry a yaku, and S2, no one-sided win (片和了り). A win that breaks either is "
      "chombo."),
@@ -524,6 +535,20 @@ PRESETS: dict[str, Ruleset] = {
                            chankan_closed_kokushi=False,
                            sakizuke=SakizukeOptions(oute_bisha=False,
                                                     oute_bisha_yakuhai=True))),
+    "ema": Ruleset(name="ema", red_fives=False, starting_score=30000, return_score=30000,
+                   uma="5-15", rounding="none", tie_uma="split", tobi="none", chombo="fixed",
+                   chombo_points=20000,
+                   family_options=RiichiOptions(
+                       kazoe="sanbaiman", four_kans="no-abort", nine_terminals=False,
+                       four_winds=False, four_riichi=False, triple_ron=False,
+                       nagashi=False)),
+    "wrc": Ruleset(name="wrc", red_fives=False, starting_score=30000, return_score=30000,
+                   uma="5-15", rounding="none", tie_uma="split", tobi="none", chombo="fixed",
+                   chombo_points=20000, double_ron=False, leftover_sticks="lost",
+                   family_options=RiichiOptions(
+                       kiriage=True, kazoe="sanbaiman", four_kans="no-abort",
+                       nine_terminals=False, four_winds=False, four_riichi=False,
+                       triple_ron=False, nagashi=False)),
     "taiwan16": Ruleset(name="taiwan16", red_fives=False, length="full", starting_score=0,
                         uma="0-0", return_score=0, rounding="none", tobi="none",
                         chombo="none",
@@ -541,7 +566,78 @@ reading, furiten forbidding tsumo too,
 王手飛車 not allowed, no red fives, dealt with two rolls); ``taiwan16``: Taiwanese 16-tile
 mahjong as the source of ``docs/rules.md`` section 4 describes it (144 tiles with flowers,
 one 一荘 east to north, 底 50 and 台 20, scores counted from 0), its two-valued 台 at the
-common value."""
+common value.; ``ema``: the European Mahjong
+Association's Riichi Competition Rules, 2016 edition; ``wrc``: the World Riichi
+Championship Rules, 2015 rule book. :data:`PRESET_SOURCES` cites the section of each
+option these two set."""
+
+_EMA: Final = "EMA Riichi Competition Rules 2016"
+_EMA_NOTES: Final = f"{_EMA}, revision notes (EMA announcement of the 2016 rules)"
+_WRC: Final = "WRC Rules 2015"
+PRESET_SOURCES: Final[dict[str, dict[str, str]]] = {
+    "ema": {
+        "red_fives": f"{_EMA} §1.3 Additional tiles; {_EMA_NOTES}: red fives removed",
+        "starting_score": f"{_EMA} §3.6.1 Winner bonus (30,000 each, counted from 30,000)",
+        "return_score": f"{_EMA} §3.6.1 Winner bonus (no oka)",
+        "uma": f"{_EMA} §3.6.1 Winner bonus: +15,000/+5,000/-5,000/-15,000",
+        "rounding": f"{_EMA} §3.6.1 Winner bonus (scores counted exactly)",
+        "tie_uma": f"{_EMA} §3.6.1 Winner bonus: tied players share the uma of their places",
+        "tobi": f"{_EMA} §3.6 End of the game (play goes on below zero)",
+        "chombo": f"{_EMA} §3.4.6 Chombo; {_EMA_NOTES}: 20,000 deducted after uma",
+        "chombo_points": f"{_EMA} §3.4.6 Chombo; {_EMA_NOTES}: 20,000 deducted after uma",
+        "chombo_replay": f"{_EMA} §3.4.6 Chombo (riichi bets returned, the hand re-dealt)",
+        "double_ron": f"{_EMA} §3.4.9 When a win is declared (multiple winners)",
+        "kazoe": f"{_EMA} §4.1.3 Scoring tables; {_EMA_NOTES}: 13+ fan is sanbaiman",
+        "kiriage": f"{_EMA_NOTES}: 4 fan 30 fu is not rounded to mangan",
+        "double_yakuman": f"{_EMA} §4.2.5 Yakuman; {_EMA_NOTES}: no double yakuman",
+        "open_tanyao": f"{_EMA} §4.2.1 One fan yaku; {_EMA_NOTES}: open tanyao",
+        "kuikae": f"{_EMA} §3.3.2 Swap-calling (kuikae) not allowed",
+        "four_kans": f"{_EMA} §3.3.10 Fourth kong, §3.4.3 Abortive draw (none)",
+        "nine_terminals": f"{_EMA} §3.4.3 Abortive draw (none)",
+        "four_winds": f"{_EMA} §3.4.3 Abortive draw (none)",
+        "four_riichi": f"{_EMA} §3.4.3 Abortive draw (none)",
+        "triple_ron": f"{_EMA} §3.4.3 Abortive draw (none), §3.4.9 (three winners paid)",
+        "nagashi": f"{_EMA} §3.4.2 Exhaustive draw; {_EMA_NOTES}: no nagashi mangan",
+        "leftover_sticks": f"{_EMA_NOTES}: riichi bets at the game's end go to the winner",
+        "open_kan_pao": f"{_EMA} §3.3.9 Liability: dragons and winds only",
+    },
+    "wrc": {
+        "red_fives": f"{_WRC} §3.3 Additional tiles (no red fives)",
+        "starting_score": f"{_WRC} §4.1 Starting points (30,000)",
+        "return_score": f"{_WRC} §5.9.2 Hanchan score and uma ((score - 30,000) / 1,000)",
+        "uma": f"{_WRC} §5.9.2 Hanchan score and uma: +15/+5/-5/-15",
+        "rounding": f"{_WRC} §5.9.2 Hanchan score and uma (exact)",
+        "tie_uma": f"{_WRC} §5.9.2 Hanchan score and uma: tied players share the uma",
+        "tobi": f"{_WRC} §5.9 End of the game (no end below zero)",
+        "chombo": f"{_WRC} §7.1 Types of penalties: taken from the overall score after uma",
+        "chombo_points": f"{_WRC} §7.1 Types of penalties (20 points)",
+        "chombo_replay": f"{_WRC} §7.2 Fouls (riichi bets returned, the hand replayed)",
+        "double_ron": f"{_WRC} §5.7.6 When a win is declared (head bump: one winner)",
+        "leftover_sticks": f"{_EMA_NOTES}, differences to WRC 2015: WRC does not give the "
+                           "bets left at the end to the winner",
+        "kiriage": f"{_WRC} §6.1 Scoring a winning hand; {_EMA_NOTES}: WRC rounds 4-30 up",
+        "kazoe": f"{_WRC} §6.1 Scoring a winning hand (11+ han is sanbaiman)",
+        "double_yakuman": f"{_WRC} §6.5.6 Yakuman yaku (each a single yakuman)",
+        "open_tanyao": f"{_WRC} §6.5.1 One han yaku (tanyao open or closed)",
+        "kuikae": f"{_WRC} §5.4 Making a group (swap-calling not allowed)",
+        "four_kans": f"{_WRC} §5.4.9 Fourth kong, §5.7.3 Abortive draw (none)",
+        "nine_terminals": f"{_WRC} §5.7.3 Abortive draw (none)",
+        "four_winds": f"{_WRC} §5.7.3 Abortive draw (none)",
+        "four_riichi": f"{_WRC} §5.7.3 Abortive draw (none)",
+        "triple_ron": f"{_WRC} §5.7.3 Abortive draw (none), §5.7.6 (head bump)",
+        "nagashi": f"{_WRC} §5.7.2 Exhaustive draw (no nagashi mangan)",
+        "open_kan_pao": f"{_WRC} §6.2 Liability payment (no liability for a big melded kong)",
+    },
+}
+"""Where each option a competition preset sets comes from: a section of its rule book, by
+flat option name. Options not listed keep mjlog's defaults, which the rule books do not
+contradict as far as their public texts were read (``docs/rules.md`` section 9)."""
+
+
+def citation(preset_name: str, option: str) -> str:
+    """The rule book section an option of a preset comes from, or ``""`` where none is
+    recorded (every preset but the competition ones). Does not check the value."""
+    return PRESET_SOURCES.get(preset_name, {}).get(option, "")
 
 
 def with_rounding_of(rules: Ruleset, points: Iterable[object]) -> Ruleset:

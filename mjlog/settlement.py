@@ -21,7 +21,8 @@ scores, it does not replay a game that went on. Final points follow the
 ruleset: each score less ``return_score``, in thousands (rounded as
 ``rounding`` says: Tenhou rounded each score to the nearest thousand until
 2022), plus the uma of its place; the first place takes the rest, which
-includes the oka. Ties go to the seat nearer the first dealer.
+includes the oka. Ties go to the seat nearer the first dealer (``tie_uma=seat``), or
+the tied players share the uma (and oka) of their places equally (``tie_uma=split``).
 """
 
 from __future__ import annotations
@@ -257,6 +258,7 @@ def _points(out: Settlement, ruleset: Ruleset, left_over: int, end: GameEnd | No
     """Final points from the corrected scores, less each seat's chombo penalties."""
     n = len(out.corrected)
     order = sorted(range(n), key=lambda p: -out.corrected[p])  # stable: seat order breaks ties
+    groups = _tied_places(out.corrected, order, ruleset)
     if left_over:
         out.corrected[order[0]] += left_over
         out.corrections.append(f"{left_over} points of riichi sticks left on the table go to "
@@ -266,7 +268,30 @@ def _points(out: Settlement, ruleset: Ruleset, left_over: int, end: GameEnd | No
     for place, p in enumerate(order[1:], start=1):
         points[p] = _counted(out.corrected[p], ruleset) + uma[place]
     points[order[0]] = -sum(points)
+    for places in groups:
+        if len(places) > 1:  # share the uma (and oka) the places got, keep each own score
+            seats = [order[place] for place in places]
+            counted = {p: _counted(out.corrected[p], ruleset) for p in seats}
+            share = sum(points[p] - counted[p] for p in seats) / len(seats)
+            for p in seats:
+                points[p] = counted[p] + share
     points = [x - pen for x, pen in zip(points, out.penalties, strict=True)]
     out.points = [round(x, 1) for x in points]
     if end is not None and end.points:
         out.recorded_points = [round(float(x), 1) for x in end.points]
+
+
+def _tied_places(scores: Sequence[int], order: Sequence[int],
+                 ruleset: Ruleset) -> list[list[int]]:
+    """The places (0 first) grouped as ``tie_uma`` shares them: under ``split``, the places
+    of players on equal scores form one group; under ``seat``, every place is its own
+    (the seat nearer the first dealer takes the higher place). Judged on the scores
+    before the sticks left on the table go to the first place; does not round them."""
+    groups: list[list[int]] = []
+    for place, p in enumerate(order):
+        if ruleset.tie_uma == "split" and groups \
+                and scores[order[groups[-1][0]]] == scores[p]:
+            groups[-1].append(place)
+        else:
+            groups.append([place])
+    return groups

@@ -286,12 +286,13 @@ class Verifier(Observer):
                 elif (hand is not None) != tenpai[p]:
                     self.mismatch("draw-tenpai", f"tenpai[{p}]", hand is not None, tenpai[p],
                                   player=p)
-            nagashi = [p for p in range(s.n) if self._nagashi(p)]
+            rules = (self.ruleset or Ruleset()).riichi
+            nagashi = [p for p in range(s.n) if rules.nagashi and self._nagashi(p)]
             if ev.nagashi != bool(nagashi):
                 self.mismatch("draw-nagashi", "nagashi", ev.nagashi, bool(nagashi))
             if ev.deltas:
                 expected = (nagashi_deltas(nagashi, s.dealer, s.n) if nagashi
-                            else draw_deltas(tenpai, (self.ruleset or Ruleset()).riichi))
+                            else draw_deltas(tenpai, rules))
                 self._compare_deltas("draw-deltas", ev.deltas, expected)
             self._expect_next(dealer_keeps=tenpai[s.dealer], honba_up=True)
         if len(rep.mismatches) == before:

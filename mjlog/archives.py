@@ -11,11 +11,18 @@ tar is then read forward once). An archive may also be a URL of an object store
 (:mod:`mjlog.storage`): a zip there is read by ranged requests, a member at a time; a
 houou-logs database is not (SQLite reads local files only). What :mod:`mjlog.formats`
 makes of the bytes is the same as for a file.
+
+Damage costs only what it damages: a tar cut short or damaged lists its whole members
+and then says why it stops (:func:`damage`); a houou-logs database is read only from a
+real ``logs`` table, every query under a bound of steps (:data:`SQLITE_STEPS`) and rows
+(:data:`SQLITE_ROWS`), its text taken as bytes (an id that is not UTF-8 names its row
+with the bytes escaped). Nothing here reads what a record says.
 """
 
 from __future__ import annotations
 
 import bz2
+import lzma
 import os
 import sqlite3
 import struct
@@ -83,26 +90,190 @@ def _is_tar(f: IO[bytes]) -> bool:
 
 
 def _houou_table(path: str) -> bool:
+    """Whether the SQLite database at ``path`` has houou-logs' ``logs`` table with ``id``
+    and ``log`` columns: a real table, never a view (a view may compute rows without end)."""
     try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            kinds = conn.execute("SELECT type FROM sqlite_master WHERE lower(name) = 'logs'"
+                                 ).fetchall()
             cols = {row[1] for row in conn.execute("PRAGMA table_info(logs)")}
+        finally:
+            conn.close()
     except sqlite3.Error:
         return False
-    return {"id", "log"} <= cols
+    return kinds == [("table",)] and {"id", "log"} <= cols
 
 
 def members(name: str) -> Iterator[str]:
     """The names of an archive's records, in the archive's order (a houou-logs database's
     downloaded records by log id). Raises :class:`ArchiveError` for an archive that
-    cannot be opened."""
+    cannot be opened, and, after the members before the damage, for a tar that is cut
+    short or damaged or a database past its bounds (:func:`damage` says why)."""
     archive = _open(name)
     if isinstance(archive, zipfile.ZipFile):
         yield from _numbered(i.filename for i in archive.infolist() if not i.is_dir())
     elif isinstance(archive, tarfile.TarFile):
-        yield from _numbered(m.name for m in archive.getmembers() if m.isfile())
+        listed, broken = _tar_listing(archive)
+        yield from _numbered(m.name for m in listed if m.isfile())
+        if broken:
+            raise ArchiveError(_damaged(name, listed, broken))
     else:
-        yield from (row[0] for row in archive.execute(
-            "SELECT id FROM logs WHERE log IS NOT NULL ORDER BY id"))
+        yield from _houou_members(archive, name)
+
+
+SQLITE_ROWS: Final = 10_000_000
+"""The most records mjlog lists in one houou-logs database (Tenhou's Houou room has
+played a few million games in all); past it the first are read, and the archive says so."""
+SQLITE_STEPS: Final = 10**9
+"""The most steps of SQLite's virtual machine one query of a houou-logs database may take
+(listing it takes about 5 a row); past it the query stops and the archive says so."""
+_TICK: Final = 1000
+"""How many steps SQLite runs between two calls of the progress handler."""
+
+
+def _houou_members(conn: sqlite3.Connection, name: str) -> Iterator[str]:
+    """The record names of a houou-logs database: its downloaded rows' ids, in order. An
+    id that is not UTF-8 text is named by its bytes escaped (``…\\xff``): reading that
+    name says why it is not read. Raises :class:`ArchiveError` past :data:`SQLITE_ROWS`,
+    after that many."""
+    try:
+        rows = _query(conn, name, "SELECT id FROM logs WHERE log IS NOT NULL ORDER BY id "
+                      "LIMIT ?", (SQLITE_ROWS + 1,))
+    except sqlite3.Error as exc:  # a damaged database (malformed, a value too big …)
+        raise ArchiveError(f"cannot read all of {name}: {exc}") from None
+    yield from (_row_name(row[0]) for row in rows[:SQLITE_ROWS])
+    if len(rows) > SQLITE_ROWS:
+        raise ArchiveError(f"cannot read all of {name}: it holds more than {SQLITE_ROWS:,} "
+                           f"records; the first {SQLITE_ROWS:,} are read")
+
+
+def _row_name(ident: Any) -> str:
+    """A row's id as a record's name: its text, or its bytes with those that are not UTF-8
+    escaped (``\\xff``)."""
+    if isinstance(ident, bytes):
+        return ident.decode("utf-8", "backslashreplace")
+    return str(ident)
+
+
+def _query(conn: sqlite3.Connection, name: str, sql: str, params: tuple[Any, ...]
+           ) -> list[Any]:
+    """All rows of one query, run under :data:`SQLITE_STEPS` (a progress handler stops it
+    past them, raising :class:`ArchiveError`). A Ctrl-C while the query runs stops it and
+    is raised as ``KeyboardInterrupt``, not lost in SQLite. Other SQLite errors are
+    raised as they are."""
+    state: dict[str, Any] = {"steps": 0, "stop": None}
+
+    def tick() -> int:
+        try:
+            state["steps"] += _TICK
+            return int(state["steps"] > SQLITE_STEPS)
+        except BaseException as exc:  # a signal's exception raised here: stop, raise later
+            state["stop"] = exc
+            return 1
+
+    conn.set_progress_handler(tick, _TICK)
+    try:
+        return conn.execute(sql, params).fetchall()
+    except sqlite3.OperationalError as exc:
+        if state["stop"] is not None:
+            raise state["stop"] from None
+        if state["steps"] > SQLITE_STEPS:
+            raise ArchiveError(f"cannot read {name}: a query stopped after {SQLITE_STEPS:,} "
+                               "steps of SQLite (a database built to keep it running?)"
+                               ) from None
+        if str(exc) == "interrupted":  # tick raised before its try (a signal on entry),
+            raise KeyboardInterrupt from None  # which SQLite's callback swallowed
+        raise
+    finally:
+        conn.set_progress_handler(None, 0)
+
+
+def damage(name: str) -> str | None:
+    """Why an archive cannot be read whole, in one line naming it: it cannot be opened, it
+    is a tar cut short or damaged after some members, or a houou-logs database that
+    cannot be listed to its end (each past what :func:`members` lists, which :func:`read`
+    reads); None for an archive read whole. A file named like a tar that is none (or
+    one cut before its first member's header ends) cannot be opened. Lists the archive
+    (once more for a database: this is for archives that failed)."""
+    if name.lower().endswith(_TAR_SUFFIXES) and kind(name) is None:
+        return (f"cannot open {name}: not a tar archive, or one cut short or damaged in "
+                "its first header")
+    try:
+        for _ in members(name):
+            pass
+    except ArchiveError as exc:
+        return str(exc)
+    return None
+
+
+def _damaged(name: str, listed: list[tarfile.TarInfo], why: str) -> str:
+    """The one line that says a tar is cut short or damaged, and what of it is read."""
+    files = sum(m.isfile() for m in listed)
+    return (f"cannot read all of {name}: {why}; the {files} member(s) before it are read, "
+            "anything after it is lost")
+
+
+_TARS: weakref.WeakKeyDictionary[tarfile.TarFile, tuple[list[tarfile.TarInfo], str]] = (
+    weakref.WeakKeyDictionary())
+"""Each open tar's members as far as they can be read, and what stopped them ("" when
+nothing did)."""
+_TAR_FAULTS: Final = (tarfile.TarError, EOFError, OSError, zlib.error, lzma.LZMAError)
+"""What reading a damaged or cut tar raises (gzip, bzip2 and xz included)."""
+
+
+def _tar_listing(archive: tarfile.TarFile) -> tuple[list[tarfile.TarInfo], str]:
+    """The members of ``archive`` whose header and data are whole, in order, and why the
+    listing stops before the archive's end ("" when it does not). Python's tarfile takes a
+    header cut short, or damaged, after the first for the archive's end, and fails with an
+    exception on data cut short: both are said here, and the members before are kept.
+    Found once per open archive; never calls ``getmembers``, which would fail whole."""
+    known = _TARS.get(archive)
+    if known is not None:
+        return known
+    listed: list[tarfile.TarInfo] = []
+    why = ""
+    try:
+        while (info := archive.next()) is not None:
+            if not _whole(archive, info):
+                why = f"it stops in the middle of member {info.name} (the archive is cut short)"
+                break
+            listed.append(info)
+        else:
+            why = _tail(archive)
+    except _TAR_FAULTS as exc:
+        after = f" after member {listed[-1].name}" if listed else ""
+        why = f"it is damaged or cut short{after} ({exc or type(exc).__name__})"
+    _TARS[archive] = (listed, why)
+    return listed, why
+
+
+def _whole(archive: tarfile.TarFile, info: tarfile.TarInfo) -> bool:
+    """Whether the data of ``info`` (padded to a whole block) is all in the archive; leaves
+    the archive at its end, where the next header is (tarfile's own next step)."""
+    end = info.offset_data + -(-info.size // tarfile.BLOCKSIZE) * tarfile.BLOCKSIZE
+    if end == info.offset_data:
+        return True
+    fileobj = archive.fileobj
+    assert fileobj is not None
+    fileobj.seek(end - 1)
+    return len(fileobj.read(1)) == 1
+
+
+def _tail(archive: tarfile.TarFile) -> str:
+    """Why the block where tarfile stopped listing is not the archive's end marker (a
+    header cut short or damaged: tarfile stops there without a word); "" when it is, or
+    when the archive ends right there (which a tar cut at a member's end also does)."""
+    fileobj = archive.fileobj
+    assert fileobj is not None
+    fileobj.seek(archive.offset)
+    block = fileobj.read(tarfile.BLOCKSIZE)
+    if not block.strip(b"\0"):
+        return ""
+    return (f"a member header at byte {archive.offset:,} is cut short or damaged"
+            if len(block) == tarfile.BLOCKSIZE else
+            f"it stops in the middle of the member header at byte {archive.offset:,} (the "
+            "archive is cut short)")
 
 
 def _numbered(names: Iterable[str]) -> Iterator[str]:
@@ -124,7 +295,7 @@ def _same_named(archive: zipfile.ZipFile | tarfile.TarFile) -> _Same:
     found = _SAME.get(archive)
     if found is None:
         items: list[Any] = (archive.infolist() if isinstance(archive, zipfile.ZipFile)
-                            else archive.getmembers())
+                            else _tar_listing(archive)[0])
         named = Counter(i.filename if isinstance(i, zipfile.ZipInfo) else i.name
                         for i in items)
         found = {}
@@ -145,8 +316,12 @@ def _member_info(archive: zipfile.ZipFile | tarfile.TarFile, member: str) -> Any
     base, _, nth = member.rpartition("#")
     if base in same and nth.isdigit() and 2 <= int(nth) <= len(same[base]):
         return same[base][int(nth) - 1]
-    return archive.getinfo(member) if isinstance(archive, zipfile.ZipFile) \
-        else archive.getmember(member)
+    if isinstance(archive, zipfile.ZipFile):
+        return archive.getinfo(member)
+    found = next((m for m in reversed(_tar_listing(archive)[0]) if m.name == member), None)
+    if found is None:  # as tarfile's getmember says it
+        raise KeyError(f"filename {member!r} not found")
+    return found
 
 
 def split(name: str) -> tuple[str, str] | None:
@@ -233,12 +408,30 @@ def read(archive: str, member: str, limit: int, name: str = "") -> bytes:
             if f is None:
                 raise ArchiveError(f"{member} is not a file in {archive}")
             return f.read()
-        row = opened.execute("SELECT log FROM logs WHERE id = ?", (member,)).fetchone()
-    except (KeyError, zipfile.BadZipFile, tarfile.TarError, sqlite3.Error, EOFError) as exc:
+        return _houou_read(opened, archive, member, limit)
+    except ArchiveError:
+        raise
+    except (KeyError, zipfile.BadZipFile, sqlite3.Error, *_TAR_FAULTS) as exc:
         raise ArchiveError(f"cannot read {member} in {archive}: {exc}") from None
-    if row is None or row[0] is None:
+
+
+def _houou_read(conn: sqlite3.Connection, archive: str, member: str, limit: int) -> bytes:
+    """The ``log`` of the row named ``member`` (:func:`_houou_members`), as the bytes it
+    holds (text that is not UTF-8 too: its reader says where). SQLite never builds a value
+    past ``limit`` bytes; a row whose id is not UTF-8 text is named and not read."""
+    conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, min(limit, 2**31 - 2) + 1)
+    try:
+        rows = _query(conn, archive, "SELECT log FROM logs WHERE id = ?", (member,))
+    except sqlite3.DataError:  # string or blob too big
+        raise ArchiveError(f"{member} holds more than {limit / 2**20:.0f} MB, past the "
+                           "record limit") from None
+    if not rows and "\\x" in member:
+        raise ArchiveError(f"cannot read {member} in {archive}: the row's id is not UTF-8 "
+                           "text (its bytes that are not are written \\xNN here); not read")
+    if not rows or rows[0][0] is None:
         raise ArchiveError(f"no record {member} in {archive}")
-    data = bytes(row[0]) if not isinstance(row[0], str) else row[0].encode()
+    value = rows[0][0]
+    data = value.encode() if isinstance(value, str) else bytes(value)
     _check(len(data), limit, member)
     return data
 
@@ -339,5 +532,7 @@ def _opened(archive: str, what: str | None, file: IO[bytes] | None) -> _Opened:
     if what == "tar":
         return tarfile.open(archive if file is None else None, fileobj=file)  # kept open
     if what == "houou-logs":
-        return sqlite3.connect(f"file:{archive}?mode=ro", uri=True, check_same_thread=False)
+        conn = sqlite3.connect(f"file:{archive}?mode=ro", uri=True, check_same_thread=False)
+        conn.text_factory = bytes  # text that is not UTF-8 is read, not a failure
+        return conn
     raise ArchiveError(f"{archive} is not an archive mjlog reads")

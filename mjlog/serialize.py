@@ -38,7 +38,8 @@ from mjlog.ruleset import (
 from mjlog.tiles import UNKNOWN, Tile
 
 FORMAT = "jsonl"
-DIAGNOSTIC_CODES = frozenset({"bad-encoding", "json-syntax", "bad-event", "no-game-start"})
+DIAGNOSTIC_CODES = frozenset({"bad-encoding", "json-syntax", "bad-event", "bad-value",
+                              "no-game-start"})
 """Codes of the diagnostics :func:`read` gives."""
 
 Encoder = Callable[[Any], Any]
@@ -433,6 +434,9 @@ def _line_event(lineno: int, line: str, bad: Exception | None
     except json.JSONDecodeError as exc:
         return None, Diagnostic(code="json-syntax", message=exc.msg,
                                 src=Src(line=lineno, column=exc.colno))
+    except jsontext.BadNumber as exc:  # NaN, 1e999, 10**30: the line's event is not read
+        return None, Diagnostic(code="bad-value", message=str(exc),
+                                src=Src(line=lineno, path=exc.path))
     except ConversionError as exc:
         return None, Diagnostic(code="bad-event", message=str(exc).split(": ", 1)[-1],
                                 src=Src(line=lineno, path=exc.path))

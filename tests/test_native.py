@@ -356,3 +356,23 @@ def test_mutants_of_corpus_games_are_read_the_same(tenhou_xml_paths: list[Path],
     path = data.draw(st.sampled_from(tenhou_xml_paths[::25]))
     ours, spec, _ = _records(data.draw(xml_mutants(gunzip(path.read_bytes())[0])))
     assert ours == spec
+
+
+@pytest.mark.parametrize(("old", "new", "past"), [
+    (b'rate="1500.00,', b'rate="nan,', True),  # a rating that is not finite
+    (b'<INIT seed="0,0,0', b'<INIT seed="0,40000,0', True),  # honba past its range
+    (b'ten="250,', b'ten="30000000,', True),  # a score of 3,000,000,000
+    (b'ten="250,', b'ten="9999999,', False),  # 999,999,900: the largest score in range
+])
+def test_numbers_past_their_ranges_give_the_same_facts_on_both_routes(
+        tmp_path: Path, old: bytes, new: bytes, past: bool) -> None:
+    """Values past the ranges every reader is held to (mjlog.formats.limits): the core's
+    route declines them and the Python route's judgment stands on both; a value at the
+    range's edge is read by the core."""
+    _native_core()
+    assert old in XML
+    text = XML.replace(old, new, 1)
+    with _route(False):
+        taken = FACTS.native_tenhou(text, "game.xml") is not None
+    assert taken is not past
+    _facts_of_text(tmp_path, text)

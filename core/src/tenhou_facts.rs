@@ -17,7 +17,7 @@ use quick_xml::events::BytesStart;
 
 use crate::tenhou_xml::{
     attributes, decline, get, int, ints, meld, move_tag, one_int, tiles, walk, Attrs, Borrowed,
-    Declined, Meld, RoundingOwari, NUM_TILES,
+    Declined, Meld, RoundingOwari, COUNT_LIMIT, NUM_TILES,
 };
 
 /// A cell of a fact row. `Game` and `Name` are filled in by the caller (the game's number
@@ -292,8 +292,8 @@ impl<'n> Game<'n> {
         if ten.len() < n || !(0..NUM_TILES).contains(&seed[5]) || !(0..n as i64).contains(&dealer) {
             return decline("scores, hands or dora indicator do not fit the table");
         }
-        if seed[..3].iter().any(|v| *v < 0) {
-            return decline("a negative round, honba or stick count");
+        if seed[..3].iter().any(|v| *v < 0) || seed[1..3].iter().any(|v| *v > COUNT_LIMIT) {
+            return decline("a round, honba or stick count past its range");
         }
         if self.round.is_some() && !self.round_result {
             return decline("a round without a result");
@@ -423,8 +423,12 @@ impl<'n> Game<'n> {
     }
 
     fn ba(text: Option<&str>) -> Result<(), Declined> {
-        if ints(Some(text.unwrap_or("0,0")))?.len() != 2 {
+        let ba = ints(Some(text.unwrap_or("0,0")))?;
+        if ba.len() != 2 {
             return decline("ba does not have two values");
+        }
+        if ba.iter().any(|v| !(0..=COUNT_LIMIT).contains(v)) {
+            return decline("honba or riichi sticks past their range");
         }
         Ok(())
     }
@@ -447,6 +451,13 @@ impl<'n> Game<'n> {
             get(a, "yaku").unwrap_or(""),
             get(a, "yakuman").unwrap_or(""),
         )?;
+        let han: i64 = yaku.iter().map(|(_, h)| h).sum();
+        if !(0..=COUNT_LIMIT).contains(&ten[0])
+            || !(0..=COUNT_LIMIT).contains(&han)
+            || yaku.iter().any(|(_, h)| !(0..=COUNT_LIMIT).contains(h))
+        {
+            return decline("fu or han past their range");
+        }
         let melds = get(a, "m").unwrap_or("");
         if !melds.trim().is_empty() {
             for code in melds.split(',') {

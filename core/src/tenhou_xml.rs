@@ -134,15 +134,31 @@ pub fn get<'a>(attrs: &'a Borrowed<'_>, key: &str) -> Option<&'a str> {
 }
 
 /// An integer as the Python reader's `int()` takes it, restricted to plain ASCII digits
-/// with an optional minus sign (anything else is declined).
+/// with an optional minus sign and to magnitudes below 10,000,000 (anything else is
+/// declined).
 pub fn int(text: &str) -> Result<i64, Declined> {
     let digits = text.strip_prefix('-').unwrap_or(text);
     if digits.is_empty() || digits.len() > 15 || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return decline(format!("not a plain integer: {text:?}"));
     }
-    text.parse::<i64>()
-        .map_err(|_| format!("not a plain integer: {text:?}"))
+    let value = text
+        .parse::<i64>()
+        .map_err(|_| format!("not a plain integer: {text:?}"))?;
+    if value.abs() >= BIGGEST {
+        return decline(format!(
+            "a number past the ranges the Python route checks: {text}"
+        ));
+    }
+    Ok(value)
 }
+
+/// Numbers of a Tenhou record are at most this (scores and points are in hundreds): a
+/// larger one is past the ranges `mjlog.formats.limits` holds every reader to, which the
+/// Python route reports.
+const BIGGEST: i64 = 10_000_000;
+
+/// The most honba, riichi sticks, han or fu (`mjlog.formats.limits.COUNT_LIMIT`).
+pub const COUNT_LIMIT: i64 = 999;
 
 /// `_ints`: a comma-separated list (empty text: none); `None`: missing.
 pub fn ints(text: Option<&str>) -> Result<Vec<i64>, Declined> {

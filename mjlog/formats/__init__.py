@@ -31,6 +31,7 @@ from mjlog.diagnostics import Diagnostic, InputError, Src
 from mjlog.events import EVENT_TYPES, PAO_UNNAMED, Event, GameStart
 from mjlog.formats import (
     kobalab,
+    limits,
     majsoul,
     majsoul_wire,
     mjai,
@@ -211,7 +212,8 @@ def read_bytes(data: bytes, path: str = "", *, fmt: str | None = None,
     one-game format past :data:`ONE_GAME_LIMIT` (``too-large``), or if it is damaged
     before any record could be read (``bad-gzip``). A stream damaged later keeps
     what decompressed before the damage, with the ``bad-gzip`` diagnostic on
-    the first game.
+    the first game. Every game's values are held to the ranges of
+    :mod:`mjlog.formats.limits` (``bad-value``), whatever its format.
     """
     text, damage = gunzip(data)
     fmt = fmt or detect_text(text)
@@ -233,6 +235,8 @@ def read_bytes(data: bytes, path: str = "", *, fmt: str | None = None,
                               diagnostics=[Diagnostic(code="internal-error",
                                                       message=f"the {fmt} reader failed: "
                                                       f"{exc!r}")])]
+    for rec in records:
+        limits.check(rec, strict)
     if damage is not None:
         if strict:
             raise InputError(damage)
@@ -296,13 +300,13 @@ def file_bytes(path: str | Path) -> bytes:
 
 
 def _refuse_damaged_archive(name: str) -> None:
-    """An archive that reached here as a record is one that :func:`expand` could not open:
-    raise its reason."""
-    if archives.named_like(name) and archives.kind(name) is not None:
-        try:
-            next(archives.members(name), None)
-        except archives.ArchiveError as exc:
-            raise InputError(Diagnostic(code="unreadable", message=str(exc))) from None
+    """An archive that reached here as a record is one that :func:`expand` could not open
+    or read to its end (a tar cut short: its members before the damage are read as
+    records of their own): raise the reason (:func:`mjlog.archives.damage`)."""
+    if archives.named_like(name):
+        why = archives.damage(name)
+        if why is not None:
+            raise InputError(Diagnostic(code="unreadable", message=why))
 
 
 def iter_path(path: str | Path) -> Iterator[GameRecord]:
@@ -333,7 +337,9 @@ def _stream(file: IO[bytes], path: str) -> Iterator[GameRecord]:
         return
     file.seek(0)
     try:
-        yield from serialize.read_lines(jsontext.file_lines(file), path)
+        for rec in serialize.read_lines(jsontext.file_lines(file), path):
+            limits.check(rec)
+            yield rec
     except Exception as exc:  # a reader's bug: reported, never a traceback
         yield GameRecord(path=path, format="jsonl", position_kind="jsonl",
                          diagnostics=[Diagnostic(code="internal-error", message=(
@@ -441,11 +447,15 @@ def _files(name: str) -> list[tuple[str, bool]]:
 
 
 def _in_archive(name: str) -> list[tuple[str, bool]]:
-    """The records of an archive as ``(ARCHIVE!MEMBER, False)``; ``[]`` for any other file,
-    and for an archive that cannot be opened (read as a record, it says why)."""
+    """The records of an archive as ``(ARCHIVE!MEMBER, False)``; ``[]`` for any other file.
+    An archive that cannot be opened gives itself as a named file, and so does a tar cut
+    short, after the members before the damage: read as a record, it says why."""
     if not archives.named_like(name) or archives.kind(name) is None:
         return []
+    found: list[tuple[str, bool]] = []
     try:
-        return [(f"{name}{archives.SEPARATOR}{m}", False) for m in archives.members(name)]
+        for m in archives.members(name):
+            found.append((f"{name}{archives.SEPARATOR}{m}", False))
     except archives.ArchiveError:
-        return [(name, True)]
+        found.append((name, True))
+    return found

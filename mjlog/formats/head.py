@@ -31,7 +31,7 @@ class Head:
         lines = self.data.lstrip(_BLANK).split(b"\n", 4)[:4]
         for i, line in enumerate(lines):
             try:  # a bad byte is the reader's to report at its line: detection looks past it
-                found = jsontext.loads(line.decode("utf-8", "replace"))
+                found = jsontext.decode(line.decode("utf-8", "replace"))[0]  # NaN: null
             except (ValueError, UnicodeDecodeError):  # e.g. one object over several lines
                 self._failed = self._failed or i == 0
                 continue

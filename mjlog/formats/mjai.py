@@ -86,8 +86,8 @@ from mjlog.tiles import KIND_OF, RED_FIVE_IDS, UNKNOWN, Kind, Tile, TileError
 FORMAT = "mjai"
 DIALECTS: Final = ("mortal", "mjai", "mjai.app", "mjai-legacy")
 DIAGNOSTIC_CODES: Final = frozenset({
-    "bad-encoding", "json-syntax", "bad-event", "no-game-start", "unsupported-dialect",
-    "annotations-dropped", "error-event",
+    "bad-encoding", "json-syntax", "bad-event", "bad-value", "no-game-start",
+    "unsupported-dialect", "annotations-dropped", "error-event",
 })
 """Codes of the diagnostics :func:`read` gives."""
 
@@ -757,17 +757,18 @@ def looks_like_wrapped(start: bytes) -> bool:
     return _REVIEW.match(start) is not None or _FRAGMENTS.match(start) is not None
 
 
-def _review_log(data: bytes) -> list[Any] | None:
-    """The events of a review report's ``mjai_log`` (the review itself is not read), or
-    None for any other file."""
+def _review_log(data: bytes) -> tuple[list[Any], list[jsontext.BadNumber]] | None:
+    """The events of a review report's ``mjai_log`` (the review itself is not read), with
+    the numbers in the report that mjlog does not read (read as null), or None for any
+    other file."""
     if _REVIEW.match(data[:4096].lstrip()) is None:  # not a copy of the whole file
         return None
     try:
-        doc = json.loads(data)
+        doc, bad = jsontext.decode(data)
     except (ValueError, RecursionError):
         return None
     log = doc.get("mjai_log") if isinstance(doc, dict) else None
-    return log if isinstance(log, list) else None
+    return (log, bad) if isinstance(log, list) else None
 
 
 _RED_NAME = re.compile(rb'"5[mps]r"')
@@ -809,7 +810,9 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
     r.red_in_file = _RED_NAME.search(data) is not None
     review = _review_log(data)
     if review is not None:  # a review report: its events, each at its place in mjai_log
-        for r.line, o in enumerate(review, 1):
+        for number in review[1]:
+            r.diag("bad-value", str(number), path=number.path)
+        for r.line, o in enumerate(review[0], 1):
             _one(r, o)
         return _records(r, path)
     parsed: dict[str, Any] = {}  # short lines met before (draws, discards): their objects
@@ -836,6 +839,9 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
                 o = jsontext.loads(line)
             except json.JSONDecodeError as exc:
                 r.diag("json-syntax", f"{exc.msg} (column {exc.colno})")
+                continue
+            except jsontext.BadNumber as exc:  # NaN, 1e999, 10**30: the line is not read
+                r.diag("bad-value", str(exc), path=exc.path)
                 continue
             if len(line) <= jsontext.SHORT_LINE:  # the reader never changes what it reads
                 jsontext.remember(parsed, line, o)

@@ -71,15 +71,27 @@ class JsonReader:
 
 def load(data: bytes, reader: JsonReader) -> tuple[bool, Any]:
     """``(True, document)``, or ``(False, None)`` with a ``bad-encoding`` or
-    ``json-syntax`` diagnostic (with its line and column) when the text is not JSON."""
+    ``json-syntax`` diagnostic (with its line and column) when the text is not JSON. A
+    number mjlog does not read (``NaN``, ``1e999``, 10**30: :class:`mjlog.jsontext.BadNumber`)
+    is a ``bad-value`` at its path, and null in the document."""
     try:
-        return True, jsontext.loads(data.decode("utf-8-sig"))
+        doc, bad = jsontext.decode(data.decode("utf-8-sig"))
+        numbers(reader, bad)
+        return True, doc
     except UnicodeDecodeError as exc:
         reader.diag("bad-encoding", f"not UTF-8: {exc.reason} at byte {exc.start}")
     except json.JSONDecodeError as exc:
         reader.diag("json-syntax", f"not JSON: {exc.msg} (line {exc.lineno}, column "
                     f"{exc.colno})")
     return False, None
+
+
+def numbers(reader: JsonReader, bad: list[jsontext.BadNumber], prefix: str = "$") -> None:
+    """A ``bad-value`` for each number :func:`mjlog.jsontext.decode` read as null, at its
+    path below ``prefix`` (the path of the text it was in: a JSON string of the record
+    holds a document of its own)."""
+    for number in bad:
+        reader.diag("bad-value", str(number), number.at(prefix))
 
 
 class Tiles:

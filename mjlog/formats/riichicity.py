@@ -58,7 +58,7 @@ from mjlog.events import (
     YakuClaim,
 )
 from mjlog.formats.kinds import Meld, limit_of, meld_tiles, winning_hand
-from mjlog.formats.platform import MALFORMED, BadValue, JsonReader, Tiles, load
+from mjlog.formats.platform import MALFORMED, BadValue, JsonReader, Tiles, load, numbers
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset
 from mjlog.tiles import KIND_OF, Kind, Tile
@@ -285,10 +285,11 @@ class _Round:
             if not isinstance(e, dict):
                 raise BadValue(path, "an event is an object")
             try:
-                data = jsontext.loads(e.get("data") or "{}")
+                data, bad = jsontext.decode(e.get("data") or "{}")
             except (json.JSONDecodeError, TypeError):
                 raise BadValue(f"{path}.data", "an event's data is a JSON object in a string") \
                     from None
+            numbers(self.r, bad, f"{path}.data")
             if not isinstance(data, dict):
                 raise BadValue(f"{path}.data", "an event's data is a JSON object in a string")
             kind = e.get("eventType")
@@ -596,7 +597,7 @@ def _first_dealer(hand: dict[str, Any]) -> int:
     for e in hand.get("handEventRecord") or []:
         if isinstance(e, dict) and e.get("eventType") == 1:
             try:
-                data = json.loads(e.get("data") or "{}")
+                data = jsontext.decode(e.get("data") or "{}")[0]  # said when the round is read
             except (json.JSONDecodeError, TypeError):
                 return 0
             dealer = data.get("dealer_pos") if isinstance(data, dict) else None

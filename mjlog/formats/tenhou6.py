@@ -299,6 +299,13 @@ class _Reader:
             raise InputError(d)
         self.rec.diagnostics.append(d)
 
+    def numbers(self, bad: list[jsontext.BadNumber], line: int) -> None:
+        """A ``bad-value`` for each number of the object at ``line`` that mjlog does not
+        read (:func:`mjlog.jsontext.decode` read them as null)."""
+        self.line = line
+        for number in bad:
+            self.diag("bad-value", str(number), number.path)
+
     # -- the game
 
     def document(self, doc: Any, line: int) -> None:
@@ -1242,7 +1249,8 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
         reader.diag("bad-encoding", f"not UTF-8: {exc.reason}")
         return [reader.rec]
     try:
-        docs: list[tuple[Any, int]] = [(jsontext.loads(text), 1)]
+        doc, bad = jsontext.decode(text)
+        docs: list[tuple[Any, int, list[jsontext.BadNumber]]] = [(doc, 1, bad)]
     except json.JSONDecodeError as whole:
         docs = []
         lines = text.split("\n")
@@ -1252,11 +1260,14 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
             if not line.strip():
                 continue
             try:
-                docs.append((jsontext.loads(line), lineno))
+                line_doc, line_bad = jsontext.decode(line)
             except json.JSONDecodeError as exc:
                 reader.line = lineno
                 reader.diag("json-syntax", f"{exc.msg} (column {exc.colno})")
-    for doc, lineno in docs:
+                continue
+            docs.append((line_doc, lineno, line_bad))
+    for doc, lineno, bad in docs:
+        reader.numbers(bad, lineno if len(docs) > 1 else 0)
         reader.document(doc, lineno if len(docs) > 1 else 0)
     if not reader.started and not any(d.code == "unknown-variant"
                                       for d in reader.rec.diagnostics):
@@ -1281,7 +1292,8 @@ def _salvaged(reader: _Reader, text: str, damage: json.JSONDecodeError) -> list[
     as its members and complete rounds before the damage go (nothing after it)."""
     reader.line = damage.lineno
     reader.diag("json-syntax", damage.msg, f"column {damage.colno}")
-    doc = jsontext.salvage(text)
+    doc, bad = jsontext.salvage(text)
+    reader.numbers(bad, 0)
     if isinstance(doc.get("log"), list) and doc["log"]:
         reader.document(doc, 0)
     return [reader.rec]

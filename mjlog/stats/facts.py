@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import math
 import os
 import re
 from array import array
@@ -58,7 +59,15 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
-from mjlog.formats import ONE_GAME_LIMIT, detect_text, expand, file_bytes, read_bytes, tenhou_xml
+from mjlog.formats import (
+    ONE_GAME_LIMIT,
+    detect_text,
+    expand,
+    file_bytes,
+    limits,
+    read_bytes,
+    tenhou_xml,
+)
 from mjlog.record import GameRecord
 from mjlog.scoring.yaku import YAKU, yaku_name
 
@@ -181,21 +190,59 @@ class Batch:
     """Games left out because their events do not fit a table (path, game and why)."""
 
     def frames(self) -> dict[str, pl.DataFrame]:
-        """The batch as DataFrames with the documented schemas."""
+        """The batch as DataFrames with the documented schemas. A game with a value its
+        column's type cannot hold (a score past 32 bits, honba past 16, a rating that is
+        not finite: a damaged record's) is left out first, and said in :attr:`skipped`
+        (:meth:`drop_unfit`); the other games' rows are not changed."""
+        try:
+            out = self._frames()
+        except (TypeError, OverflowError):  # polars: a value past its column's type
+            if not self.drop_unfit():
+                raise
+            return self._frames()
+        if any(df[c].is_infinite().any() or df[c].is_nan().any()
+               for df in out.values() for c, d in df.schema.items() if d == pl.Float64()):
+            self.drop_unfit()
+            return self._frames()
+        return out
+
+    def drop_unfit(self) -> bool:
+        """Leave out every game with a cell its column cannot hold (an integer past its
+        type's range, a float that is not finite), each named in :attr:`skipped` with the
+        column and value; whether any was. Checks cell by cell: only for a batch whose
+        frames failed."""
+        bad: dict[int, str] = {}
+        tables = [(self.game_rows, _INFO_SCHEMA)] + [
+            (self.cells if t == "player_rounds" else self.rows[t], _own_schema(t))
+            for t in TABLES]
+        for rows, schema in tables:
+            for g, column, value in _unfit(rows, schema):
+                bad.setdefault(g, f"{column} {value!r} does not fit its column "
+                                  f"({schema[column]})")
+        if not bad:
+            return False
+        at_source = 1 + _GAME_COLUMNS.index("source")
+        for row in self.game_rows:
+            if row[0] in bad:
+                self.skipped.append(f"{row[at_source]}: cannot be summarised: {bad[row[0]]}")
+        self.game_rows = [row for row in self.game_rows if row[0] not in bad]
+        self.cells = _without(self.cells, _WIDTH, bad)
+        self.rows = {t: _without(cells, len(_own_schema(t)), bad)
+                     for t, cells in self.rows.items()}
+        self.games -= len(bad)
+        return True
+
+    def _frames(self) -> dict[str, pl.DataFrame]:
+        """The DataFrames of the rows as they are (:meth:`frames` guards their values)."""
         if not self.game_rows:
             return {t: pl.DataFrame(schema=SCHEMAS[t]) for t in TABLES}
-        info = _frame(self.game_rows, {"_game": pl.Int32(), **{
-            c: GROUP_SCHEMA[c] for c in _GAME_COLUMNS}})
+        info = _frame(self.game_rows, _INFO_SCHEMA)
         out = {}
         for t in TABLES:
             schema = SCHEMAS[t]
             derived = DERIVED.get(t, {})
-            own = {c: d for c, d in schema.items() if c not in GROUP_SCHEMA and c not in derived}
-            if t == "wins":
-                own["yaku"] = pl.String()  # joined with ",", split below in one go
-            schema_own = {"_game": pl.Int32(), "player": pl.String(), **own}
             df = _flat_frame(self.cells if t == "player_rounds" else self.rows[t],
-                             schema_own)
+                             _own_schema(t))
             df = df.join(info, on="_game", how="left")
             if derived:
                 df = df.with_columns(e.alias(c) for c, e in derived.items())
@@ -205,6 +252,56 @@ class Batch:
             df = df.select(list(schema))
             out[t] = df if df.schema == schema else df.cast(schema)  # type: ignore[arg-type]
         return out
+
+
+_INFO_SCHEMA: Final[dict[str, pl.DataType]] = {
+    "_game": pl.Int32(), **{c: GROUP_SCHEMA[c] for c in _GAME_COLUMNS}}
+"""The columns of :attr:`Batch.game_rows`."""
+
+
+@cache
+def _own_schema(table: str) -> dict[str, pl.DataType]:
+    """The columns of a table's rows as a :class:`Batch` keeps them: the game's number, the
+    player and the table's own columns (``wins``' yaku joined by commas)."""
+    schema = SCHEMAS[table]
+    derived = DERIVED.get(table, {})
+    own = {c: d for c, d in schema.items() if c not in GROUP_SCHEMA and c not in derived}
+    if table == "wins":
+        own["yaku"] = pl.String()  # joined with ",", split when the frame is built
+    return {"_game": pl.Int32(), "player": pl.String(), **own}
+
+
+_INT_RANGES: Final[dict[pl.DataType, int]] = {
+    pl.Int8(): 2**7, pl.Int16(): 2**15, pl.Int32(): 2**31, pl.Int64(): 2**63}
+"""Half the span of each signed integer type of the schemas."""
+
+
+def _unfit(rows: list[Any], schema: dict[str, pl.DataType]) -> Iterator[tuple[int, str, Any]]:
+    """``(game, column, value)`` of each cell of ``rows`` (flat, or tuples) that its column's
+    type cannot hold."""
+    flat = not rows or not isinstance(rows[0], tuple)
+    width = len(schema)
+    columns = list(schema.items())
+    records = (rows[k:k + width] for k in range(0, len(rows), width)) if flat else iter(rows)
+    for row in records:
+        for (column, dtype), value in zip(columns, row, strict=True):
+            if type(value) is int:
+                half = _INT_RANGES.get(dtype)
+                low, high = ((-half, half - 1) if half else (0, 2**64 - 1)
+                             if dtype == pl.UInt64() else (-math.inf, math.inf))
+                if not low <= value <= high:
+                    yield row[0], column, value
+            elif type(value) is float and dtype == pl.Float64() and not math.isfinite(value):
+                yield row[0], column, value
+
+
+def _without(cells: list[Any], width: int, games: dict[int, str]) -> list[Any]:
+    """Flat rows of ``width`` cells, those of ``games`` left out."""
+    out: list[Any] = []
+    for k in range(0, len(cells), width):
+        if cells[k] not in games:
+            out.extend(cells[k:k + width])
+    return out
 
 
 def _flat_frame(cells: list[Any], schema: dict[str, pl.DataType]) -> pl.DataFrame:
@@ -672,9 +769,22 @@ def native_tenhou(data: bytes, path: str) -> tuple[bytes, Any, GameStart] | None
     if isinstance(game, str):  # declined, with the reason
         return None
     start = tenhou_xml.game_start_of(game.header, game.first_scores, game.rounding_owari, path)
-    if start is None:
+    if start is None or not _within_limits(start, game.owari, game.players):
         return None
     return text, game, start
+
+
+def _within_limits(start: GameStart, owari: str, players: int) -> bool:
+    """Whether the game start and final points of a game read natively are within the
+    ranges every reader is held to (:mod:`mjlog.formats.limits`: a finite rating, finite
+    final points); the core declines the other numbers past them itself."""
+    try:
+        end = tenhou_xml.game_end_of(owari, players)
+    except ValueError:
+        return False
+    rec = GameRecord(path="", format=tenhou_xml.FORMAT, events=[start, end])
+    limits.check(rec)
+    return not rec.diagnostics
 
 
 def _add_native(batch: Batch, data: bytes, path: str) -> bool:

@@ -58,4 +58,6 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
         if strict:
             raise InputError(d) from None
         return [GameRecord(path=path, format=FORMAT, diagnostics=[d], position_kind="text")]
-    return [_Reader(lines, path, strict).run() for lines in games(text)]
+    parts = games(text)
+    del text  # the lines hold it now: a record of one long line is not held twice
+    return [_Reader(lines, path, strict).run() for lines in parts]

@@ -35,8 +35,15 @@ SEAT_OP_RE: Final = re.compile(
 ROUND_RE: Final = re.compile(r"^(?P<wind>[ESWN])(?P<number>[1-4])-(?P<honba>\d+)$")
 BAD_ROUND_RE: Final = re.compile(r"^[ESWN]\d+-\d+$")
 TAG_RE: Final = re.compile(
-    r'^\[(?P<key>[A-Za-z][\w.-]*)(?P<values>(?:\s+"(?:[^"\\]|\\.)*")*)\s*\]$')
-_VALUE_RE: Final = re.compile(r'"((?:[^"\\]|\\.)*)"')
+    r'^\[(?P<key>[A-Za-z][\w.-]*+)(?P<values>(?:\s++"(?:[^"\\]++|\\.)*+")*+)\s*+\]$')
+"""A header tag. Every repetition is possessive (``*+``, ``++``): a value is a run of plain
+characters or escapes that is never given back, so that matching keeps no backtracking
+point per character (the pattern without them held one for each: 8.8 GB for a tag of
+50 MB) and runs in time and memory linear in the line."""
+_VALUE_RE: Final = re.compile(r'"((?:[^"\\]++|\\.)*+)"')
+TAG_VALUES: Final = 64
+"""The most values a header tag holds (``[Players ...]`` names four; mjlog writes no tag of
+more): a tag of millions of them is not kept value by value."""
 _WORD_RE: Final = re.compile(r"\S+")
 
 
@@ -68,9 +75,16 @@ def words(text: str) -> list[tuple[str, int]]:
     return [(m.group(), m.start() + 1) for m in _WORD_RE.finditer(text)]
 
 
-def tag_values(values: str) -> list[str]:
-    """The quoted values of a header tag, unescaped."""
-    return [v.replace('\\"', '"').replace("\\\\", "\\") for v in _VALUE_RE.findall(values)]
+def tag_values(text: str, start: int = 0, end: int | None = None) -> list[str]:
+    """The quoted values in ``text[start:end]`` (a header tag's, where :data:`TAG_RE` found
+    them: the span is read in place, not copied), unescaped; raises ``ValueError`` for a
+    tag of more than :data:`TAG_VALUES` (without reading past them)."""
+    out: list[str] = []
+    for m in _VALUE_RE.finditer(text, start, len(text) if end is None else end):
+        if len(out) == TAG_VALUES:
+            raise ValueError(f"a header tag holds at most {TAG_VALUES} values")
+        out.append(m.group(1).replace('\\"', '"').replace("\\\\", "\\"))
+    return out
 
 
 def kinds(text: str, line: int, col: int) -> list[tuple[int, bool]]:
@@ -126,19 +140,24 @@ def _suit(ch: str, digits: list[tuple[int, int]], line: int,
 
 
 def is_int(text: str, signed: bool = False) -> bool:
-    """Whether ``text`` is a number in ASCII digits (with a minus sign when ``signed``)."""
+    """Whether ``text`` is a number in ASCII digits (with a minus sign when ``signed``), of
+    at most 18 digits."""
     return (_SIGNED if signed else _UNSIGNED).fullmatch(text) is not None
 
 
-_UNSIGNED: Final = re.compile(r"[0-9]+")
-_SIGNED: Final = re.compile(r"-?[0-9]+")
-_DELTA: Final = re.compile(r"[+-]?[0-9]+")
+_UNSIGNED: Final = re.compile(r"[0-9]{1,18}")
+_SIGNED: Final = re.compile(r"-?[0-9]{1,18}")
+_DELTA: Final = re.compile(r"[+-]?[0-9]{1,18}")
+"""Numbers of at most 18 digits: no number of a record has more (the shuffle seed is a
+string), and Python refuses to convert one of more than 4,300."""
 
 
 def number(text: str, line: int, col: int, what: str, code: str = "bad-round") -> int:
     """A number in ASCII digits; raises :class:`NotationError` naming ``what``."""
     if not is_int(text, signed=True):
-        raise NotationError(code, f"{what} is a number, not {text!r}", line, col)
+        shown = repr(text) if len(text) <= 24 else f"{text[:12]!r}… ({len(text)} characters)"
+        raise NotationError(code, f"{what} is a number of at most 18 digits, not {shown}",
+                            line, col)
     return int(text)
 
 
@@ -147,8 +166,8 @@ def int_list(text: str, line: int, col: int, what: str) -> tuple[int, ...]:
     (``bad-result``)."""
     values = text.split(",") if text else []
     if not all(_DELTA.fullmatch(x) for x in values):
-        raise NotationError("bad-result", f"{what} must be numbers separated by commas",
-                            line, col)
+        raise NotationError("bad-result", f"{what} must be numbers (of at most 18 digits) "
+                            "separated by commas", line, col)
     return tuple(int(x) for x in values)
 
 

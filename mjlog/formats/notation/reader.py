@@ -203,7 +203,11 @@ class _Reader:
                 self.problem(NotationError("bad-header", "a header is [Key \"value\" ...]",
                                            i + 1, 1))
             else:
-                tags.append((m.group("key"), tag_values(m.group("values")), i + 1))
+                try:
+                    tags.append((m.group("key"), tag_values(raw, *m.span("values")),
+                                 i + 1))
+                except ValueError as exc:  # a tag of too many values
+                    self.problem(NotationError("bad-header", str(exc), i + 1, 1))
             i += 1
         return i, tags
 
@@ -412,7 +416,7 @@ class _Reader:
             if "dice" in opts else ()
         return RoundStart(
             round_wind=WINDS.index(m.group("wind")), round_number=round_number,
-            honba=int(m.group("honba")),
+            honba=number(m.group("honba"), line_no, 4, "honba"),
             kyotaku=number(opts["sticks"], line_no, cols["sticks"], "sticks")
             if "sticks" in opts else t.kyotaku, dealer=dealer,
             scores=scores, dora_indicator=dora[0], hands=hands, dice=dice, wall=wall,

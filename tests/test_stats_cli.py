@@ -8,6 +8,7 @@ one folder, tables that disagreed on which games they hold.
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import re
@@ -255,3 +256,39 @@ def test_install_hints_work_from_a_clone_too() -> None:
 
     hint = install_hint("report")
     assert "pip install 'mjlog[report]'" in hint and "pip install '.[report]'" in hint
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_tenhou_guests_are_never_pooled_as_one_player(tmp_path: Path, pure: bool,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two games with a guest (Tenhou's ``NoName``) at the first seat: two players of one
+    game each, named by game and seat, on the native route and on the Python route."""
+    if pure:
+        monkeypatch.setenv("MJLOG_PURE", "1")
+    for name in ("east-riichi", "east-ron"):
+        text = (EXAMPLES / f"{name}.mjlog").read_text("utf-8")
+        (tmp_path / f"{name}.mjlog").write_text(text.replace('n0="Aoi"', 'n0="NoName"'), "utf-8")
+    code, out, err = run("stats", str(tmp_path), "--format", "csv", "--metrics", "headline")
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    guests = [r for r in rows if r["player"].startswith("NoName")]
+    assert len(guests) == 2 and {r["games"] for r in guests} == {"1"}
+    assert all(re.fullmatch(r"NoName \(hash:[0-9a-f]{16}, seat 0\)", r["player"]) for r in guests)
+    assert next(r for r in rows if r["player"] == "Ben")["games"] == "2"
+
+
+def test_the_python_example_of_the_statistics_docs_runs(tmp_path: Path) -> None:
+    """docs/statistics.md's Python example runs as written, on files that exist (the
+    examples), and writes its facts folder."""
+    import subprocess
+    import sys
+
+    docs = (EXAMPLES.parent / "docs" / "statistics.md").read_text("utf-8")
+    code = re.search(r"## Python\n\n```python\n(.*?)```", docs, re.S)
+    assert code is not None
+    (tmp_path / "examples").symlink_to(EXAMPLES)
+    (tmp_path / "example.py").write_text(code.group(1), "utf-8")
+    done = subprocess.run([sys.executable, "example.py"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "facts").is_dir()

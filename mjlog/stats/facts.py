@@ -479,23 +479,35 @@ def add_game(batch: Batch, rec: GameRecord, index: int = 0) -> None:
     end = next((e for e in reversed(events) if isinstance(e, GameEnd)), None)
     complete = end is not None and end.scores is not None
     g = len(batch.game_rows)
-    batch.game_rows.append((g, *_game_info(rec.path, start, index, game_key(start, events),
-                                           complete)))
+    info = _game_info(rec.path, start, index, game_key(start, events), complete)
+    batch.game_rows.append((g, *info))
     batch.games += 1
+    names = player_names(start, info[0])
     if end is not None and end.scores is not None:
-        _placements(batch, g, start, end)
-    names = [p.name for p in start.players]
+        _placements(batch, g, start, end, names)
     rounds = _Rounds(batch, g, names)
     rounds.run(events)
     rounds.finish()
 
 
-def _placements(batch: Batch, g: int, start: GameStart, end: GameEnd) -> None:
+GUEST: Final = "NoName"
+"""Tenhou's name for a guest: many people, never one player."""
+
+
+def player_names(start: GameStart, game_id: str) -> list[str]:
+    """Each seat's player as statistics name them: the record's name, except Tenhou's
+    guest name, which is not one player: each guest is named by the game and the seat
+    (``NoName (tenhou:2022060222gm-…, seat 2)``), and so counted apart."""
+    return [f"{GUEST} ({game_id}, seat {seat})" if p.name == GUEST else p.name
+            for seat, p in enumerate(start.players)]
+
+
+def _placements(batch: Batch, g: int, start: GameStart, end: GameEnd,
+                names: list[str]) -> None:
     """The ``games`` rows of a complete game: placement (ties to the seat nearer the first
     dealer), final score and points, and the ratings the record gives."""
     scores = end.scores
     assert scores is not None
-    names = [p.name for p in start.players]
     n = len(names)
     ratings = [p.rating for p in start.players]
     known = [r for r in ratings if r is not None]
@@ -799,10 +811,12 @@ def _add_native(batch: Batch, data: bytes, path: str) -> bool:
     _, game, start = found
     g = len(batch.game_rows)
     key = key_of(start, game.first_hands)
-    batch.game_rows.append((g, *_game_info(path, start, 0, key, True)))
+    info = _game_info(path, start, 0, key, True)
+    batch.game_rows.append((g, *info))
     batch.games += 1
-    _placements(batch, g, start, tenhou_xml.game_end_of(game.owari, game.players))
-    game.extend(g, [p.name for p in start.players], batch.rows["rounds"], batch.cells,
+    names = player_names(start, info[0])
+    _placements(batch, g, start, tenhou_xml.game_end_of(game.owari, game.players), names)
+    game.extend(g, names, batch.rows["rounds"], batch.cells,
                 batch.rows["wins"], batch.rows["yaku"])
     return True
 

@@ -17,7 +17,7 @@ from mjlog.view.model import game_view
 from mjlog.view.page import viewer_page
 
 from .conftest import CORPUS, EXAMPLES, corpus_paths
-from .viewer_pages import SAMPLES, open_page, page_of, shown
+from .viewer_pages import open_page, page_of, shown
 
 
 def test_each_finding_of_the_disputes_lands_on_its_move(browser: Any, tmp_path: Path) -> None:
@@ -64,8 +64,7 @@ def test_screenshots_of_a_table_a_result_and_a_finding(browser: Any, tmp_path: P
     """Pictures for a person to look at (MJLOG_VIEW_SHOTS names their folder)."""
     shots = Path(os.environ.get("MJLOG_VIEW_SHOTS", tmp_path))
     shots.mkdir(parents=True, exist_ok=True)
-    corpus_paths("tenhou-xml")
-    game = page_of(tmp_path, CORPUS / SAMPLES["tenhou-xml"])
+    game = page_of(tmp_path, EXAMPLES / "east-riichi.mjlog")  # our own game in the docs
     dispute = page_of(tmp_path, EXAMPLES / "06-kan-after-riichi.mjn", "--set",
                     "kan_after_riichi=forbidden")
     context, page, errors = open_page(browser, game, "#step=60")

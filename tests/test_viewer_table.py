@@ -16,6 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from mjlog.cli import main
+from mjlog.families import random_game
+from mjlog.formats import write
+from mjlog.ruleset import PRESETS
 
 from .conftest import EXAMPLES
 from .viewer_pages import SAMPLES, open_page, page_of, sample
@@ -170,20 +173,28 @@ def test_one_numbering_on_corpus_games(browser: Any, tmp_path: Path) -> None:
     assert checked >= 10
 
 
-@pytest.mark.slow
+def _generated(tmp_path: Path, preset: str, seed: int) -> Path:
+    """A whole game of mjlog's random players under ``preset``, as notation (our own
+    record: no corpus game is pictured in the docs)."""
+    out = tmp_path / f"random-{preset}-{seed}.mjn"
+    out.write_text(write("notation", random_game(PRESETS[preset], seed).events), "utf-8")
+    return out
+
+
 def test_screenshots_of_the_table(browser: Any, tmp_path: Path) -> None:
     """Pictures for a person to look at (MJLOG_VIEW_SHOTS names their folder): a Tenhou
-    game, a Mahjong Soul game and a three-player game at a desktop's size, and a phone."""
+    game, a game under Mahjong Soul's rules and a three-player game at a desktop's size,
+    and a phone; all our own records."""
     shots = Path(os.environ.get("MJLOG_VIEW_SHOTS", tmp_path))
     shots.mkdir(parents=True, exist_ok=True)
-    for name, shot, size in (("tenhou-xml", "viewer-tenhou", "desktop"),
-                             ("mahjong soul", "viewer-majsoul", "desktop"),
-                             ("tenhou-xml three-player", "viewer-sanma", "desktop"),
-                             ("tenhou-xml", "viewer-phone", "phone")):
+    for record, shot, size in ((EXAMPLES / "east-riichi.mjlog", "viewer-tenhou", "desktop"),
+                               (_generated(tmp_path, "majsoul", 3), "viewer-majsoul", "desktop"),
+                               (_generated(tmp_path, "tenhou-sanma", 5), "viewer-sanma",
+                                "desktop"),
+                               (EXAMPLES / "east-riichi.mjlog", "viewer-phone", "phone")):
         width, height = SIZES[size]
-        context, page, errors = open_page(browser, page_of(tmp_path, sample(name, tmp_path)),
-                                          "#step=60", viewport={"width": width,
-                                                                "height": height})
+        context, page, errors = open_page(browser, page_of(tmp_path, record), "#step=60",
+                                          viewport={"width": width, "height": height})
         try:
             page.screenshot(path=str(shots / f"{shot}.png"))
             assert errors == []

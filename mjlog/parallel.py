@@ -245,15 +245,14 @@ def _outcome(p: Workers, pending: AsyncResult[T], slot: int,
             return _Done(pending.get(timeout=poll))
         except multiprocessing.TimeoutError:
             pass
-        live = {c.pid: c for c in multiprocessing.active_children() if c.pid is not None}
+        live = {c.pid for c in multiprocessing.active_children()}
         for s, task in ((slot, pending), *others):
             pid = p.taken[s]
             if pid and pid not in live and not task.ready():
                 task.wait(poll)  # a result sent just before the worker ended
                 if not task.ready():
                     p.lost = True
-                    return _Died(s, p.seen[pid].exitcode if pid in p.seen else None)
-        p.seen.update(live)
+                    return _Died(s, p.exit_code(pid))
 
 
 def _one_by_one(run: Located[Item, T], batch: list[Item], poisoned: Callable[[Item], T],
@@ -295,14 +294,30 @@ class Workers(Pool):
     process id in ``taken`` (:func:`_slots`) as they take a :class:`Located` task."""
 
     def __init__(self, jobs: int, taken: Any = None) -> None:
+        self.started: list[multiprocessing.process.BaseProcess] = []
+        """Every worker this pool started, alive or not (for the exit code of one that
+        died: the pool forgets a worker once it has ended)."""
         super().__init__(jobs, initializer=_start_worker, initargs=(taken,),
                          context=multiprocessing.get_context("spawn"))
         self.taken = taken
         self.lost = False
         """Whether a task's worker died without its result: the pool then waits for that
         result forever, and can only be terminated."""
-        self.seen: dict[int, multiprocessing.process.BaseProcess] = {}
-        """The workers seen alive, by process id (for the exit code of one that died)."""
+
+    def Process(self, ctx: Any, *args: Any, **kwds: Any) -> Any:  # type: ignore[override]
+        """A new worker process, noted in :attr:`started` (the pool's own hook for
+        making its workers, called from its threads too)."""
+        worker = ctx.Process(*args, **kwds)
+        self.started.append(worker)
+        return worker
+
+    def exit_code(self, pid: int) -> int | None:
+        """The exit code of this pool's worker ``pid``; None while it runs or if it is
+        not one of this pool's."""
+        for worker in self.started:
+            if worker.pid == pid:
+                return worker.exitcode
+        return None
 
 
 @contextmanager

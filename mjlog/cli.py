@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from mjlog import __version__, archives, install_hint, native, parallel, screens, storage
+from mjlog import __version__, api, archives, install_hint, native, parallel, screens, storage
 from mjlog.audit import (
     AuditReport,
     Checks,
@@ -70,7 +70,6 @@ from mjlog.ruleset import (
     option_default,
     option_text,
     option_value,
-    parse_option,
 )
 from mjlog.textsafe import terminal
 from mjlog.view.model import game_view
@@ -784,22 +783,21 @@ def _audited(items: list[tuple[str, bool]], engine: parallel.Engine, checks: Che
 
 
 def _rule_options(preset: str | None, settings: tuple[str, ...]) -> tuple[tuple[str, object], ...]:
-    """Check ``--rules PRESET`` and parse each ``--set OPTION=VALUE`` (usage errors: exit 2)."""
+    """Check ``--rules PRESET`` and parse each ``--set OPTION=VALUE`` as the Python API does
+    (:func:`mjlog.api.rule_options`); usage errors exit with status 2."""
     if preset is not None and preset not in PRESETS:
         raise click.BadParameter(f"unknown preset {preset!r}; known: "
                                  f"{', '.join(sorted(PRESETS))}", param_hint="--rules")
-    options = []
+    pairs: dict[str, str] = {}
     for text in settings:
         name, eq, value = text.partition("=")
-        try:
-            if not eq:
-                raise ValueError(f"write OPTION=VALUE, not {text!r}")
-            options.append((name, parse_option(name, value)))
-            if preset is not None:
-                PRESETS[preset].with_options(**dict(options))
-        except (ValueError, TypeError) as exc:
-            raise click.BadParameter(str(exc), param_hint="--set") from None
-    return tuple(options)
+        if not eq:
+            raise click.BadParameter(f"write OPTION=VALUE, not {text!r}", param_hint="--set")
+        pairs[name] = value
+    try:
+        return api.rule_options(preset, pairs)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--set") from None
 
 
 # ---------------------------------------------------------------- generate

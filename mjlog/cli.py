@@ -137,7 +137,7 @@ def _read_or_exit(path: str) -> list[GameRecord]:
     try:
         return read_path(path)
     except InputError as exc:
-        raise InputFailure(f"{path}: {exc.diagnostic.message}") from None
+        raise InputFailure(exc.about(path)) from None
 
 
 _NO_WALL = click.option("--no-wall", is_flag=True,
@@ -596,7 +596,7 @@ def _view_folder(items: list[tuple[str, bool]], folder: Path, holders: list[tupl
     unreadable: list[str] = []
     with _staged_folder(folder) as stage:
         count = _view_pages(items, stage, holders, make, unreadable)
-    click.echo(f"wrote {count} pages and index.html to {folder}", err=True)
+    click.echo(f"wrote {counted(count, 'page')} and index.html to {folder}", err=True)
     if unreadable:  # every other page is written; the run still says it could not read all
         raise InputFailure(f"{len(unreadable)} input(s) could not be read: "
                            + "; ".join(unreadable))
@@ -606,8 +606,7 @@ def _view_pages(items: list[tuple[str, bool]], folder: Path, holders: list[tuple
                 make: Callable[[GameRecord, int], dict[str, Any]],
                 unreadable: list[str]) -> int:
     """Write the pages of :func:`_view_folder` into ``folder``; return how many. An input
-    that cannot be read is said on standard error and added to ``unreadable``, and the
-    others are written."""
+    that cannot be read is added to ``unreadable``, and the others are written."""
     rows: list[dict[str, Any]] = []
     with Progress(len(items), "writing pages") if sys.stderr.isatty() and len(items) > 1 \
             else nullcontext() as progress:
@@ -646,17 +645,16 @@ def _games_of(item: tuple[str, bool], unreadable: list[str] | None = None
               ) -> list[tuple[str, int, GameRecord]]:
     """Every game of one input file, with its path and index; a file in a folder that is no
     record gives none; a named one that cannot be read (a damaged archive too) ends the
-    command (exit status 2), or, given ``unreadable``, is said on standard error, added to
-    it, and gives none."""
+    command (exit status 2), or, given ``unreadable``, is added to it (the caller says
+    them, once) and gives none."""
     path, explicit = item
     try:
         records = read_path(path)
     except InputError as exc:
         if explicit or exc.diagnostic.code != "unknown-format":
-            message = terminal(f"{path}: {exc.diagnostic.message}")
+            message = terminal(exc.about(path))
             if unreadable is None:
                 raise InputFailure(message) from None
-            click.echo(f"mjlog: cannot read {message}", err=True)
             unreadable.append(message)
         return []
     for rec in records:
@@ -832,7 +830,7 @@ def generate_cmd(preset: str, settings: tuple[str, ...], games: int, seed: int,
             _write_text(folder / f"random-{preset}-{seed + i}{FORMATS['notation'].extension}",
                         text)
     if folder is not None:
-        click.echo(f"wrote {games} games to {folder}", err=True)
+        click.echo(f"wrote {counted(games, 'game')} to {folder}", err=True)
 
 
 @main.command("rules")

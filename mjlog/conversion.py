@@ -57,7 +57,7 @@ def convert_file(item: Item, target: str, options: WriteOptions) -> Converted:
         text = ("\n" if target == "notation" else "").join(
             write(target, rec.events, named) for rec in records)
     except InputError as exc:
-        return Converted(path, None, [*messages, f"{path}: {exc.diagnostic.message}"])
+        return Converted(path, None, [*messages, exc.about(path)])
     return Converted(path, text, messages)
 
 

@@ -237,3 +237,10 @@ class InputError(ValueError):
     def __init__(self, diagnostic: Diagnostic) -> None:
         super().__init__(str(diagnostic))
         self.diagnostic = diagnostic
+
+    def about(self, path: str) -> str:
+        """The message for the input ``path``: ``path: message``, or the diagnostic's
+        message alone when it already names ``path`` (an archive that cannot be opened
+        says which), so that no line names its input twice."""
+        message = self.diagnostic.message
+        return message if path and path in message else f"{path}: {message}"

@@ -54,7 +54,7 @@ def samples_of(items: list[tuple[str, bool]]) -> Batch:
             records = read_bytes(data, path)
         except InputError as exc:
             if exc.diagnostic.code == "not-a-game":  # a platform's file that holds no game
-                skipped.append(f"{path}: {exc.diagnostic.message}")
+                skipped.append(exc.about(path))
             elif explicit or exc.diagnostic.code != "unknown-format":
                 skipped.append(f"{path}{UNREADABLE}{exc.diagnostic.message}")
             continue

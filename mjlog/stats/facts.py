@@ -735,7 +735,7 @@ def add_file(batch: Batch, item: tuple[str, bool]) -> None:
         records = read_bytes(data, path)
     except InputError as exc:
         if exc.diagnostic.code == "not-a-game":  # a platform's file that holds no game
-            batch.skipped.append(f"{path}: {exc.diagnostic.message}")
+            batch.skipped.append(exc.about(path))
         elif explicit or exc.diagnostic.code != "unknown-format":  # said; the rest goes on
             batch.skipped.append(f"{path}{UNREADABLE}{exc.diagnostic.message}")
         return

@@ -63,14 +63,15 @@ def page_of(tmp_path: Path, record: Path, *args: str) -> Path:
 def open_page(browser: Any, page_file: Path, fragment: str = "",
               viewport: dict[str, int] | None = None) -> tuple[Any, Any, list[str]]:
     """The page opened offline (1400×1000 unless ``viewport`` says), with the console's
-    errors and any request off the file collected."""
+    errors and any request that is neither a file nor inline data collected."""
     context = browser.new_context(offline=True,
                                   viewport=viewport or {"width": 1400, "height": 1000})
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("request", lambda r: None if r.url.startswith("file://") else errors.append(r.url))
+    page.on("request",
+            lambda r: None if r.url.startswith(("file://", "data:")) else errors.append(r.url))
     page.goto(page_file.as_uri() + fragment, wait_until="load")
     return context, page, errors
 

@@ -37,10 +37,10 @@ from mjlog.record import GameRecord
 from mjlog.scoring.fast import next_kind
 from mjlog.stats.facts import game_key, key_of, native_tenhou, where_and_when
 from mjlog.tiles import KIND_OF
-from mjlog.wall.published import PUBLISHED, key
+from mjlog.wall.published import PUBLISHED
 from mjlog.wall.source import WallSource
 from mjlog.wall.tenhou_shuffle import SeedError, TenhouWall, parse_seed
-from mjlog.wall.verify import round_starts, round_walls, seed_text
+from mjlog.wall.verify import differs, not_dealt, round_starts, round_walls, seed_text
 
 Layout = tuple[int, int, int, int, int]
 """How a wall's positions are laid out: players, live tiles, replacement tiles, dora
@@ -226,13 +226,10 @@ def _disagreement(events: Sequence[Event], wall: WallSource, red: bool) -> str:
     assert isinstance(rs, RoundStart)
 
     def same(got: int, want: int) -> bool:
-        if want < 0:
-            return False
-        return key(got, red) == key(want, red) if wall.by_kind else got == want
+        return not differs(wall, red, got, want)
 
     for seat, (want, got) in enumerate(zip(wall.hands(rs.dealer), rs.hands, strict=False)):
-        if sorted(key(t, red) if wall.by_kind else (t, False) for t in want) != \
-                sorted(key(t, red) if wall.by_kind else (t, False) for t in got):
+        if len(want) != len(got) or not_dealt(wall, red, want, got):
             return f"seat {seat}'s dealt hand"
     draws = rinshan = 0
     doras = [rs.dora_indicator]

@@ -277,6 +277,33 @@ def verify(record: GameRecord) -> list[Finding]:
     return check.findings
 
 
+def not_dealt(wall: WallSource | None, red: bool, want: Sequence[Tile],
+              got: Sequence[Tile]) -> list[Tile]:
+    """The tiles of a recorded hand ``got`` that ``wall`` does not deal to it (``want``),
+    compared by kind and red (``red``: whether the game has red fives) for a wall that
+    names kinds only, by physical tile otherwise."""
+    if wall is not None and wall.by_kind:
+        left = Counter(key(t, red) for t in want)
+        out = []
+        for t in sorted(got):
+            if left[key(t, red)] > 0:
+                left[key(t, red)] -= 1
+            else:
+                out.append(t)
+        return out
+    return sorted(set(got) - set(want)) if sorted(want) != sorted(got) else []
+
+
+def differs(wall: WallSource | None, red: bool, got: int, want: int | None) -> bool:
+    """Whether a recorded tile ``got`` is not the wall's ``want`` (None or negative: the
+    wall has no tile there), compared as :func:`not_dealt` compares."""
+    if want is None or want < 0:
+        return True
+    if wall is not None and wall.by_kind:
+        return key(got, red) != key(want, red)
+    return got != want
+
+
 class WallCheck(Observer):
     """Compares each round's dealt hands, dice, draws and indicators with its wall.
 
@@ -322,18 +349,8 @@ class WallCheck(Observer):
         return f"{tile_str(tile, self.red)} (id {tile})"
 
     def not_dealt(self, want: tuple[Tile, ...], got: tuple[Tile, ...]) -> list[Tile]:
-        """The tiles of a recorded hand that the wall does not deal to it (compared by kind
-        and red for a wall that names kinds only)."""
-        if self.wall is not None and self.wall.by_kind:
-            left = Counter(key(t, self.red) for t in want)
-            out = []
-            for t in sorted(got):
-                if left[key(t, self.red)] > 0:
-                    left[key(t, self.red)] -= 1
-                else:
-                    out.append(t)
-            return out
-        return sorted(set(got) - set(want)) if sorted(want) != sorted(got) else []
+        """:func:`not_dealt` by this round's wall."""
+        return not_dealt(self.wall, self.red, want, got)
 
     @property
     def giver(self) -> str:
@@ -341,13 +358,8 @@ class WallCheck(Observer):
         return "the wall" if self.wall is not None and self.wall.by_kind else "the shuffle"
 
     def differ(self, got: int, want: int | None) -> bool:
-        """Whether a recorded tile is not the wall's (by kind and red for a wall that names
-        kinds only)."""
-        if want is None or want < 0:
-            return True
-        if self.wall is not None and self.wall.by_kind:
-            return key(got, self.red) != key(want, self.red)
-        return got != want
+        """:func:`differs` by this round's wall."""
+        return differs(self.wall, self.red, got, want)
 
     def after_round_start(self, rs: RoundStart) -> None:
         r = self.rounds

@@ -214,7 +214,7 @@ def test_stats_command_outputs(tmp_path: Path) -> None:
         assert code == 0 and target.exists()
     df = pl.read_parquet(tmp_path / "s.parquet")
     assert df.columns[:5] == ["player", "ruleset", "players", "games", "rounds"]
-    assert "deal_in_rate[double-ron=twice]" in df.columns and df.height == 4
+    assert "deal_in_rate__double_ron_twice" in df.columns and df.height == 4
     code, _ = run("stats", *GENERATED, "--facts", str(tmp_path / "facts"), "-o",
                   str(tmp_path / "x.csv"))
     assert code == 0 and pl.read_parquet(tmp_path / "facts" / "wins").height == 2

@@ -121,12 +121,12 @@ EXPECTED = {  # metric column → A, B, C, D (by hand, see the module docstring)
     "games": (2, 2, 2, 2),
     "rounds": (6, 6, 6, 6),
     "win_rate": (1 / 6, 0, 2 / 6, 2 / 6),
-    "deal_in_rate[double-ron=once]": (1 / 6, 2 / 6, 0, 0),
+    "deal_in_rate__double_ron_once": (1 / 6, 2 / 6, 0, 0),
     "riichi_rate": (0, 2 / 6, 0, 1 / 6),
     "call_rate": (1 / 6, 0, 1 / 6, 0),
     "tsumo_rate": (0, None, 0, 1 / 2),
     "dama_rate": (0, None, 1 / 2, 1 / 2),
-    "draw_rate[draws=all]": (2 / 6,) * 4,
+    "draw_rate__draws_all": (2 / 6,) * 4,
     "tenpai_at_draw": (1, 0, 1, 0),
     "average_placement": (2.5, 4, 1.5, 2),
     "first_rate": (0, 0, 0.5, 0.5),
@@ -134,8 +134,8 @@ EXPECTED = {  # metric column → A, B, C, D (by hand, see the module docstring)
     "third_rate": (0.5, 0, 0, 0.5),
     "fourth_rate": (0, 1, 0, 0),
     "bust_rate": (0, 0.5, 0, 0),
-    "average_win[average-win=raw]": (2000, None, 5950, 6500),
-    "average_deal_in[double-ron=once]": (4900, 5000, None, None),
+    "average_win__raw": (2000, None, 5950, 6500),
+    "average_deal_in__double_ron_once": (4900, 5000, None, None),
     "riichi_win_rate": (None, 0, None, 1),
     "riichi_deal_in_rate": (None, 0.5, None, 0),
     "call_win_rate": (1, None, 1, None),
@@ -175,13 +175,13 @@ def test_every_metric_by_hand(tables: dict[str, pl.DataFrame], column: str) -> N
 
 
 @pytest.mark.parametrize(("options", "column", "expected"), [
-    ({"double_ron": "twice"}, "deal_in_rate[double-ron=twice]", (2 / 6, 2 / 6, 0, 0)),
-    ({"double_ron": "twice"}, "average_deal_in[double-ron=twice]", (2450, 5000, None, None)),
-    ({"average_win": "score-change"}, "average_win[average-win=score-change]",
+    ({"double_ron": "twice"}, "deal_in_rate__double_ron_twice", (2 / 6, 2 / 6, 0, 0)),
+    ({"double_ron": "twice"}, "average_deal_in__double_ron_twice", (2450, 5000, None, None)),
+    ({"average_win": "score-change"}, "average_win__score_change",
      (2000, None, 6450, 6500)),
     ({"average_win": "score-change-with-stick"},
-     "average_win[average-win=score-change-with-stick]", (2000, None, 6450, 7000)),
-    ({"draws": "exhaustive"}, "draw_rate[draws=exhaustive]", (1 / 6,) * 4),
+     "average_win__score_change_with_stick", (2000, None, 6450, 7000)),
+    ({"draws": "exhaustive"}, "draw_rate__draws_exhaustive", (1 / 6,) * 4),
 ])
 def test_conventions(tables: dict[str, pl.DataFrame], options: dict[str, str], column: str,
                      expected: tuple[float | None, ...]) -> None:
@@ -309,10 +309,10 @@ def test_houou_corpus_falls_within_published_ranges() -> None:
     opts = options_in_force(None)
     assert [m.name for m in METRICS if row[column_name(m, opts)] is None] == []
     assert 0.20 <= row["win_rate"] <= 0.225
-    assert 0.115 <= row["deal_in_rate[double-ron=once]"] <= 0.135
+    assert 0.115 <= row["deal_in_rate__double_ron_once"] <= 0.135
     assert 0.155 <= row["riichi_rate"] <= 0.195
     assert 0.32 <= row["call_rate"] <= 0.37
-    assert 5300 <= row["average_win[average-win=raw]"] <= 6000
+    assert 5300 <= row["average_win__raw"] <= 6000
     assert 0.38 <= row["tsumo_rate"] <= 0.43 and 0.46 <= row["riichi_win_rate"] <= 0.51
     assert 0.16 <= row["ippatsu_rate"] <= 0.21 and 0.37 <= row["ura_per_riichi_win"] <= 0.45
     assert row["average_placement"] == pytest.approx(2.5)

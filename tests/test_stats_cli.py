@@ -72,6 +72,20 @@ def test_metrics_sets_sort_and_min_games(games: Path) -> None:
     assert code == 2 and "cannot sort by 'colour'" in err
 
 
+@pytest.mark.parametrize("name", ["deal_in_rate", "deal_in_rate__double_ron_once",
+                                  "deal_in_rate[double-ron=once]"])
+def test_columns_are_sql_names_and_sort_takes_every_name_of_one(games: Path, name: str) -> None:
+    """A metric's column is named in letters, digits and underscores (its convention after
+    two underscores); --sort takes the metric's name, its column's, or the former
+    bracketed one."""
+    code, out, _ = run("stats", str(games), "--sort", name + ":asc", "--format", "csv")
+    assert code == 0
+    rows = pl.read_csv(io.StringIO(out))
+    assert all(re.fullmatch(r"[a-z0-9_]+", c) for c in rows.columns), rows.columns
+    values = rows["deal_in_rate__double_ron_once"].to_list()
+    assert values == sorted(values) and len(values) == 4
+
+
 @pytest.mark.parametrize("fmt", ["csv", "json", "markdown", "parquet", "table"])
 def test_every_format_to_standard_output(games: Path, fmt: str) -> None:
     result = CliRunner().invoke(main, ["stats", str(games), "--format", fmt, "-o", "-"])

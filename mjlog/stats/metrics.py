@@ -7,7 +7,8 @@ memory. Second, *metrics* (:data:`METRICS`) are ratios of counters, each with
 a 95% interval: Wilson's for a proportion, the normal one for a mean (from a
 counter of squares). Where the services players use disagree
 (``docs/stats.md``), a metric has options (:data:`OPTIONS`), and the output
-column names the option in force, e.g. ``deal_in_rate[double-ron=once]``.
+column names the option in force, e.g. ``deal_in_rate__double_ron_once`` (a name SQL and
+pandas take unquoted).
 """
 
 from __future__ import annotations
@@ -416,7 +417,19 @@ class Totals:
 
 
 def column_name(metric: Metric, options: dict[str, str]) -> str:
-    """The output column of a metric, naming the convention in force."""
+    """The output column of a metric, naming the convention in force in letters, digits
+    and underscores only: ``deal_in_rate__double_ron_once``, ``average_win__raw`` (the
+    option's name is left out where it is the metric's own)."""
+    if not metric.option:
+        return metric.name
+    value = options[metric.option].replace("-", "_")
+    option = "" if metric.option == metric.name else metric.option + "_"
+    return f"{metric.name}__{option}{value}"
+
+
+def old_column_name(metric: Metric, options: dict[str, str]) -> str:
+    """The column's former name (``deal_in_rate[double-ron=once]``, which SQL needs
+    quoted), still accepted where a column is named (``--sort``) for one release."""
     if not metric.option:
         return metric.name
     return f"{metric.name}[{metric.option.replace('_', '-')}={options[metric.option]}]"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from mjlog.stats.metrics import BY_NAME, METRICS, SETS, Metric, column_name
+from mjlog.stats.metrics import BY_NAME, METRICS, SETS, Metric, column_name, old_column_name
 from mjlog.textsafe import markdown_cell, terminal
 
 
@@ -60,6 +60,19 @@ class Selection:
         return cols
 
 
+def _column_named(name: str, sel: Selection) -> str | None:
+    """The column of the metric ``name`` names: by the metric's name, its column's name or
+    its column's former name (:func:`~mjlog.stats.metrics.old_column_name`); None when
+    no metric is so named."""
+    if name in BY_NAME:
+        return column_name(BY_NAME[name], sel.options)
+    for m in METRICS:
+        col = column_name(m, sel.options)
+        if name in (col, old_column_name(m, sel.options)):
+            return col
+    return None
+
+
 def select(table: pl.DataFrame, sel: Selection, *, min_games: int = 1,
            sort: str | None = None) -> tuple[pl.DataFrame, int]:
     """The rows with at least ``min_games`` games, sorted by ``sort`` (``METRIC`` highest
@@ -68,9 +81,7 @@ def select(table: pl.DataFrame, sel: Selection, *, min_games: int = 1,
     kept = table.filter(pl.col("games") >= min_games)
     if sort:
         name, _, direction = sort.partition(":")
-        col = name if name in ("games", "rounds") else None
-        if name in BY_NAME:
-            col = column_name(BY_NAME[name], sel.options)
+        col = name if name in ("games", "rounds") else _column_named(name, sel)
         if col is None or direction not in ("", "asc", "desc"):
             raise ValueError(f"cannot sort by {sort!r}: give a metric name, games or rounds, "
                              "optionally followed by :asc")
@@ -174,7 +185,7 @@ def render_markdown(df: pl.DataFrame, sel: Selection) -> str:
 
 def conventions(sel: Selection) -> str:
     """One line naming the option in force of every selected metric that has one."""
-    named = [f"{m.name}: {column_name(m, sel.options).split('[', 1)[1].rstrip(']')}"
+    named = [f"{m.name}: {m.option.replace('_', '-')}={sel.options[m.option]}"
              for m in sel.metrics if m.option]
     return ("conventions: " + "; ".join(named)) if named else ""
 

@@ -119,15 +119,56 @@ def map_batches(address: str, fn: Callable[[list[Item]], T],
 
 
 def _connect(address: str) -> Any:
+    """A client of the scheduler at ``address``, over TLS for a ``tls://`` address with
+    the certificates of Dask's configuration (:func:`_security`)."""
     try:
         from distributed import Client
     except ImportError:
         raise ClusterError("--cluster needs Dask distributed: " + install_hint("cluster")) \
             from None
+    security = _security(address)
+    _warn_if_open(address)
     try:
-        return Client(address, set_as_default=False)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError) as exc:
+        return Client(address, security=security,  # type: ignore[no-untyped-call]
+                      set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
         raise ClusterError(f"no cluster at {address}: {exc}") from None
+
+
+TLS_VARIABLES = ("DASK_DISTRIBUTED__COMM__TLS__CA_FILE",
+                 "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT",
+                 "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY")
+"""Where mjlog, as Dask's client, finds the cluster's certificate authority and its own
+certificate and key (or in Dask's configuration files: ``distributed.comm.tls``)."""
+
+
+def _security(address: str) -> Any:
+    """Dask's ``Security`` from its configuration (``distributed.comm.tls``: the
+    variables of :data:`TLS_VARIABLES` or a configuration file). Raises
+    :class:`ClusterError` for a ``tls://`` address when no certificate authority or no
+    client certificate is configured; checks no certificate itself (Dask does, on
+    connecting)."""
+    from distributed.security import Security
+
+    security = Security()  # type: ignore[no-untyped-call]
+    configured = all(getattr(security, f"tls_{name}", None) for name in ("ca_file", "client_cert"))
+    if address.startswith("tls://") and not configured:
+        raise ClusterError(f"{address} is a TLS cluster: set {', '.join(TLS_VARIABLES)} to "
+                           "its certificate authority and this client's certificate and key "
+                           "(docs/scale.md says how)")
+    return security
+
+
+def _warn_if_open(address: str) -> None:
+    """Say once on standard error that a ``tcp://`` cluster off this machine is open:
+    Dask's protocol carries pickled code with no authentication, so whoever reaches the
+    scheduler's port runs code on every worker."""
+    scheme, _, rest = address.partition("://")
+    host = rest.rsplit(":", 1)[0].strip("[]") if rest else scheme
+    if (scheme if rest else "tcp") == "tcp" and host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"mjlog: {address} is neither encrypted nor authenticated: whoever reaches that "
+              "port can run code on the cluster's machines; use tls:// (docs/scale.md)",
+              file=sys.stderr)
 
 
 def _dashboard(link: str) -> str:

@@ -15,7 +15,9 @@ read a zip from an S3 store on loopback (moto's server, a process of its own).
 from __future__ import annotations
 
 import contextlib
+import datetime
 import filecmp
+import ipaddress
 import json
 import os
 import signal
@@ -29,6 +31,8 @@ from typing import Any
 
 import polars as pl
 import pytest
+
+from mjlog.cluster import TLS_VARIABLES
 
 from .cluster.poison import MARK
 from .conftest import CORPUS, CORPUS_MISSING, EXAMPLES, ROOT
@@ -48,19 +52,29 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT),
 class Cluster:
     """A scheduler and two workers, each a process of its own, on 127.0.0.1."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, workers: int = 2, tls: tuple[str, ...] = ()) -> None:
+        """``tls``: the scheduler's and workers' TLS options (``--tls-ca-file`` …): then
+        they listen on ``tls://`` only, and :meth:`client` connects with ``security``."""
         self.file = folder / "scheduler.json"
+        self.security: Any = None
         self.procs = [self._start("dask_scheduler", "--host", "127.0.0.1", "--port", "0",
-                                  "--no-dashboard", "--scheduler-file", str(self.file))]
+                                  "--no-dashboard", "--scheduler-file", str(self.file),
+                                  *(("--protocol", "tls", *tls) if tls else ()))]
         try:
             self.address = self._address()
-            for _ in range(2):
+            for _ in range(workers):
                 self.procs.append(self._start(
                     "dask_worker", self.address, "--nthreads", "1", "--host", "127.0.0.1",
-                    "--no-dashboard", "--memory-limit", "0",
+                    "--no-dashboard", "--memory-limit", "0", *tls,
                     "--preload", str(ROOT / "tests" / "cluster" / "poison.py")))
+            if tls:
+                ca, cert, key = (tls[tls.index(f"--tls-{k}") + 1]
+                                 for k in ("ca-file", "cert", "key"))
+                self.security = distributed.security.Security(
+                    tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key,
+                    require_encryption=True)
             with self.client() as client:
-                client.wait_for_workers(2, timeout=60)
+                client.wait_for_workers(workers, timeout=60)
         except BaseException:
             self.stop()  # a cluster that did not start leaves no process behind
             raise
@@ -83,7 +97,8 @@ class Cluster:
 
     def client(self) -> Any:
         """A client of this cluster (a context manager)."""
-        return distributed.Client(self.address, timeout="20s", set_as_default=False)
+        return distributed.Client(self.address, timeout="20s", set_as_default=False,
+                                  security=self.security)
 
     def worker_pids(self) -> dict[str, int]:
         """Each worker's process (not its nanny) by address."""
@@ -358,3 +373,89 @@ def test_no_cluster_at_the_address_is_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "no cluster at tcp://127.0.0.1:9" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+# ---------------------------------------------------------------- TLS
+
+
+def _certificates(folder: Path) -> tuple[Path, Path, Path]:
+    """A certificate authority made here, and one certificate for 127.0.0.1 it signed
+    (with its key), which the scheduler, the workers and mjlog all present."""
+    pytest.importorskip("cryptography", reason="the TLS test makes its own certificates "
+                        "with cryptography (pip install -e '.[test]')")
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    now = datetime.datetime.now(datetime.UTC)
+
+    def made(name: str, key: Any, issuer: Any, signer: Any, ca: bool) -> Any:
+        builder = (x509.CertificateBuilder()
+                   .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]))
+                   .issuer_name(issuer).public_key(key.public_key())
+                   .serial_number(x509.random_serial_number())
+                   .not_valid_before(now - datetime.timedelta(minutes=5))
+                   .not_valid_after(now + datetime.timedelta(days=1))
+                   .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True))
+        if not ca:
+            builder = builder.add_extension(x509.SubjectAlternativeName(
+                [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+        return builder.sign(signer, hashes.SHA256())
+
+    ca_key, key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    ca = made("mjlog test CA", ca_key, x509.Name([x509.NameAttribute(NameOID.COMMON_NAME,
+                                                                     "mjlog test CA")]),
+              ca_key, True)
+    cert = made("127.0.0.1", key, ca.subject, ca_key, False)
+    pem = serialization.Encoding.PEM
+    paths = folder / "ca.pem", folder / "cert.pem", folder / "key.pem"
+    paths[0].write_bytes(ca.public_bytes(pem))
+    paths[1].write_bytes(cert.public_bytes(pem))
+    paths[2].write_bytes(key.private_bytes(pem, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return paths
+
+
+def test_a_tls_cluster_audits_as_here_and_refuses_a_client_without_certificates(
+        tmp_path: Path) -> None:
+    """A scheduler and a worker that speak TLS only (certificates made by the test): mjlog
+    given the certificates in Dask's configuration audits the examples as a local run
+    does; without them it says in one line what to set; a client with no certificate
+    cannot reach the scheduler at all."""
+    ca, cert, key = _certificates(tmp_path)
+    tls = ("--tls-ca-file", str(ca), "--tls-cert", str(cert), "--tls-key", str(key))
+    cluster = Cluster(tmp_path, workers=1, tls=tls)
+    try:
+        assert cluster.address.startswith("tls://127.0.0.1:")
+        local = mjlog("audit", str(EXAMPLES), "--format", "json")
+        names = dict(zip(TLS_VARIABLES, (str(ca), str(cert), str(key)), strict=True))
+        ENV.update(names)
+        try:
+            done = mjlog("audit", str(EXAMPLES), "--format", "json", "--cluster",
+                         cluster.address)
+        finally:
+            for name in names:
+                del ENV[name]
+        assert done.returncode == local.returncode == 1, done.stderr
+        assert f"cluster {cluster.address}: 1 workers" in done.stderr
+        assert json.loads(done.stdout) == json.loads(local.stdout)
+        refused = mjlog("audit", str(EXAMPLES), "--cluster", cluster.address)
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr
+        assert f"{cluster.address} is a TLS cluster: set {TLS_VARIABLES[0]}" in refused.stderr
+        plain = cluster.address.replace("tls://", "tcp://")
+        refused = mjlog("audit", str(EXAMPLES), "--cluster", plain)
+        assert refused.returncode == 2 and f"no cluster at {plain}" in refused.stderr
+    finally:
+        cluster.stop()
+
+
+def test_an_open_cluster_off_this_machine_is_named_so(tmp_path: Path) -> None:
+    """A tcp:// address that is not loopback gets a warning that its port runs code for
+    whoever reaches it (the connection then fails: nothing listens there)."""
+    done = mjlog("audit", str(EXAMPLES), "--cluster", "tcp://192.0.2.1:8786", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "tcp://192.0.2.1:8786 is neither encrypted nor authenticated" in done.stderr
+    assert "no cluster at tcp://192.0.2.1:8786" in done.stderr
+    local = mjlog("audit", str(EXAMPLES), "--cluster", "tcp://127.0.0.1:9", cwd=tmp_path)
+    assert "neither encrypted" not in local.stderr

@@ -14,7 +14,6 @@ import contextlib
 import json
 import re
 import tempfile
-import textwrap
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import closing
@@ -499,7 +498,10 @@ class Spool:
             if self.stream is not None:
                 self.stream.flush()
         elif self.json:
-            text = textwrap.indent(json.dumps(g.to_dict(), ensure_ascii=False, indent=1), "  ")
+            # indented line by line at "\n" only: textwrap.indent also breaks at the NEL or
+            # U+2028 a name may hold, which would put spaces inside the name
+            text = "  " + json.dumps(g.to_dict(), ensure_ascii=False, indent=1).replace(
+                "\n", "\n  ")
             self.file.write(printable((",\n" if self.games else "") + text))
         elif lines := _game_lines(g, self.all_games):
             self.file.write(printable("\n".join(lines) + "\n"))

@@ -83,8 +83,21 @@ def tag_values(text: str, start: int = 0, end: int | None = None) -> list[str]:
     for m in _VALUE_RE.finditer(text, start, len(text) if end is None else end):
         if len(out) == TAG_VALUES:
             raise ValueError(f"a header tag holds at most {TAG_VALUES} values")
-        out.append(m.group(1).replace('\\"', '"').replace("\\\\", "\\"))
+        out.append(_ESCAPE_RE.sub(_unescaped, m.group(1)))
     return out
+
+
+_ESCAPE_RE: Final = re.compile(r"\\(u[0-9A-Fa-f]{4}|.)", re.DOTALL)
+"""An escape in a quoted header value: ``\\uXXXX`` (a character by its code) or a
+backslash before any other character (that character)."""
+_UNQUOTABLE: Final = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""What a quoted value never holds raw: controls and line breaks (a line of the file would
+end inside the value)."""
+
+
+def _unescaped(m: re.Match[str]) -> str:
+    code = m.group(1)
+    return chr(int(code[1:], 16)) if len(code) == 5 else code
 
 
 def kinds(text: str, line: int, col: int) -> list[tuple[int, bool]]:
@@ -172,8 +185,11 @@ def int_list(text: str, line: int, col: int, what: str) -> tuple[int, ...]:
 
 
 def quote(text: str) -> str:
-    """A header value in double quotes."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A header value in double quotes: ``\\`` and ``"`` escaped by a backslash, and
+    control characters and line breaks as ``\\uXXXX``, so the value stays on its line
+    and reads back as it was (:func:`tag_values`)."""
+    text = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + _UNQUOTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + '"'
 
 
 def pct(v: str) -> str:

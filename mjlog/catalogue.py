@@ -91,7 +91,10 @@ DIAGNOSTICS: Final = (
             "messages, or a list of round events without its game)"),
            ("unknown-message", INFO, "a message mjlog does not read, passed over"),
            ("binary-syntax", ERR, "bytes of Mahjong Soul's binary record that are not the "
-            "message expected, with their offset; the messages before them are read")),
+            "message expected, with their offset; the messages before them are read"),
+           ("red-fives-inferred", INFO, "a record that states no rules (no detail_rule: the "
+            "binary form alone): red fives are read from the walls, none when no round's "
+            "wall or deal holds one, else the platform's")),
     *_rows("diagnostic", "Riichi City",
            ("vote-termination", INFO, "the players voted to end the game in this round: it has "
             "no result"),
@@ -112,6 +115,9 @@ DIAGNOSTICS: Final = (
            ("bad-result", ERR, "a result line that cannot be read"),
            ("valued", INFO, "a win written without its fu and points: mjlog valued it (the "
             "note shows the value)")),
+    *_rows("diagnostic", "score sheets (Pantheon textlog, CSV)",
+           ("sheet-syntax", ERR, "a line of a score sheet that cannot be read, at its line "
+            "and column; it is left out")),
 )
 
 FINDINGS: Final = (
@@ -141,6 +147,8 @@ FINDINGS: Final = (
             "seat or tile id outside it)"),
            ("partial-record", INFO, "tiles nobody wrote down: tile checks cover the tiles "
             "named"),
+           ("chombo-written", INFO, "a score sheet's chombo: the hand ends there, and the "
+            "settlement charges the ruleset's chombo to its offender"),
            ("internal-error", ERR, "the engine, a check or an observer failed on an event that "
             "fits the table: a bug in mjlog, reported with who failed and the exception")),
     *_rows("finding", "wall check",

@@ -46,7 +46,7 @@ from mjlog.events import (
     RoundStart,
     round_label,
 )
-from mjlog.families import FAMILIES, random_game, rules_by_code
+from mjlog.families import FAMILIES, engine_for, random_game, rules_by_code
 from mjlog.formats import (
     FORMATS,
     WriteOptions,
@@ -521,7 +521,7 @@ def _replay_to(
     elif not starts:
         raise click.UsageError("the record has no round")
     first = starts[0] if want is not None else starts[-1]
-    engine = Engine(rec.src)
+    engine = engine_for(rec)
     engine.run(events, stop=first + 1)
     rs = events[first]
     assert isinstance(rs, RoundStart)

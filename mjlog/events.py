@@ -13,7 +13,7 @@ where a *move* is a :class:`Draw`, :class:`Discard`, a call (:class:`Chi`,
 :class:`DoraReveal`,
 :class:`Disconnect`/:class:`Reconnect`, :class:`Comment` or :class:`Unknown`, and a *result* is a
 :class:`Win` (several for a multiple ron), an :class:`ExhaustiveDraw` or an
-:class:`AbortiveDraw`.
+:class:`AbortiveDraw` (or, on a score sheet, a :class:`Chombo`).
 
 Conventions (documented once here):
 
@@ -95,6 +95,12 @@ class RoundStart:
     opposite, the left player's), each from its right end, each stack top
     tile then bottom tile. With ``dice`` and the ruleset's ``dealing`` it
     determines the deal (:mod:`mjlog.wall.dealing`).
+
+    ``results_only`` marks a round of a score sheet (a results-only record): no
+    tile is dealt or drawn (``hands`` holds one empty hand per seat, the indicator
+    is the unknown tile), its moves are riichi declarations alone, and its results
+    state their value (han and fu, a limit, or points) rather than tiles. Its
+    ``scores`` may be empty: the table's scores carry on from the round before.
     """
 
     TYPE: ClassVar[str] = "round_start"
@@ -109,6 +115,7 @@ class RoundStart:
     dice: tuple[int, ...] = ()
     wall: tuple[Tile, ...] | None = None
     extra: Pairs = ()
+    results_only: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -299,8 +306,9 @@ class ExhaustiveDraw:
     extra: Pairs = ()
 
 
-ABORTIVE_KINDS = ("nine-terminals", "four-riichi", "triple-ron", "four-kans", "four-winds")
-"""Kinds of :class:`AbortiveDraw`."""
+ABORTIVE_KINDS = ("nine-terminals", "four-riichi", "triple-ron", "four-kans", "four-winds",
+                  "unstated")
+"""Kinds of :class:`AbortiveDraw` (``unstated``: a score sheet that does not say which)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -315,6 +323,16 @@ class AbortiveDraw:
     honba: int = 0
     kyotaku: int = 0
     extra: Pairs = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Chombo:
+    """A score sheet's chombo: ``player`` committed it and the hand ends there. Nothing is
+    paid at the table by the event itself; what it costs is the ruleset's ``chombo`` (the
+    settlement's). Only results-only records write one; tile records show the offence."""
+
+    TYPE: ClassVar[str] = "chombo"
+    player: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -377,7 +395,7 @@ Result = Win | ExhaustiveDraw | AbortiveDraw
 Event = (
     GameStart | RoundStart | Draw | Discard | Chi | Pon | OpenKan | AddedKan | ClosedKan
     | Kita | Flower | RiichiAccepted | ReadyDeclared | DoraReveal | Win | ExhaustiveDraw
-    | AbortiveDraw | RoundEnd | GameEnd | Disconnect | Reconnect | Comment | Unknown
+    | AbortiveDraw | Chombo | RoundEnd | GameEnd | Disconnect | Reconnect | Comment | Unknown
 )
 
 Meld = Chi | Pon | OpenKan | AddedKan | ClosedKan
@@ -388,7 +406,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     for cls in (
         GameStart, RoundStart, Draw, Discard, Chi, Pon, OpenKan, AddedKan, ClosedKan, Kita,
         Flower, RiichiAccepted, ReadyDeclared, DoraReveal, Win, ExhaustiveDraw, AbortiveDraw,
-        RoundEnd, GameEnd, Disconnect, Reconnect, Comment, Unknown,
+        Chombo, RoundEnd, GameEnd, Disconnect, Reconnect, Comment, Unknown,
     )
 }
 """Every event class by its ``TYPE`` tag."""

@@ -27,6 +27,17 @@ FAMILIES: dict[str, RuleFamily] = {f.name: f for f in (RIICHI, TAIWAN16)}
 """Every rule family by name."""
 
 
+def engine_for(record: GameRecord, ruleset: Ruleset | None = None) -> Engine:
+    """An engine to replay ``record`` with, which pays a score sheet's unwritten results
+    under ``ruleset`` (default: the record's own) as its family says; judges nothing (for
+    the replay's screens: an audit's score verification sets its own payer)."""
+    start = record.events[0] if record.events else None
+    rs = ruleset or (start.ruleset if isinstance(start, GameStart) else Ruleset())
+    engine = Engine(record.src)
+    engine.payer = family_of(rs).payer(rs)
+    return engine
+
+
 def family_of(ruleset: Ruleset) -> RuleFamily:
     """The family a ruleset's options belong to."""
     return FAMILIES[ruleset.family]

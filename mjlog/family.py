@@ -19,7 +19,7 @@ from mjlog.check import Check, Referee
 from mjlog.diagnostics import Violation
 from mjlog.events import AbortiveDraw, Event, ExhaustiveDraw, Win, YakuClaim
 from mjlog.record import GameRecord
-from mjlog.replay.engine import Engine
+from mjlog.replay.engine import Engine, Payer
 from mjlog.replay.observer import Observer
 from mjlog.replay.state import TableState
 from mjlog.ruleset import FamilyOptions, Ruleset
@@ -108,3 +108,9 @@ class RuleFamily:
         for a record that writes none; ``()`` where they cannot be worked out.
         ``first``: the first win of a round (which takes the honba and sticks)."""
         raise NotImplementedError
+
+    def payer(self, ruleset: Ruleset) -> Payer | None:
+        """How the replay pays a score sheet's results that write no payments, under
+        ``ruleset`` (:attr:`mjlog.replay.engine.Engine.payer`); None for a family whose
+        records are never score sheets (the engine then notes such a result unpaid)."""
+        return None

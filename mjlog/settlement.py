@@ -4,10 +4,11 @@ final points with uma and oka.
 The audit settles each game after judging it. Starting from the record's own
 result, it applies, in order of play:
 
-* each **chombo** (a violation whose rule makes it chombo; at most one per
-  round, the first): the round ends there, so a win in it is void and its
-  payments are reversed; the sticks it collected from earlier rounds stay on
-  the table (left over at the end, they go to the first place, as on Tenhou),
+* each **chombo** (a violation whose rule makes it chombo, or a score sheet's
+  written :class:`~mjlog.events.Chombo`; at most one per round, the first): the
+  round ends there, so a win in it is void and its payments are reversed; the
+  sticks it collected from earlier rounds stay on the table (left over at the
+  end, they go to the first place, as on Tenhou),
   and under ``chombo_replay`` the sticks deposited in the round go back to
   their owners (otherwise they stay on the table too); then the offender pays
   as ``chombo`` says (``mangan``: 4000 to the dealer and 2000 to each other
@@ -36,12 +37,14 @@ from typing import Any, Final
 from mjlog.diagnostics import ScoreMismatch, Violation
 from mjlog.events import (
     AbortiveDraw,
+    Chombo,
     Event,
     ExhaustiveDraw,
     GameEnd,
     RiichiAccepted,
     RoundStart,
     Win,
+    round_label,
 )
 from mjlog.families import rules_by_code
 from mjlog.ruleset import Ruleset
@@ -132,6 +135,8 @@ def _chombos(events: list[Event], violations: list[Violation],
     found = [v for v in violations if v.code in codes and v.player is not None
              and (ruleset.chombo != "none"
                   or (0 <= v.event < len(events) and isinstance(events[v.event], Win)))]
+    if ruleset.chombo != "none":
+        found += _written_chombos(events)
     if not found:
         return []
     rounds = _rounds(events)
@@ -143,6 +148,20 @@ def _chombos(events: list[Event], violations: list[Violation],
             seen.add(r.index)
             out.append((r, v))
     return out
+
+
+def _written_chombos(events: list[Event]) -> list[Violation]:
+    """A score sheet's chombo events (:class:`~mjlog.events.Chombo`), each as the
+    violation it stands for, in its round."""
+    found: list[Violation] = []
+    label = ""
+    for i, ev in enumerate(events):
+        if isinstance(ev, RoundStart):
+            label = round_label(ev.round_wind, ev.round_number, ev.honba)
+        elif isinstance(ev, Chombo):
+            found.append(Violation(code="chombo-written", rule="", citation="written on the "
+                                   "score sheet", player=ev.player, event=i, round=label))
+    return found
 
 
 def _rounds(events: list[Event]) -> list[_Round]:

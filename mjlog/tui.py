@@ -34,6 +34,7 @@ from mjlog.events import (
     Win,
     round_label,
 )
+from mjlog.families import engine_for
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import TurnLimit
@@ -79,7 +80,7 @@ def game_steps(rec: GameRecord, name: str, walls: Walls | None = None) -> list[S
     ``walls`` (:func:`mjlog.wall.verify.walls_for`) each screen shows the wall. Replays
     the record once; reports nothing (the screens carry the engine's findings).
     """
-    engine = Engine(rec.src)
+    engine = engine_for(rec)
     steps: list[Step] = []
     done = 0
     starts = [i for i, ev in enumerate(rec.events) if isinstance(ev, RoundStart)]

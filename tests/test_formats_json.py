@@ -791,3 +791,54 @@ def test_a_writer_refuses_what_its_format_cannot_hold_with_the_reason() -> None:
     message = caught.value.diagnostic.message
     assert caught.value.diagnostic.code == "cannot-write"
     assert "states no payments" in message and "Error(" not in message
+
+
+def test_a_riichi_declared_on_a_triple_ron_tile_is_not_accepted() -> None:
+    """三家和了 takes the riichi discard as a ron does: no stick is paid (#48 item 7d). The
+    corpus's triple-ron round with its last discard (the tile three players ron) made a
+    riichi declaration; read before, the stick was paid before the abort."""
+    from mjlog.events import AbortiveDraw, RiichiAccepted
+
+    path = (CORPUS / "tenhou-json/MahjongPantheon-pantheon/Mimir/tests/helpers/onlineLog/"
+            "testdata/format6/triple_ron_draw.json")
+    if not path.exists():
+        pytest.skip(CORPUS_MISSING)
+    game = json.loads(path.read_text(encoding="utf-8"))
+    (rec,) = read_bytes(json.dumps(game).encode(), "triple.json")
+    abort = next(i for i, e in enumerate(rec.events) if isinstance(e, AbortiveDraw))
+    ronned = rec.events[abort - 1]
+    assert isinstance(ronned, Discard) and not ronned.riichi
+    (last,) = [r for r in game["log"] if r[-1] == ["三家和了"]]
+    discards = last[6 + 3 * ronned.player]
+    discards[-1] = f"r{discards[-1]}"  # the last discard is the one three players ron
+    (rec,) = read_bytes(json.dumps(game).encode(), "triple.json")
+    events = rec.events
+    declared = events[abort - 1]
+    assert isinstance(declared, Discard) and declared.riichi
+    draw = events[abort]
+    assert isinstance(draw, AbortiveDraw) and draw.kind == "triple-ron"
+    assert not any(isinstance(e, RiichiAccepted) for e in events[abort - 3:abort])
+    assert draw.kyotaku == 0 and draw.scores_before == tuple(last[1])
+
+
+def test_a_limit_hand_without_fu_is_written_to_mjai_without_one() -> None:
+    """#48 item 7b: a 4-han mangan whose record states no fu (tenhou.net/6's 満貫) is
+    written with no ``fu`` (it was ``"fu": 0``) and reads back as the mangan it is (it read
+    back as no limit: a false win-limit)."""
+    from mjlog.audit import audit_record
+
+    path = (CORPUS / "tenhou-json/MahjongPantheon-pantheon/Mimir/tests/helpers/onlineLog/"
+            "testdata/format6/yakuman_ron_no_pao.json")
+    if not path.exists():
+        pytest.skip(CORPUS_MISSING)
+    (rec,) = read_path(path)
+    unstated = [e for e in rec.events if isinstance(e, Win) and not e.fu and e.han < 5]
+    assert unstated and all(e.limit == "mangan" for e in unstated)
+    text = mjai.write(rec.events, dialect="mjai")
+    horas = [json.loads(x) for x in text.splitlines() if '"hora"' in x]
+    assert [o["fan"] for o in horas if "fu" not in o] == [
+        e.han for e in rec.events if isinstance(e, Win) and not e.fu]
+    (back,) = read_bytes(text.encode(), "back.mjson")
+    wins = [(e.han, e.fu, e.limit, e.points) for e in back.events if isinstance(e, Win)]
+    assert wins == [(e.han, e.fu, e.limit, e.points) for e in rec.events if isinstance(e, Win)]
+    assert audit_record(back).mismatches == audit_record(rec).mismatches == []

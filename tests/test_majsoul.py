@@ -11,6 +11,7 @@ import copy
 import dataclasses
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -279,8 +280,10 @@ def test_the_binary_record_is_the_same_game(doc: dict[str, Any]) -> None:
     start, want_start = whole.events[0], want.events[0]
     assert isinstance(start, GameStart) and isinstance(want_start, GameStart)
     assert (start.players, start.ruleset) == (want_start.players, want_start.ruleset)
-    (data,) = read_bytes(blob, "data.bin")
-    assert data.diagnostics == [] and data.events[1:] == want.events[1:-1]
+    (data,) = read_bytes(blob, "data.bin")  # no rules: red fives from the walls, noted
+    assert [(d.code, d.src.path if d.src else "") for d in data.diagnostics] == [
+        ("red-fives-inferred", "$.head")]
+    assert data.events[1:] == want.events[1:-1]
 
 
 def test_a_binary_record_cut_short_keeps_its_messages(doc: dict[str, Any]) -> None:
@@ -383,3 +386,57 @@ def test_a_record_saved_by_a_lobby_client_reads_as_the_record(doc: dict[str, Any
     passed_over = ("majsoul.inputs-passed-over", "551")  # the inputs the client left out
     assert start == dataclasses.replace(
         spec, meta=tuple(kv for kv in spec.meta if kv != passed_over))
+
+
+def _buffer_only(doc: dict[str, Any]) -> bytes:
+    """The record as a lobby client saves its binary form alone: ``{head, data: {type:
+    "Buffer", data: [bytes…]}}``, no ``records`` list, and a head without the rules."""
+    head = copy.deepcopy(doc["head"])
+    del head["config"]["mode"]["detail_rule"]
+    blob = _binary(doc)[1]
+    saved = {"head": head, "data": {"type": "Buffer", "data": list(blob)}}
+    return json.dumps(saved, ensure_ascii=False).encode()
+
+
+def test_a_buffer_only_record_reads_as_the_record(doc: dict[str, Any]) -> None:
+    """#48 item 3: the binary ``GameDetailRecords`` in a Buffer is the game (it was
+    ``not-a-game``); with no rules stated, the walls' red fives say the table had them."""
+    data = _buffer_only(doc)
+    assert detect(data) == "majsoul"
+    want = _read(doc)
+    (got,) = read_bytes(data, "buffer.json")
+    assert got.events[1:] == want.events[1:]
+    start, spec = got.events[0], want.events[0]
+    assert isinstance(start, GameStart) and isinstance(spec, GameStart)
+    assert start.ruleset == spec.ruleset and start.ruleset.red_fives
+    (note,) = got.diagnostics
+    assert (note.code, note.severity, note.src and note.src.path) == (
+        "red-fives-inferred", Severity.INFO, "$.head")
+    assert "walls hold red fives" in note.message
+
+
+def test_a_buffer_only_record_without_a_red_five_is_read_without_them(
+        doc: dict[str, Any]) -> None:
+    """No round's wall or deal holds a red five: the game had none (each red five of the
+    record made a plain one, as a table without them deals it)."""
+    plain = copy.deepcopy(doc)
+    plain["data"] = json.loads(re.sub(r"0([mps])", r"5\1", json.dumps(doc["data"])))
+    (got,) = read_bytes(_buffer_only(plain), "plain.json")
+    start = got.events[0]
+    assert isinstance(start, GameStart) and not start.ruleset.red_fives
+    assert [(d.code, "holds a red five" in d.message) for d in got.diagnostics] == [
+        ("red-fives-inferred", True)]
+    assert len([e for e in got.events if isinstance(e, RoundStart)]) == 9
+
+
+@pytest.mark.parametrize("cut", [0.5, None])
+def test_a_damaged_buffer_is_a_positioned_error_not_a_crash(doc: dict[str, Any],
+                                                            cut: float | None) -> None:
+    saved = json.loads(_buffer_only(doc))
+    raw = saved["data"]["data"]
+    saved["data"]["data"] = raw[:int(len(raw) * cut)] if cut else [0xFF] * 40
+    (got,) = read_bytes(json.dumps(saved).encode(), "damaged.json")
+    places = [(d.code, d.src.path if d.src else "") for d in got.diagnostics]
+    assert ("binary-syntax", "$.data.data") in places
+    rounds = [e for e in got.events if isinstance(e, RoundStart)]
+    assert (0 < len(rounds) < 9) if cut else rounds == []

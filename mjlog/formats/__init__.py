@@ -5,7 +5,8 @@ its own signature (``looks_like``, on the decompressed start of a file), its
 reader, its writer (when mjlog writes it), the extension of the files it
 writes, the kind of source position its events carry and its dialects.
 Detection walks the registry in its order (notation, Tenhou XML, JSON Lines,
-Mahjong Soul, Riichi City, M-League, kobalab, tenhou.net/6, tenhou.net links, mjai)
+Mahjong Soul, Riichi City, M-League, kobalab, tenhou.net/6, tenhou.net links, mjai,
+Pantheon's textlog, CSV score sheets)
 and takes the first format whose signature matches; the file name does not matter.
 Compression (gzip) is undone before (by :mod:`mjlog.compression`), for every format
 alike.
@@ -42,6 +43,8 @@ from mjlog.formats import (
     tenhou_xml,
 )
 from mjlog.formats.head import Head
+from mjlog.formats.sheets import csvsheet as csvsheet
+from mjlog.formats.sheets import pantheon as pantheon
 from mjlog.record import GameRecord, PositionKind
 from mjlog.replay.state import misfit
 from mjlog.tiles import UNKNOWN
@@ -160,6 +163,17 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            write=lambda ev, o: mjai.write(ev, dialect=o.dialect, log_name=o.log_name or None),
            extension=".mjson", positions="jsonl", dialects=mjai.DIALECTS,
            families=("riichi",), one_game=True),
+    Format(name="pantheon", title="Pantheon's textlog: a score sheet as statements "
+           "(ron A from B 3han 30fu riichi C)",
+           looks_like=lambda h: pantheon.looks_like(h.start),
+           read=lambda d, p, s: pantheon.read(d, p, strict=s), write=None,
+           extension=".txt", positions="text", families=("riichi",)),
+    Format(name="csv-sheet", title="a score sheet as CSV, one row per hand "
+           "(docs/formats.md)",
+           looks_like=lambda h: csvsheet.looks_like(h.start),
+           read=lambda d, p, s: [csvsheet.read(d, p, strict=s)], write=None,
+           extension=".csv", positions="text", families=("riichi",), one_game=True,
+           pao=True),
 )}
 """Every format by name, in the order detection tries them."""
 PAO_UNNAMED.update(name for name, f in FORMATS.items() if not f.pao)

@@ -26,7 +26,11 @@ tiles from them. Yaku are Mahjong Soul's ids (:data:`FAN_IDS`).
 
 Problems give diagnostics with a JSON path; what was read before them is
 kept. The binary protobuf form is decoded by :mod:`mjlog.formats.majsoul_wire` into
-this shape (:func:`read_binary`). This module does no file I/O.
+this shape (:func:`read_binary`), and so is the binary form lobby clients save as
+a Node.js ``Buffer`` (``{"head", "data": {"type": "Buffer", "data": [bytes…]}}``).
+A record that states no rules (no ``detail_rule``: the binary form alone) is read
+with red fives only if a round's wall or deal shows one, and a note says so. This
+module does no file I/O.
 """
 
 from __future__ import annotations
@@ -61,7 +65,7 @@ from mjlog.events import (
     YakuClaim,
 )
 from mjlog.formats.kinds import Meld, limit_of, meld_tiles, winning_hand
-from mjlog.formats.majsoul_wire import WireError, decode_record
+from mjlog.formats.majsoul_wire import WRAPPER_START, WireError, decode, decode_record
 from mjlog.formats.platform import MALFORMED, BadValue, JsonReader, Tiles, load
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset
@@ -70,7 +74,7 @@ from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile, TileError, parse_kind
 FORMAT = "majsoul"
 DIAGNOSTIC_CODES: Final = frozenset({
     "bad-encoding", "json-syntax", "bad-value", "not-a-game", "unknown-message", "unknown-variant",
-    "binary-syntax",
+    "binary-syntax", "red-fives-inferred",
     "unknown-yaku", "no-result",
 })
 """Codes of the diagnostics :func:`read` gives."""
@@ -127,7 +131,8 @@ def looks_like(start: bytes) -> bool:
     messages named by ``__type`` as lobby clients save it)."""
     return _SIGNATURE.match(start) is not None or (start.lstrip().startswith(b"{") and (
         b'".lq.GameDetailRecords"' in start
-        or (b'"head"' in start and _CLIENT.search(start) is not None)))
+        or (b'"head"' in start and (_CLIENT.search(start) is not None
+                                    or _BUFFER.search(start) is not None))))
 
 
 def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecord]:
@@ -184,6 +189,46 @@ def _client_records(doc: Any) -> list[tuple[str, str, Any]] | None:
 
 _CLIENT: Final = re.compile(rb'"_{1,2}type"\s*:\s*"(?:\.lq\.)?Record')
 """A lobby client's saved record: messages named by ``__type`` (or ``_type``)."""
+_BUFFER: Final = re.compile(rb'"data"\s*:\s*\{\s*"type"\s*:\s*"Buffer"\s*,\s*"data"\s*:\s*\[')
+"""A lobby client's saved record whose messages are its binary form alone, a Node.js
+``Buffer`` as JSON."""
+
+
+def _buffer(doc: Any) -> bytes | None:
+    """The bytes of a Node.js ``Buffer`` saved as ``doc["data"]`` (``{"type": "Buffer",
+    "data": [bytes…]}``); None for any other shape or a list that is not bytes."""
+    data = doc.get("data") if isinstance(doc, dict) else None
+    if not isinstance(data, dict) or data.get("type") != "Buffer":
+        return None
+    values = data.get("data")
+    if not isinstance(values, list) or not all(
+            type(v) is int and 0 <= v < 256 for v in values):
+        return None
+    return bytes(values)
+
+
+def _rules_stated(head: dict[str, Any]) -> bool:
+    """Whether a record's head states its table's rules (``config.mode.detail_rule``)."""
+    config = head.get("config")
+    mode = config.get("mode") if isinstance(config, dict) else None
+    return isinstance(mode, dict) and isinstance(mode.get("detail_rule"), dict)
+
+
+def _red_shown(messages: list[tuple[str, str, Any]]) -> bool | None:
+    """Whether a round's wall (``paishan``) or deal (``tiles0``..``tiles3``) holds a red
+    five (``0m``, ``0p``, ``0s``); None when no round shows its wall."""
+    walls = [data for _, name, data in messages
+             if name.removeprefix(".lq.") == "RecordNewRound" and isinstance(data, dict)
+             and isinstance(data.get("paishan"), str)]
+    if not walls:
+        return None
+    return any(_RED.search(w["paishan"]) or any(
+        isinstance(t, str) and t.startswith("0")
+        for k in ("tiles0", "tiles1", "tiles2", "tiles3") for t in w.get(k) or ())
+        for w in walls)
+
+
+_RED: Final = re.compile(r"0[mps]")
 
 
 def _tile(value: Any, path: str) -> tuple[Kind, bool]:
@@ -278,7 +323,7 @@ class _Reader(JsonReader):
             self.diag("not-a-game", "not a Mahjong Soul game record: no \"head\" object and "
                       "\"data\" with actions or records", "$")
             return
-        self.start(head, messages[1])
+        self.start(head, messages[1], messages[0])
         for msg_path, name, data in messages[0]:
             if self.broken and name.removeprefix(".lq.") != "RecordNewRound":
                 continue  # the rest of a round that could not be read
@@ -300,6 +345,9 @@ class _Reader(JsonReader):
         saved = _client_records(doc)
         if saved is not None:
             return saved, 0
+        raw = _buffer(doc)
+        if raw is not None:
+            return self.buffered(raw)
         if not isinstance(doc, dict) or not isinstance(doc.get("data"), dict):
             return None
         outer = doc["data"]
@@ -333,8 +381,31 @@ class _Reader(JsonReader):
             return out, 0
         return None
 
-    def start(self, head: dict[str, Any], skipped: int) -> None:
+    def buffered(self, raw: bytes) -> tuple[list[tuple[str, str, Any]], int]:
+        """The messages of the binary form a lobby client saved as a ``Buffer`` (the
+        ``GameDetailRecords``, wrapped or not), with JSON paths into the decoded form as
+        :func:`read_binary` gives them; none, with a ``binary-syntax`` error, if the
+        bytes are not that form. Damage after some messages keeps those before it."""
+        try:
+            decoded = decode_record(raw)["data"] if raw.startswith(WRAPPER_START) else {
+                "name": ".lq.GameDetailRecords",
+                "data": decode(raw, "GameDetailRecords", 0, len(raw))}
+        except WireError as exc:
+            self.diag("binary-syntax", f"the Buffer is not Mahjong Soul's record: {exc}",
+                      "$.data.data")
+            return [], 0
+        inner = decoded.get("data")
+        damage = inner.pop("damage", None) if isinstance(inner, dict) else None
+        if damage is not None:
+            self.diag("binary-syntax", f"the Buffer is damaged: {damage}; the messages "
+                      "before it are read", "$.data.data")
+        return self.messages({"data": decoded}) or ([], 0)
+
+    def start(self, head: dict[str, Any], skipped: int,
+              messages: list[tuple[str, str, Any]]) -> None:
         rules = ruleset_of(head)
+        if not _rules_stated(head):
+            rules = self.red_from_walls(rules, messages)
         self.n = n = rules.players
         self.red = rules.red_fives
         names = [PlayerInfo(name="")] * n
@@ -346,6 +417,22 @@ class _Reader(JsonReader):
                                              rank=_rank(acc.get("level3" if n == 3 else "level")))
         self.emit(GameStart(source=FORMAT, players=tuple(names), ruleset=rules,
                             meta=_meta(head, skipped)), "$.head")
+
+    def red_from_walls(self, rules: Ruleset, messages: list[tuple[str, str, Any]]) -> Ruleset:
+        """``rules`` with red fives as a record that states no rules shows them: none when
+        no round's wall or deal holds one, else the platform's. A note says which; none
+        when no round shows its wall (nothing is inferred: the platform's are kept)."""
+        shown = _red_shown(messages)
+        if shown is None:
+            return rules
+        if shown is False:
+            rules = rules.with_options(red_fives=False)
+            said = "no round's wall or deal holds a red five: read as a game without them"
+        else:
+            said = "the walls hold red fives: read with the platform's"
+        self.diag("red-fives-inferred", f"the record states no rules (detail_rule); {said}",
+                  "$.head", Severity.INFO)
+        return rules
 
     def end(self, head: dict[str, Any]) -> None:
         result = head.get("result")

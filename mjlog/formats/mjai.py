@@ -26,6 +26,14 @@ mjlog writes, and :func:`detect_dialect` tells them apart when reading:
     ``start_kyoku`` with only ``oya`` and ``dora_marker``, the hands in
     ``haipai`` events, no ``tsumogiri``, results without values. Written
     only: it holds no scores, so it cannot be read back into a game.
+``akochan``
+    the logs of akochan's own game manager: ``start_game`` with ``aka_flag``
+    and ``kyoku_first`` (4 an east-only game, 0 a hanchan); ``hora`` with
+    ``hora_tehais``, ``fan``, ``fu`` before rounding (38 for a 40-fu hand),
+    ``scores`` after the win and, for a riichi hand, ``uradora_marker``
+    (singular), but no ``yakus``, ``deltas`` or points; ``ryukyoku`` with
+    ``scores`` and no ``deltas``. Read only: a win's payments are the change of
+    ``scores``, its fu rounded as akochan rounds it (up to 10, 25 kept).
 
 Reading gives every tile a physical id (see :mod:`mjlog.formats.kinds`);
 an ``error`` event and unknown event types are kept as
@@ -165,12 +173,16 @@ _REASON_OF: Final = {"exhaustive": "fanpai", "nagashi": "nagashimangan",
 
 
 def detect_dialect(objs: Iterable[dict[str, Any]]) -> str:
-    """The dialect of an mjai game's events (see the module's documentation)."""
+    """The dialect of an mjai game's events (see the module's documentation); ``akochan``
+    is read only (it is not in :data:`DIALECTS`)."""
     seen = "mortal"
     for o in objs:
         t = o.get("type")
         if t == "haipai":
             return "mjai-legacy"
+        if (t == "start_game" and _AKOCHAN_GAME.intersection(o)) \
+                or (t == "hora" and _akochan_hora(o)):
+            return "akochan"
         if t == "start_game" and "seed" in o:
             seen = "mjai.app"
         if t == "hora":
@@ -181,6 +193,24 @@ def detect_dialect(objs: Iterable[dict[str, Any]]) -> str:
         if t == "error":
             seen = "mjai.app"
     return seen
+
+
+_AKOCHAN_GAME: Final = frozenset({"aka_flag", "kyoku_first", "first_kyoku"})
+"""The members of akochan's ``start_game`` that no other dialect has."""
+_KYOKU_FIRST: Final = {4: "east", 0: "south"}
+"""akochan's ``kyoku_first``: the game's length."""
+
+
+def _akochan_hora(o: dict[str, Any]) -> bool:
+    """Whether a ``hora`` is akochan's: its value as ``fan`` and ``scores`` after the win,
+    with no ``yakus`` and no ``deltas`` (or its ura indicators as ``uradora_marker``)."""
+    return "uradora_marker" in o or (
+        "fan" in o and "scores" in o and "yakus" not in o and "deltas" not in o)
+
+
+def _akochan_fu(fu: int) -> int:
+    """akochan's fu as a record states it: rounded up to 10, except chiitoitsu's 25."""
+    return fu if fu % 10 == 0 or fu == 25 else fu + 10 - fu % 10
 
 
 # ---------------------------------------------------------------- reading
@@ -209,6 +239,9 @@ class _Reader:
         self.round_open = False
         self.scores: list[int] = []
         self.ruleset = Ruleset()
+        self.akochan = False
+        """Whether the game is in akochan's dialect: its results state ``scores``, not
+        ``deltas``, which are read as the change of the scores."""
 
     # -- output
 
@@ -287,11 +320,15 @@ class _Reader:
         names = o.get("names") if isinstance(o.get("names"), list) else []
         assert isinstance(names, list)
         self.n = 3 if len(names) == 3 else 4
-        self.red = self.red_in_file
+        self.akochan = bool(_AKOCHAN_GAME.intersection(o))
+        aka = o.get("aka_flag")  # akochan states its red fives (a red five named wins)
+        self.red = aka is True or self.red_in_file
         meta = tuple((f"mjai.{k}", json.dumps(v, ensure_ascii=False, separators=(",", ":")))
                      for k, v in o.items() if k not in ("type", "names", "logs", "meta"))
         base = PRESETS.get("tenhou-sanma" if self.n == 3 else "tenhou", Ruleset())
         self.ruleset = base.with_options(players=self.n, red_fives=self.red)
+        if o.get("kyoku_first") in _KYOKU_FIRST:  # akochan: 4 east-only, 0 a hanchan
+            self.ruleset = self.ruleset.with_options(length=_KYOKU_FIRST[o["kyoku_first"]])
         self.rec.events.append(GameStart(
             source=FORMAT, players=tuple(PlayerInfo(name=str(names[i]) if i < len(names) else "")
                                          for i in range(self.n)),
@@ -344,6 +381,9 @@ class _Reader:
         self.draws = 0
         self.kans: list[int] = []
         self.ura: tuple[Tile, ...] | None = None
+        self.before_result: list[int] = []
+        """The scores before the round's first result: akochan states each win of a
+        double ron as these scores and its own payments."""
 
     def deal(self, tehais: list[Any]) -> list[tuple[Tile, ...]]:
         """The dealt hands of ``tehais`` (``?`` for a tile nobody shows), by seat."""
@@ -551,30 +591,52 @@ class _Reader:
     def hora(self, o: dict[str, Any]) -> None:
         w = self.player(o, "actor")
         frm = self.player(o, "target")
-        deltas = _deltas(o, self.n)
+        first = not self.result
+        if first:
+            self.before_result = list(self.scores)
+        akochan = _akochan_hora(o)
+        self.akochan = self.akochan or akochan
+        deltas = self.scores_change(o, self.before_result) if akochan and "deltas" not in o \
+            else _deltas(o, self.n)
         if UNKNOWN in self.hands.hands[w]:
             self.reveal(o, w, frm == w)
         hand, win_tile = winning_hand(self.hands.hands[w], frm == w, self.last_draw[w], self.last)
-        ura_names = o.get("ura_markers", o.get("uradora_markers"))
+        ura_key = next((k for k in _URA_KEYS if k in o), _URA_KEYS[0])
+        ura_names = o.get(ura_key)
         if self.ura is None and isinstance(ura_names, list) and ura_names:
-            self.ura = tuple(self.new(self.tile(u, "ura_markers")) for u in ura_names)
+            self.ura = tuple(self.new(self.tile(u, ura_key)) for u in ura_names)
         yaku = self.yaku(o, w, hand)
-        fu = _int(o, "fu", 0)
+        fu = _akochan_fu(_int(o, "fu", 0)) if akochan else _int(o, "fu", 0)
         han_total = sum(y.han for y in yaku) or _int(o, "fan", 0)
-        limit = hand_value(han_total, fu, self.ruleset)[1] if fu or han_total >= 5 else ""
-        first = not self.result
+        if akochan and han_total > 13:  # akochan counts riichi and dora on top of a yakuman
+            han_total = 13
+        points = _int(o, "hora_points", 0)
+        limit = hand_value(han_total, fu, self.ruleset)[1] if fu or han_total >= 5 \
+            else _limit_of(points, w == self.rs.dealer)
         self.result = True
         melds = tuple(meld_tiles(m) for m in reversed(self.melds[w]))
         self.emit(Win(
             winner=w, from_player=frm, hand=hand, win_tile=win_tile, melds=melds,
             yaku=tuple(yaku), fu=fu, han=han_total, limit=limit,
-            points=_int(o, "hora_points", 0), deltas=deltas, scores_before=tuple(self.scores),
+            points=points, deltas=deltas, scores_before=tuple(self.scores),
             honba=self.rs.honba, kyotaku=self.sticks if first else 0,
             dora_indicators=tuple(self.indicators),
             ura_indicators=self.ura if self.riichi[w] and self.ura else ()))
         if deltas:
             self.scores = [s + d for s, d in zip(self.scores, deltas, strict=False)]
         self.sticks = 0
+
+    def scores_change(self, o: dict[str, Any], before: list[int]) -> tuple[int, ...]:
+        """The payments of a result that states the ``scores`` after it (akochan's
+        dialect), not its ``deltas``: the change from ``before``; none when it states no
+        scores."""
+        scores = o.get("scores")
+        if scores is None:
+            return ()
+        if not isinstance(scores, list) or len(scores) < self.n or not all(
+                isinstance(x, int) and not isinstance(x, bool) for x in scores[:self.n]):
+            raise _Bad("$.scores: expected a score for each player")
+        return tuple(a - b for a, b in zip(scores[:self.n], before, strict=False))
 
     def reveal(self, o: dict[str, Any], w: int, tsumo: bool) -> None:
         """A hidden hand shown at its win (``hora_tehais``, with the ``pai`` of a tsumo
@@ -630,6 +692,8 @@ class _Reader:
     def ryukyoku(self, o: dict[str, Any]) -> None:
         n = self.n
         deltas = _deltas(o, n)
+        if self.akochan and "deltas" not in o:
+            deltas = self.scores_change(o, self.scores)
         reason = o.get("reason")
         kind = _REASONS.get(str(reason).lower()) if reason is not None else self.infer_draw()
         if kind is None:
@@ -701,6 +765,8 @@ class _Reader:
         self.annotated = 0
 
 
+_URA_KEYS: Final = ("ura_markers", "uradora_markers", "uradora_marker")
+"""The names of a win's ura dora indicators: Mortal's, the original mjai's, akochan's."""
 _OUTSIDE: Final = frozenset({"start_game", "start_kyoku", "end_game", "end_kyoku"})
 """Events that may come outside a round."""
 
@@ -728,6 +794,12 @@ def _deltas(o: dict[str, Any], n: int) -> tuple[int, ...]:
     if not isinstance(d, list) or len(d) < n or not all(isinstance(x, int) for x in d[:n]):
         raise _Bad("$.deltas: expected a number for each player")
     return tuple(d[:n])
+
+
+def _limit_of(points: int, dealer: bool) -> str:
+    """The limit of a win below 5 han that states no fu: mangan when its points are a
+    mangan's (a 4-han hand of 40 fu and more, a 3-han one of 70), else none."""
+    return "mangan" if points >= (12000 if dealer else 8000) else ""
 
 
 def _wind_yaku(name: str, rs: RoundStart, winner: int, n: int) -> str | None:
@@ -1010,7 +1082,8 @@ class _Writer:
                 hand.remove(ev.win_tile)
             o["hora_tehais"] = self.names(hand)
             o["uradora_markers"] = self.names(ev.ura_indicators)
-            o["fu"] = ev.fu
+            if ev.fu:  # a limit hand whose record states no fu is written without one
+                o["fu"] = ev.fu
             o["fan"] = ev.han
             o["yakus"] = [[_yaku_out(y.name), _han_out(y)] for y in ev.yaku if y.han]
             o["hora_points"] = ev.points

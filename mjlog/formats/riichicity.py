@@ -98,6 +98,7 @@ END_TYPES: Final[dict[int, str]] = {
 }
 """Abortive draws by ``end_type`` (1002 and 1004: three-player four winds and riichi)."""
 _RON, _TSUMO, _EXHAUSTED, _VOTE = 0, 1, 7, 8
+_TRIPLE_RON: Final = 5
 
 PARTY_RULES: Final[dict[str, str]] = {
     "isKaiLiZhi": "open riichi (開立直, isKaiLiZhi)", "isLuck": "luck points (isLuck)",
@@ -475,8 +476,8 @@ class _Round:
             self.r.emit(RoundEnd(scores=None), path)
             self.ended = True
             return
-        if end != _RON:  # only a ron takes the riichi discard
-            self.stand(path)
+        if end != _RON and end != _TRIPLE_RON:  # a ron, or three, take the riichi discard:
+            self.stand(path)  # its riichi is not accepted
         before = tuple(self.scores)
         after = stated or tuple(b + d for b, d in zip(before, deltas, strict=True))
         wins = data.get("win_info") if isinstance(data.get("win_info"), list) else []

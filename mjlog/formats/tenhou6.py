@@ -786,9 +786,10 @@ class _Round:
 
     def ron_follows(self) -> bool:
         """Whether the round ends on this discard: a ron (a riichi discard that deals in is
-        not accepted) or no result at all (a record that stops here)."""
+        not accepted), three rons that abort the round (三家和了: the riichi is not accepted
+        either) or no result at all (a record that stops here)."""
         res = self.result
-        if not isinstance(res, list) or not res:
+        if not isinstance(res, list) or not res or _result_kind(res[0]) == "triple-ron":
             return True
         if _result_kind(res[0]) == "win":
             for i in range(2, len(res), 2):

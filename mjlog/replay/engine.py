@@ -18,13 +18,15 @@ Its finding codes (``discard-not-in-hand``, ``out-of-turn``,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Final, NamedTuple
+from dataclasses import replace
+from typing import Any, Final, NamedTuple, TypeVar
 
 from mjlog.diagnostics import PER_GAME, Finding, Severity, Src
 from mjlog.events import (
     AbortiveDraw,
     AddedKan,
     Chi,
+    Chombo,
     ClosedKan,
     Comment,
     Discard,
@@ -54,6 +56,12 @@ from mjlog.replay.state import TableState
 from mjlog.tiles import UNKNOWN, tile_str, tiles_str
 
 Handler = Callable[[Any], None]
+Payer = Callable[[Win | ExhaustiveDraw, TableState, bool], tuple[int, ...] | None]
+"""Works out a score sheet's result that writes no payments: each seat's change for the
+result on the table just before it (``True``: the round's first win, which takes the
+honba and sticks), or ``None`` when the result states no value
+(:func:`mjlog.scoring.written.payer` makes one for a ruleset)."""
+_Paid = TypeVar("_Paid", Win, ExhaustiveDraw)
 _OUTSIDE_ROUNDS = frozenset({GameStart, RoundStart, GameEnd})
 """The events observers see before the first round starts."""
 
@@ -103,6 +111,12 @@ class Engine:
         self._halt = False
         self._round_fits = False
         """Whether a round has started and its start fitted the table (observers see it)."""
+        self._results_only = False
+        """Whether the current round is a score sheet's (:attr:`RoundStart.results_only`)."""
+        self.payer: Payer | None = None
+        """How a score sheet's results are paid where the sheet writes no payments (score
+        verification sets one for the ruleset it judges by); ``None``: they are not, and
+        a note says so."""
         self._failed: list[tuple[Observer, Exception]] = []
         """The hooks that failed on the event being applied, with what they raised."""
         self._awake: set[tuple[int, str]] = set()
@@ -118,7 +132,7 @@ class Engine:
             AddedKan: self._added_kan, ClosedKan: self._closed_kan, Kita: self._kita,
             Flower: self._flower, RiichiAccepted: self._riichi, ReadyDeclared: self._ready,
             DoraReveal: self._dora, Win: self._win, ExhaustiveDraw: self._draw_result,
-            AbortiveDraw: self._draw_result, RoundEnd: self._round_end,
+            AbortiveDraw: self._draw_result, Chombo: self._chombo, RoundEnd: self._round_end,
             GameEnd: self._game_end, Disconnect: _ignore, Reconnect: _ignore,
             Comment: _ignore, Unknown: _ignore,
         }
@@ -413,10 +427,13 @@ class Engine:
 
     def _round_start(self, ev: RoundStart) -> None:
         s = self.state
-        sticks_held = 0 if len(ev.scores) != s.n or len(ev.hands) != s.n else s.kyotaku
+        carried = ev.results_only and not ev.scores  # a score sheet's: the table's go on
+        sticks_held = 0 if (len(ev.scores) != s.n and not carried) or len(ev.hands) != s.n \
+            else s.kyotaku
         self.rounds += 1
+        self._results_only = ev.results_only
         s.round_start(ev)
-        if self._end_scores is not None and list(ev.scores) != self._end_scores:
+        if self._end_scores is not None and not carried and list(ev.scores) != self._end_scores:
             self.find("start-scores-mismatch",
                       f"round starts with scores {list(ev.scores)}, the last round ended "
                       f"with {self._end_scores}")
@@ -583,6 +600,9 @@ class Engine:
                       "(riichi sticks collected)")
 
     def _win(self, ev: Win) -> None:
+        if self._results_only:
+            self._written_win(ev)
+            return
         s = self.state
         w = ev.winner
         ps = s.players[w]
@@ -611,9 +631,41 @@ class Engine:
         self._sticks_collected = True
         s.win(ev)
 
+    def _written_win(self, ev: Win) -> None:
+        """A score sheet's win: no tiles to judge. Paid as the sheet writes it, or, where it
+        writes no payments, by :attr:`payer` (the first winner of a round takes the honba
+        and sticks)."""
+        s = self.state
+        first = not self._sticks_collected
+        self._judge_payment(ev.scores_before, ev.deltas, s.kyotaku * 1000 if first else 0)
+        if not ev.deltas:
+            ev = self._paid(ev, first)
+        self._sticks_collected = True
+        s.win(ev)
+
+    def _paid(self, ev: _Paid, first: bool) -> _Paid:
+        """``ev``, a score sheet's result that writes no payments, with those
+        :attr:`payer` works out (unchanged, with a note, where it cannot)."""
+        deltas = self.payer(ev, self.state, first) if self.payer is not None else None
+        if deltas is None:
+            self.note("unjudged", f"{ev.TYPE} not paid: "
+                      + ("no ruleset was given to pay a score sheet by" if self.payer is None
+                         else "the sheet states no value for it"))
+            return ev
+        return replace(ev, deltas=deltas)
+
     def _draw_result(self, ev: ExhaustiveDraw | AbortiveDraw) -> None:
         self._judge_payment(ev.scores_before, ev.deltas, 0)
+        if self._results_only and not ev.deltas and isinstance(ev, ExhaustiveDraw):
+            ev = self._paid(ev, False)
         self.state.draw_result(ev)
+
+    def _chombo(self, ev: Chombo) -> None:
+        """A score sheet's chombo: the hand ends; nothing is paid at the table here (the
+        settlement charges it)."""
+        self.state.to_draw = self.state.to_discard = -1
+        self.note("chombo-written", f"player {ev.player}'s chombo, as the sheet writes it: "
+                  "the hand ends and the ruleset's chombo is charged", ev.player)
 
     def _round_end(self, ev: RoundEnd) -> None:
         s = self.state

@@ -25,6 +25,7 @@ from mjlog.events import (
     AbortiveDraw,
     AddedKan,
     Chi,
+    Chombo,
     ClosedKan,
     Discard,
     DoraReveal,
@@ -270,13 +271,16 @@ class TableState:
 
     def round_start(self, ev: RoundStart) -> None:
         """Deal a round: hands, scores, sticks, dealer, the first indicator, the live wall."""
-        if len(ev.scores) != self.n or len(ev.hands) != self.n:
+        if ((ev.scores or not ev.results_only) and len(ev.scores) != self.n) \
+                or len(ev.hands) != self.n:
             game_size = self.size
             self.reset(len(ev.hands))
             self.size = game_size
         self.new_round()
         self.round_wind, self.round_number, self.honba = ev.round_wind, ev.round_number, ev.honba
-        self.kyotaku, self.dealer, self.scores = ev.kyotaku, ev.dealer, list(ev.scores)
+        self.kyotaku, self.dealer = ev.kyotaku, ev.dealer
+        if ev.scores or not ev.results_only:  # a score sheet's round may carry them on
+            self.scores = list(ev.scores)
         size = self.size or Ruleset(players=self.n).table
         self.live_wall = size.tiles - size.dead_wall - sum(map(len, ev.hands))
         used = self.used
@@ -493,5 +497,5 @@ def misfit(events: Iterable[Event]) -> tuple[int, str] | None:
 _CALLS = frozenset((Chi, Pon, OpenKan))
 """Calls of another player's discard."""
 _IN_ROUND = frozenset((*MOVES, RiichiAccepted, ReadyDeclared, DoraReveal, Win, ExhaustiveDraw,
-                       AbortiveDraw, RoundEnd))
+                       AbortiveDraw, Chombo, RoundEnd))
 """Events that belong to a dealt round."""

@@ -18,7 +18,7 @@ from mjlog.family import Judging, Result, RuleFamily
 from mjlog.hand.shape import shanten, waits
 from mjlog.randomplay import RandomGame, Style
 from mjlog.record import GameRecord
-from mjlog.replay.engine import Engine
+from mjlog.replay.engine import Engine, Payer
 from mjlog.replay.state import TableState
 from mjlog.rules.calls import ChiFromLeft, Kuikae, RiichiCall, RiichiHandChanged, RiichiIllegal
 from mjlog.rules.draws import Abortive, DoubleRon
@@ -41,6 +41,7 @@ from mjlog.scoring.payments import draw_deltas, points_deltas
 from mjlog.scoring.riichi import value
 from mjlog.scoring.situation import situation
 from mjlog.scoring.verify import Verifier, WinValues
+from mjlog.scoring.written import payer
 from mjlog.scoring.yaku import YAKU, default_han
 
 CHECKS: tuple[type[Check[Any]], ...] = (
@@ -129,6 +130,12 @@ class Riichi(RuleFamily):
             ev.points, players=n, winner=w, payer=None if ev.from_player == w
             else ev.from_player, dealer=dealer, honba=ev.honba if first else 0,
             sticks=ev.kyotaku, pao=pao))
+
+
+    def payer(self, ruleset: Ruleset) -> Payer | None:
+        """A win by its written value under ``ruleset``, a draw by its noten payments
+        (:func:`mjlog.scoring.written.payer`)."""
+        return payer(ruleset)
 
 
 RIICHI = Riichi()

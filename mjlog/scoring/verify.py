@@ -31,6 +31,7 @@ from mjlog.events import (
     PAO_UNNAMED,
     AbortiveDraw,
     AddedKan,
+    Chombo,
     Draw,
     Event,
     ExhaustiveDraw,
@@ -51,6 +52,7 @@ from mjlog.ruleset import Ruleset
 from mjlog.scoring.payments import draw_deltas, nagashi_deltas, next_round, win_deltas
 from mjlog.scoring.riichi import Valuation, value
 from mjlog.scoring.situation import WinSituation, situation
+from mjlog.scoring.written import payer, ready_of, written_value, written_win_deltas
 from mjlog.tiles import KIND_OF, UNKNOWN, tiles_str
 
 _DRAGONS = frozenset({31, 32, 33})
@@ -125,6 +127,11 @@ class Verifier(Observer):
         self.pao_named = True
         """Whether the record's wins can name the seat liable for them (pao): where they
         cannot, one naming nobody claims nothing, and its payments alone are checked."""
+        self.results_only = False
+        """Whether the round is a score sheet's: its results are judged by their written
+        value (:mod:`mjlog.scoring.written`), never by tiles."""
+        if ruleset is not None:  # the engine pays a sheet's unwritten results by it too
+            engine.payer = payer(ruleset)
 
     @property
     def index(self) -> int:
@@ -136,6 +143,7 @@ class Verifier(Observer):
         if self.ruleset is None:  # the record's own ruleset, known only now
             self.ruleset = ev.ruleset
             self.values = WinValues(ev.ruleset)
+            self.engine.payer = payer(ev.ruleset)
 
     def before_game_end(self, ev: GameEnd) -> None:
         s = self.engine.state
@@ -165,6 +173,7 @@ class Verifier(Observer):
                     self.mismatch("next-round", name, r, c)
         self.expected = None
         self.round_start = self.index
+        self.results_only = ev.results_only
         self.any_win = False
         self.sticks_to = -1
 
@@ -185,6 +194,9 @@ class Verifier(Observer):
             self.any_win = True
             self.dealer_keeps = False
             self.sticks_to = self._sticks_receiver(ev)
+        if self.results_only:
+            self._written_win(ev, self.ruleset)
+            return
         sit, val = self.values.at(s, self.events, self.round_start, self.index, ev)
         first = ev.winner == self.sticks_to
         if val.by != "library" and not self._confirmed(ev, val, sit, first):
@@ -220,6 +232,38 @@ class Verifier(Observer):
         self.dealer_keeps = self.dealer_keeps or ev.winner == s.dealer
         self._expect_next(dealer_keeps=self.dealer_keeps, honba_up=self.dealer_keeps)
 
+    def _written_win(self, ev: Win, ruleset: Ruleset) -> None:
+        """A score sheet's win: its written points and payments against what its stated
+        value (han and fu, a limit) comes to under ``ruleset``. No tiles: nothing else."""
+        rep = self.report
+        s = self.engine.state
+        w = ev.winner
+        first = w == self.sticks_to
+        before = len(rep.mismatches)
+        val = written_value(ev, dealer=s.dealer, players=s.n, ruleset=ruleset)
+        if val is None:
+            self.mismatch("win-unscorable", "value", ev.points, None, player=w,
+                          message="the sheet states neither han nor points for this win")
+        else:
+            if ev.points and ev.han > 0 and ev.points != val.points:
+                self.mismatch("win-points", "points", ev.points, val.points, player=w)
+            if ev.deltas:
+                computed = written_win_deltas(ev, dealer=s.dealer, players=s.n,
+                                              honba=s.honba if first else 0,
+                                              sticks=s.kyotaku if first else 0, ruleset=ruleset)
+                self._compare_deltas("win-deltas", ev.deltas, computed or [])
+        if len(rep.mismatches) == before:
+            rep.wins_verified += 1
+        self.dealer_keeps = self.dealer_keeps or w == s.dealer
+        self._expect_next(dealer_keeps=self.dealer_keeps, honba_up=self.dealer_keeps)
+
+    def before_chombo(self, ev: Chombo) -> None:
+        """A score sheet's chombo: the hand is played again, by the same dealer with the
+        same honba (its cost is the settlement's)."""
+        self.last_abortive = False
+        s = self.engine.state
+        self.expected = (s.round_wind, s.round_number, s.honba, s.dealer)
+
     def _confirmed(self, ev: Win, val: Valuation, sit: WinSituation, first: bool) -> bool:
         """Whether the record confirms a valuation of mjlog's own, so that the reference is
         not asked: it claims the same value (yaku, fu, han, points) or, claiming none (mjai's
@@ -247,7 +291,8 @@ class Verifier(Observer):
     def _compare_value(self, ev: Win, val: Valuation, kita: int) -> None:
         w = ev.winner
         recorded = {y.name: y.han for y in ev.yaku if y.han}
-        computed = as_recorded(val, recorded, kita)
+        # a han with no yaku named (akochan's mjai: han and fu only) does not say them
+        computed = as_recorded(val, recorded, kita) if ev.yaku or not ev.han else {}
         for name in sorted(recorded.keys() | computed.keys()):
             if recorded.get(name) != computed.get(name):
                 self.mismatch("win-yaku", f"yaku.{name}", recorded.get(name),
@@ -256,7 +301,7 @@ class Verifier(Observer):
             self.mismatch("win-fu", "fu", ev.fu, val.fu, player=w)
         if ev.han != val.han:
             self.mismatch("win-han", "han", ev.han, val.han, player=w)
-        if ev.points != val.points:
+        if ev.points not in (0, val.points):  # points of 0: the record does not say
             self.mismatch("win-points", "points", ev.points, val.points, player=w)
         if ev.limit != val.limit:
             self.mismatch("win-limit", "limit", ev.limit, val.limit, player=w)
@@ -279,8 +324,9 @@ class Verifier(Observer):
                 self._compare_deltas("draw-deltas", ev.deltas, [0] * s.n)
             self._expect_next(dealer_keeps=True, honba_up=True)
         else:
-            tenpai = [self._tenpai(p) for p in range(s.n)]
-            for p, hand in enumerate(ev.hands[: s.n]):
+            tenpai = [self._tenpai(p) for p in range(s.n)] if not self.results_only \
+                else ready_of(ev, s.n)  # a score sheet says who was ready: nothing to judge
+            for p, hand in enumerate(ev.hands[: s.n] if not self.results_only else ()):
                 if s.players[p].unknown:  # not all of the hand is known: trust the record
                     tenpai[p] = hand is not None
                 elif (hand is not None) != tenpai[p]:
@@ -317,13 +363,14 @@ def _agrees(ev: Win, val: Valuation, kita: int) -> bool:
     """Whether a valuation says what the record says (yaku, fu, han, points, limit).
 
     A fu of 0 means the record does not say (tenhou.net/6 and mjai write no fu
-    for limit hands) and agrees with any.
+    for limit hands) and agrees with any; so do points of 0 and, beside a han, no yaku
+    named (akochan's mjai states han and fu only).
     """
-    if (ev.han, ev.points, ev.limit) != (val.han, val.points, val.limit) \
+    if (ev.han, ev.limit) != (val.han, val.limit) or ev.points not in (0, val.points) \
             or ev.fu not in (0, val.fu):
         return False
     recorded = {y.name: y.han for y in ev.yaku if y.han}
-    return recorded == as_recorded(val, recorded, kita)
+    return (not ev.yaku and ev.han > 0) or recorded == as_recorded(val, recorded, kita)
 
 
 def as_recorded(val: Valuation, recorded: dict[str, int], kita: int) -> dict[str, int]:

@@ -160,6 +160,7 @@ RESULTS: Final[dict[str, Entry]] = {
     "triple-ron": ("三家和了", "三家和了"),
     "four-kans": ("四槓散了", "四杠散了"),
     "four-winds": ("四風連打", "四风连打"),
+    "unstated": ("途中流局（種類の記載なし）", "途中流局（未注明种类）"),
     "abortive draw": ("途中流局", "途中流局"),
     "wins by": ("和了", "和牌"),
     "tsumo": ("ツモ", "自摸"),
@@ -779,6 +780,53 @@ TITLES: Final[dict[str, Entry]] = {
     "No tsumo win on the replacement chain of an open kan.": (
         "大明槓の嶺上の連鎖ではツモ和了できない。",
         "大明杠的岭上连锁中不能自摸和牌。"),
+    "a record that states no rules (no detail_rule: the binary form alone): red fives are read "
+    "from the walls, none when no round's wall or deal holds one, else the platform's": (
+        "ルールを記載しない記録（detail_ruleなし：バイナリのみ）：赤ドラは山から読む。どの局の山や"
+        "配牌にもなければ赤なし、あればプラットフォームの既定",
+        "未注明规则的记录（无detail_rule：仅二进制）：赤宝牌从牌山读出，所有局的牌山和配牌都没有则无赤，"
+        "否则按平台默认"),
+    "a line of a score sheet that cannot be read, at its line and column; it is left out": (
+        "読めない点数表の行（行と列を示す）：その行は除く",
+        "无法读取的计分表行（注明行和列）：该行不计"),
+    "a score sheet's chombo: the hand ends there, and the settlement charges the ruleset's "
+    "chombo to its offender": (
+        "点数表のチョンボ：その局はそこで終わり、精算がルールのチョンボを違反者に科す",
+        "计分表上的错和（チョンボ）：该局到此结束，结算按规则向违规者收取错和罚分"),
+    "a game's record or sheet that is missing, of no format mjlog reads, or without the game "
+    "the event file names": (
+        "対局の記録か点数表がない、mjlogが読めない形式、または大会ファイルが指す対局を含まない",
+        "对局的记录或计分表缺失、格式mjlog无法读取，或不含赛事文件所指的对局"),
+    "a game that does not reach its end: no final points, it counts for nobody": (
+        "最後まで終わらない対局：最終ポイントがなく、誰の成績にも数えない",
+        "未打完的对局：没有最终分数，不计入任何人的成绩"),
+    "the audit found violations, score mismatches or errors in a game (the referee's report "
+    "shows each; the settlement corrects payments and chombo)": (
+        "監査が対局に違反、点数の不一致または誤りを見つけた（審判レポートに各々を示す。精算が支"
+        "払いとチョンボを正す）",
+        "审核在对局中发现违规、点数不符或错误（裁判报告逐一列出；结算更正支付和错和）"),
+    "a name in a game that is no player's name or alias": (
+        "どの選手の名前・別名でもない対局中の名前",
+        "对局中不属于任何选手姓名或别名的名字"),
+    "a game's tile record and score sheet seat other players or give other final points": (
+        "対局の牌譜と点数表で選手の席か最終ポイントが異なる",
+        "对局的牌谱与计分表的选手座位或最终分数不同"),
+    "a game's final scores (with the riichi sticks left on the table) do not add up to what "
+    "the table started with, or its points (before chombo penalties) not to zero": (
+        "対局の最終持ち点（卓に残った供託を含む）が開始時の合計にならない、またはポイント（チョン"
+        "ボの罰符の前）の合計が0でない",
+        "对局的最终点数（含桌上剩余的立直棒）之和不等于开局时的总数，或分数（错和罚分前）之和不为零"),
+    "a game's players are not those of its table in the schedule, or no table of the schedule "
+    "has them": (
+        "対局の選手が組み合わせ表の卓の選手と違う、または組み合わせ表のどの卓にも合わない",
+        "对局的选手与赛程中该桌的选手不同，或赛程中没有一桌是他们"),
+    "a player at two tables (or two seats) of one round, in the schedule or in the games "
+    "played": (
+        "一つの回戦で二つの卓（または二つの席）にいる選手（組み合わせ表か実際の対局で）",
+        "同一轮中出现在两桌（或两个座位）的选手（在赛程或实际对局中）"),
+    "a player's games played are not as many as the schedule gives them": (
+        "選手の対局数が組み合わせ表の数と違う",
+        "选手的对局数与赛程安排的不同"),
 }
 """The findings' titles: each code's meaning (:mod:`mjlog.catalogue`) and each rule's
 citation (the checks' :class:`~mjlog.check.Rule`), keyed by their English."""

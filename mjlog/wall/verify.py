@@ -176,7 +176,7 @@ def round_walls(record: GameRecord, starts: list[int] | None = None
             except DealError as exc:
                 said[r].append((*problem("wall-undealable", "the stated wall cannot be dealt: "
                                          f"{exc}"), False))
-        elif not seeded:
+        elif not seeded and not rs.results_only:  # a score sheet's round has no wall
             walls[r], why = _round_seed(rs, why)
             if walls[r] is None:
                 said[r].append((*problem("wall-unverifiable", "the wall cannot be verified: "

@@ -179,6 +179,26 @@ FINDINGS: Final = (
             "check or the win and the unknown tile"),
            ("findings-capped", WARN, "a game with more findings of one kind than an audit "
             "keeps (1,000): the first are kept, the rest counted")),
+    *_rows("finding", "mjlog event",
+           ("event-game-unreadable", ERR, "a game's record or sheet that is missing, of no "
+            "format mjlog reads, or without the game the event file names"),
+           ("event-game-incomplete", ERR, "a game that does not reach its end: no final "
+            "points, it counts for nobody"),
+           ("event-game-audit", WARN, "the audit found violations, score mismatches or "
+            "errors in a game (the referee's report shows each; the settlement corrects "
+            "payments and chombo)"),
+           ("event-unknown-player", ERR, "a name in a game that is no player's name or alias"),
+           ("event-sources-disagree", ERR, "a game's tile record and score sheet seat other "
+            "players or give other final points"),
+           ("event-game-not-zero-sum", ERR, "a game's final scores (with the riichi sticks "
+            "left on the table) do not add up to what the table started with, or its points "
+            "(before chombo penalties) not to zero"),
+           ("event-table-mismatch", WARN, "a game's players are not those of its table in "
+            "the schedule, or no table of the schedule has them"),
+           ("event-player-twice-in-round", ERR, "a player at two tables (or two seats) of one "
+            "round, in the schedule or in the games played"),
+           ("event-game-count", WARN, "a player's games played are not as many as the "
+            "schedule gives them")),
 )
 
 MISMATCHES: Final = _rows(

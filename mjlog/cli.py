@@ -798,6 +798,49 @@ def _rule_options(preset: str | None, settings: tuple[str, ...]) -> tuple[tuple[
         raise click.BadParameter(str(exc), param_hint="--set") from None
 
 
+# ---------------------------------------------------------------- event
+
+
+@main.command("event")
+@click.argument("event_file", metavar="EVENT", type=click.Path(exists=True))
+@click.option("--format", "fmt", default="text", show_default=True,
+              type=click.Choice(["text", "csv", "json", "markdown", "html", "ema-csv"]),
+              help="csv: the standings; ema-csv: place, EMA id, name, points; html: the "
+              "event's page with -o RESULTS.html, the referee's report and replay pages "
+              "beside it.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write to this file instead of standard output.")
+def event_cmd(event_file: str, fmt: str, output: str | None) -> None:
+    """A tournament's standings and checks, from its games audited and settled.
+
+    EVENT is an event file (TOML) or a folder holding event.toml: the players, the
+    ruleset, the schedule, the games (tile records, score sheets or both) and the
+    penalties (docs/tournaments.md). Exit status: 0 when no check found an error, 1 when
+    one did, 2 when the event file cannot be used.
+    """
+    from mjlog import event as tournament
+    from mjlog.event.output import WRITERS
+
+    try:
+        report = tournament.run(tournament.load(event_file))
+    except tournament.EventError as exc:
+        raise InputFailure(terminal(str(exc))) from None
+    if fmt == "html":
+        from mjlog.event.page import pages_folder, write_pages
+
+        if not output or not output.endswith(".html"):
+            raise click.UsageError("--format html writes a page and the referee's pages "
+                                   "beside it: give -o RESULTS.html")
+        with _staged_folder(pages_folder(Path(output))) as stage:
+            write_pages(report, Path(output), _write_text, stage)
+    else:
+        _deliver_text(WRITERS[fmt](report), output)
+    if output:
+        click.echo(f"{output}: {counted(len(report.standings), 'player')}, "
+                   f"{counted(report.errors, 'error')} found")
+    sys.exit(1 if report.errors else 0)
+
+
 # ---------------------------------------------------------------- generate
 
 
@@ -1181,6 +1224,75 @@ def _deliver_text(text: str, output: str | None) -> None:
         _write_text(Path(output), text)
     else:
         click.echo(text, nl=False)
+
+
+@main.command("find")
+@_INPUTS
+@click.option("-w", "--where", "where", multiple=True, required=True, metavar="QUERY",
+              help="What to find, e.g. 'yakuman', 'ron>=2', 'dealin>=12000 player=NAME', "
+              "'code=furiten-ron date>=2022-01-01' (repeatable; all must hold; docs/find.md).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text",
+              show_default=True, help="How the matches are written.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the matches to this file instead of standard output.")
+@click.option("--pages", default="", metavar="PREFIX",
+              help="Put PREFIX before each viewer link: where `mjlog view INPUTS -o FOLDER` "
+              "wrote the pages (a folder or a URL).")
+@click.option("--steps", is_flag=True,
+              help="On a facts folder: replay the games matched, from their records, to give "
+              "each match its turn and its viewer step.")
+@_JOBS
+@click.option("--rules", "preset", metavar="PRESET",
+              help="With code=: audit under this ruleset preset (default: each record's own).")
+@_SET
+@_FORCE_RULES
+@_NO_WALL
+def find_cmd(inputs: tuple[str, ...], where: tuple[str, ...], fmt: str, output: str | None,
+             pages: str, steps: bool, jobs: int, preset: str | None,
+             settings: tuple[str, ...], force_rules: bool, no_wall: bool) -> None:
+    """Find games, rounds and moves by what happened: yaku, limits, double ron, draws,
+    kans after riichi, deal-ins, players, audit findings, dates.
+
+    INPUTS are records, folders and archives (each game replayed: exact, with the
+    viewer's move and link) or facts folders written by `mjlog stats --facts DIR`
+    (filtered in polars: fast, each match placed by its round). Exit status: 0 when
+    something was found, 1 when nothing was, 2 for a wrong query or an unreadable input.
+    """
+    from mjlog.find.command import query_of, search, summary
+    from mjlog.find.fast import NeedsRecords
+    from mjlog.find.output import write as write_matches
+    from mjlog.find.query import QueryError
+
+    try:
+        query = query_of(where)
+    except QueryError as exc:
+        raise InputFailure(terminal(str(exc))) from None
+    listed: list[tuple[str, bool]] = []
+
+    def listing(names: Iterable[str]) -> list[tuple[str, bool]]:
+        new = _expanded(names)
+        listed.extend(new)  # for the check that the output is none of them
+        return new
+
+    checks = Checks(wall=not no_wall, preset=preset, options=_rule_options(preset, settings),
+                    force=force_rules)
+    try:
+        found = search(inputs, query, listing, _holders(inputs), jobs=jobs, checks=checks,
+                       pages=pages, steps=steps)
+    except NeedsRecords as exc:
+        raise InputFailure(str(exc)) from None
+    if output:
+        if Path(output).resolve() in {Path(p).resolve() for p in [*inputs, *(p for p, _ in listed)]
+                                      if not storage.is_url(p)}:
+            raise click.UsageError(f"the output {output} is an input; nothing was written")
+        _atomically(Path(output), lambda p: write_matches(found.matches, fmt, p))
+    else:
+        write_matches(found.matches, fmt, None)
+    click.echo(terminal(summary(found)), err=True)
+    if found.unreadable:
+        raise InputFailure(f"{len(found.unreadable)} input(s) could not be read: "
+                           + terminal("; ".join(found.unreadable)))
+    sys.exit(0 if found.matches else 1)
 
 
 def run() -> None:

@@ -42,6 +42,10 @@ class GameRecord:
     position_kind: PositionKind = "none"
     columns: array[int] | None = None
     paths: Sequence[str] | None = None
+    review: object | None = None
+    """An AI's review of the game that came with it (a Mortal review report's): a
+    :class:`mjlog.review.Review`, each reviewed move tied to its event. The core does not
+    look at it; it changes nothing of the game."""
 
     def src(self, i: int) -> Src | None:
         """The source position of event ``i``, or ``None`` when unknown."""

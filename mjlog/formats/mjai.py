@@ -85,6 +85,7 @@ from mjlog.formats.kinds import (
     winning_hand,
     yaku_from_text,
 )
+from mjlog.formats.review import review_of
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset
 from mjlog.scoring.fast import hand_value
@@ -817,8 +818,12 @@ def looks_like(first: dict[str, Any]) -> bool:
 
 
 _REVIEW: Final = re.compile(rb'^\{[^\n]{0,2000}?"mjai_log"\s*:\s*\['  # one line
-                            rb'|^\{\s*\n(?:.*\n){0,20}?\s*"mjai_log"\s*:')  # or indented
-"""A review report's start: ``mjai_log`` among its first keys (the first 20 lines)."""
+                            rb'|^\{\s*\n(?:.*\n){0,20}?\s*"mjai_log"\s*:'  # or indented
+                            rb'|^\{\s*"engine"\s*:\s*"(?:Mortal|Akochan)"'  # mjai-reviewer's
+                            rb'|^\{[^\n]{0,1000}?"review"\s*:\s*\{\s*"total_reviewed"\s*:')
+"""A review report's start: ``mjai_log`` among its first keys (the first 20 lines), or
+mjai-reviewer's ``--json`` output, whose first key is its ``engine`` and whose ``review``
+(starting with ``total_reviewed``) comes before ``mjai_log``."""
 _FRAGMENTS: Final = re.compile(rb'^\[\s*\{\s*"type"\s*:\s*"(?:start_game|start_kyoku)"')
 
 
@@ -829,10 +834,11 @@ def looks_like_wrapped(start: bytes) -> bool:
     return _REVIEW.match(start) is not None or _FRAGMENTS.match(start) is not None
 
 
-def _review_log(data: bytes) -> tuple[list[Any], list[jsontext.BadNumber]] | None:
-    """The events of a review report's ``mjai_log`` (the review itself is not read), with
-    the numbers in the report that mjlog does not read (read as null), or None for any
-    other file."""
+def _review_log(data: bytes) -> tuple[list[Any], list[jsontext.BadNumber],
+                                      dict[str, Any]] | None:
+    """The events of a review report's ``mjai_log``, with the numbers in the report that
+    mjlog does not read (read as null) and the whole report (its review is read by
+    :func:`mjlog.formats.review.review_of`), or None for any other file."""
     if _REVIEW.match(data[:4096].lstrip()) is None:  # not a copy of the whole file
         return None
     try:
@@ -840,7 +846,7 @@ def _review_log(data: bytes) -> tuple[list[Any], list[jsontext.BadNumber]] | Non
     except (ValueError, RecursionError):
         return None
     log = doc.get("mjai_log") if isinstance(doc, dict) else None
-    return (log, bad) if isinstance(log, list) else None
+    return (log, bad, doc) if isinstance(log, list) and isinstance(doc, dict) else None
 
 
 _RED_NAME = re.compile(rb'"5[mps]r"')
@@ -886,7 +892,9 @@ def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecor
             r.diag("bad-value", str(number), path=number.path)
         for r.line, o in enumerate(review[0], 1):
             _one(r, o)
-        return _records(r, path)
+        records = _records(r, path)
+        records[0].review = review_of(review[2], review[0], records[0].positions)
+        return records
     parsed: dict[str, Any] = {}  # short lines met before (draws, discards): their objects
     moves = _MOVES
     for lineno, line, bad in jsontext.text_lines(data):

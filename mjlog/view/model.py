@@ -25,6 +25,8 @@ same replay, and returns plain JSON-able data:
   are ``steps[i]["c"]`` and ``rounds[r][1]``). A game says the same thing many times ("Aoi discards
   9m"), so ``captions[lang]`` lists each caption once and step *i*'s is
   ``captions[lang][caption_at[i]]`` (one index for both languages).
+* ``review``: an AI's review that came with the record (a Mortal review report's), each
+  reviewed move at its step (:func:`mjlog.view.review.review_view`); None without one.
 
 Tiles are mpsz codes of two characters (``5m``, ``0p`` a red five, ``1z``
 east, ``1f`` a flower, ``??`` a tile nobody wrote down). Everything here is
@@ -64,6 +66,7 @@ from mjlog.replay.state import PlayerState, TableState
 from mjlog.ruleset import Ruleset
 from mjlog.tiles import KIND_OF, NUM_KINDS, kind_str
 from mjlog.view.captions import caption, code, codes, result_screen, round_name
+from mjlog.view.review import review_view
 from mjlog.view.words import LANGS, page_words, place_text
 
 ONE_STEP: Final = frozenset({"c", "e", "who", "res", "key"})
@@ -256,6 +259,7 @@ def game_view(rec: GameRecord, index: int = 0, *, preset: str | None = None,
         "lang": lang, "langs": list(LANGS), "words": {k: page_words(k, used) for k in LANGS},
         "captions": rec_.captions, "caption_at": rec_.caption_at,
         "round_names": rec_.round_names,
+        "review": review_view(rec.review, rec_.steps, rec_.red),
     }
 
 

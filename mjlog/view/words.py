@@ -372,6 +372,36 @@ VIEWER: Final[dict[str, Entry]] = {
     "procedure": ("手順", "程序"),
     "wall": ("牌山", "牌山"),
     "why": ("理由", "原因"),
+    # an AI's review beside the moves (mjlog/view/review.py)
+    "◀ AI differs": ("◀ AI不一致", "◀ AI不同"),
+    "AI differs ▶": ("AI不一致 ▶", "AI不同 ▶"),
+    "Only the moves the AI disagrees with (whole game)": (
+        "AIと選択が違う手だけ（対局全体）", "只显示AI意见不同的手（整局）"),
+    "Moves the AI disagrees with": ("AIと選択が違う手", "AI意见不同的手"),
+    "The AI would have chosen otherwise": ("AIは別の選択をした", "AI会做出不同选择"),
+    "model {m}": ("モデル {m}", "模型 {m}"),
+    "mjai-reviewer {v}": ("mjai-reviewer {v}", "mjai-reviewer {v}"),
+    "Parts of the review that do not fit this game ({n})": (
+        "この対局に合わない検討部分（{n}）", "与本局不符的检讨部分（{n}）"),
+    "{engine}'s review": ("{engine}の検討", "{engine}的检讨"),
+    "The AI's opinion of {name}'s decisions, not mjlog's: its choice and its probabilities "
+    "and Q-values.": (
+        "{name}の選択に対するAIの意見（mjlogの判定ではない）：AIの選択と確率・Q値。",
+        "AI对{name}决策的意见（不是mjlog的判断）：AI的选择及其概率和Q值。"),
+    "same choice": ("一致", "一致"),
+    "the move played is the AI's option {n}": (
+        "実際の手はAIの第{n}候補", "实际的手是AI的第{n}选项"),
+    "D/Shift+D the next or previous move the AI disagrees with.": (
+        "D/Shift+D AIと選択が違う次・前の手。", "D/Shift+D 下一个或上一个AI意见不同的手。"),
+    "the AI differs": ("AIと不一致", "与AI不同"),
+    "the AI's options": ("AIの候補", "AI的选项"),
+    "probability": ("確率", "概率"),
+    "Q-value": ("Q値", "Q值"),
+    "No decision of this move was reviewed.": ("この手の検討はありません。", "此手没有检讨。"),
+    "discard": ("打牌", "打牌"),
+    "win": ("和了", "和牌"),
+    "draw": ("流局", "流局"),
+    "pass": ("見送り", "跳过"),
 }
 """The replay viewer's own words (``viewer.html.j2``, ``viewer.js``) and the findings'
 labels."""

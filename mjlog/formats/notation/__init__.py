@@ -9,6 +9,9 @@ Layers, each a module:
 * :mod:`~mjlog.formats.notation.table`: the table reader and writer follow
   (the replay's own :class:`~mjlog.replay.state.TableState`, with what the
   notation fills in from);
+* :mod:`~mjlog.formats.notation.results`: what reader and writer share about
+  results-only rounds (a round written with its outcome alone, as a score sheet has
+  it: the same events as :mod:`mjlog.formats.sheets` gives);
 * :mod:`~mjlog.formats.notation.reader` and
   :mod:`~mjlog.formats.notation.writer`: text to events and back. The writer
   is the reader run backwards: it writes a field only when the reader would

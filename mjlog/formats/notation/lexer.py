@@ -18,9 +18,12 @@ MAGIC: Final = "mjlog-notation 1"
 WINDS: Final = "ESWN"
 HONOUR_LETTERS: Final = {"E": 27, "S": 28, "W": 29, "N": 30, "H": 31, "G": 32, "R": 33}
 """Honours may be written as letters: winds E S W N, dragons H (白), G (發), R (中)."""
-ABORTS: Final = ("nine-terminals", "four-riichi", "triple-ron", "four-kans", "four-winds")
-RESULTS: Final = ("ron", "tsumo", "draw", "abort", "after", "noend", "unknown")
-"""The words a result line starts with."""
+ABORTS: Final = ("nine-terminals", "four-riichi", "triple-ron", "four-kans", "four-winds",
+                 "unstated")
+"""The kinds of abortive draw (``unstated``: a score sheet that does not say which)."""
+RESULTS: Final = ("ron", "tsumo", "draw", "abort", "after", "noend", "unknown", "riichi",
+                  "chombo")
+"""The words a result line starts with (``riichi``: a results-only round's declarations)."""
 
 _TILE: Final = r"(?:[0-9][mpszf]|[ESWNHGR]|\?)"
 MOVE_RE: Final = re.compile(

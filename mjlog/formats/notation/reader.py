@@ -5,8 +5,11 @@ person writes only what happened, and everything that follows from it is
 filled in: whose turn it is, which tile a call takes, the winning tile and
 hand, scores before and after, honba and riichi sticks, and the payments of a
 result (from its rule family). Anything written explicitly overrides what
-would be filled in. Problems become diagnostics with line and column, and
-reading goes on at the next token or line. It does no I/O and never judges.
+would be filled in. A round with no ``hands`` line is results-only
+(:mod:`~mjlog.formats.notation.results`): its results state their value, and
+only an ``after`` line's scores fill in what they paid. Problems become
+diagnostics with line and column, and reading goes on at the next token or line.
+It does no I/O and never judges.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from mjlog.events import (
     AbortiveDraw,
     AddedKan,
     Chi,
+    Chombo,
     ClosedKan,
     Comment,
     Discard,
@@ -72,6 +76,7 @@ from mjlog.formats.notation.lexer import (
     unpct,
     words,
 )
+from mjlog.formats.notation.results import LIMIT_WORDS, YAKUMAN, WrittenScores, han_word
 from mjlog.formats.notation.table import NotationTable
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset, parse_option
@@ -108,6 +113,12 @@ class _Reader:
         """The first draw of a dealer whose hand was written with it (-1: none)."""
         self.round_at = 0
         """The index of the current round's start among the events."""
+        self.results_only = False
+        """Whether the current round is written with its outcome alone (no hands line)."""
+        self.written = WrittenScores()
+        self.stated = False
+        """Whether the result being emitted states its own deltas."""
+        self.dealt_any = False
 
     # -- plumbing
 
@@ -116,6 +127,13 @@ class _Reader:
         self.pos_line.append(line)
         self.pos_col.append(col)
         self.t.apply(ev)
+        cls = ev.__class__
+        if cls is RoundStart:
+            self.written.round_start(cast(RoundStart, ev))
+        elif cls is RoundEnd:
+            self.written.round_end(cast(RoundEnd, ev))
+        elif self.results_only:
+            self.written.see(ev, len(self.events) - 1, self.stated)
 
     def problem(self, exc: NotationError) -> None:
         d = Diagnostic(code=exc.code, message=str(exc), severity=Severity.ERROR,
@@ -303,23 +321,30 @@ class _Reader:
             return
         self.settle_riichi(line, col)
         if self.results and not self.round_closed:
-            self.emit(RoundEnd(scores=tuple(self.t.scores)), line, col)
+            self.emit(RoundEnd(scores=None if self.results_only else tuple(self.t.scores)),
+                      line, col)
         self.in_round = False
+        self.results_only = False
 
     def round(self, start: int, stop: int) -> None:
         lines = self.lines
-        ids_line = next((k for k in range(start + 1, stop) if lines[k].startswith("ids ")), -1)
+        self.results_only = start + 1 >= stop or not lines[start + 1].startswith("hands")
+        ids_line = -1 if self.results_only else next(
+            (k for k in range(start + 1, stop) if lines[k].startswith("ids ")), -1)
         self.read_ids(ids_line)
         opts, cols, extra = self.round_options(start)
-        rs, body = self.deal(start, opts, cols, extra, stop)
+        rs, body = (self.results_round(start, opts, cols, extra) if self.results_only
+                    else self.deal(start, opts, cols, extra, stop))
         self.round_at = len(self.events)
         self.emit(rs, start + 1, 1)
+        self.dealt_any = True
         if self.dealer_draw >= 0:  # a dealer written with 14 tiles: the 14th was drawn
             self.emit(Draw(player=rs.dealer, tile=Tile(self.dealer_draw)), start + 2, 1)
         self.in_round = True
         self.results = self.round_closed = False
         self.pending = -1
-        self.discards_only(body, stop)
+        if not self.results_only:
+            self.discards_only(body, stop)
         for k in range(body, stop):
             if k == ids_line:
                 continue
@@ -380,8 +405,8 @@ class _Reader:
             else:
                 opts[key] = value
                 cols[key] = line.find(word) + len(key) + 2
-        if "dora" not in opts and not self.t.family.has_dora:
-            opts["dora"], cols["dora"] = "?", 1  # the family turns no dora
+        if "dora" not in opts and (self.results_only or not self.t.family.has_dora):
+            opts["dora"], cols["dora"] = "?", 1  # no dora: a sheet's round, or the family's
         if "dora" not in opts:
             raise NotationError("bad-round", "the round header needs dora=<tile>", start + 1, 1)
         return opts, cols, extra
@@ -421,6 +446,34 @@ class _Reader:
             if "sticks" in opts else t.kyotaku, dealer=dealer,
             scores=scores, dora_indicator=dora[0], hands=hands, dice=dice, wall=wall,
             extra=tuple(extra)), body
+
+    def results_round(self, start: int, opts: dict[str, str], cols: dict[str, int],
+                      extra: list[tuple[str, str]]) -> tuple[RoundStart, int]:
+        """The round start of a results-only round's header at ``start`` (no tile dealt;
+        the scores are the game's start for its first round, else carried on unless
+        stated); the first line of its results."""
+        t = self.t
+        m = ROUND_RE.match(self.lines[start].split()[0])
+        assert m is not None
+        line_no = start + 1
+        round_number = int(m.group("number"))
+        dealer = number(opts["dealer"], line_no, cols["dealer"], "dealer") \
+            if "dealer" in opts else t.dealer_of(round_number)
+        t.new_header(dealer)
+        dora = self.fresh(opts["dora"], line_no, cols["dora"])
+        if len(dora) != 1:
+            raise NotationError("bad-round", "dora= names one tile", line_no, cols["dora"])
+        scores = (tuple(int_list(opts["scores"], line_no, cols["scores"], "scores"))
+                  if "scores" in opts else () if self.dealt_any else tuple(t.scores))
+        dice = tuple(number(x, line_no, cols["dice"], "a die") for x in opts["dice"].split(",")) \
+            if "dice" in opts else ()
+        return RoundStart(
+            round_wind=WINDS.index(m.group("wind")), round_number=round_number,
+            honba=number(m.group("honba"), line_no, 4, "honba"),
+            kyotaku=number(opts["sticks"], line_no, cols["sticks"], "sticks")
+            if "sticks" in opts else t.kyotaku, dealer=dealer, scores=scores,
+            dora_indicator=dora[0], hands=((),) * t.n, dice=dice, extra=tuple(extra),
+            results_only=True), start + 1
 
     def hands(self, k: int, dealer: int) -> tuple[tuple[Tile, ...], ...]:
         """The hands line at index ``k``, by seat (written from the dealer)."""
@@ -522,6 +575,11 @@ class _Reader:
         self.emit(RiichiAccepted(player=p, scores=tuple(scores)), line, col)
 
     def token(self, tok: str, line: int, col: int) -> None:
+        if self.results_only and not SEAT_OP_RE.match(tok):
+            raise NotationError("bad-round", f"{tok!r}: this round has no hands line, so it "
+                                "is written with its results only (riichi, ron, tsumo, draw, "
+                                "abort, chombo, after); deal the hands (hands ...) to write "
+                                "its moves", line, col)
         m = MOVE_RE.match(tok)  # nine tokens in ten are a draw and a discard
         if m is not None:
             if self.pending >= 0:
@@ -712,11 +770,16 @@ class _Reader:
     def result(self, raw: str, line: int) -> None:
         found = words(raw)
         kind = found[0][0]
+        if kind in ("riichi", "chombo"):
+            self.sheet_line(kind, found, line)
+            return
         if kind in ("after", "noend"):
             self.settle_riichi(line, 1)
             if kind == "after":
                 arg = found[1][0] if len(found) > 1 else "-"
                 sc = None if arg == "-" else int_list(arg, line, found[1][1], "scores")
+                if self.results_only:
+                    self.derive_deltas(sc)
                 self.emit(RoundEnd(scores=sc), line, 1)
             self.round_closed = True
             return
@@ -727,7 +790,40 @@ class _Reader:
             self.draw_result(kind, found, line)
         self.results = True
 
+    def sheet_line(self, kind: str, found: list[tuple[str, int]], line: int) -> None:
+        """``riichi S W`` (a results-only round's declarations: a stick each) or
+        ``chombo S`` (the hand ends with S's chombo)."""
+        if kind != "chombo" and not self.results_only:  # a riichi line
+            raise NotationError("bad-result", "a riichi line belongs to a results-only round "
+                                "(no hands line); with moves, riichi is declared with * on "
+                                "its discard", line, 1)
+        if len(found) < 2 or (kind == "chombo" and len(found) > 2):
+            raise NotationError("bad-result", f"{kind} names " + (
+                "its offender's wind: chombo S" if kind == "chombo"
+                else "the declarers' winds: riichi S W"), line, found[-1][1])
+        for word, col in found[1:]:
+            if word not in WINDS:
+                raise NotationError("bad-result", f"{word!r} is not a wind (E, S, W, N)",
+                                    line, col)
+        self.settle_riichi(line, 1)
+        for word, col in found[1:]:
+            p = self.seat(word)
+            self.emit(Chombo(player=p) if kind == "chombo" else RiichiAccepted(player=p),
+                      line, col)
+        self.results = self.results or kind == "chombo"
+
+    def derive_deltas(self, after: tuple[int, ...] | None) -> None:
+        """A results-only round's ``after`` line: the payments it implies go to the
+        round's one result when that states none (as a score sheet's row)."""
+        deltas = self.written.derived(after, self.t.n)
+        if deltas and self.written.results:
+            k = self.written.results[0]
+            self.events[k] = replace(cast(Win, self.events[k]), deltas=deltas)
+
     def win(self, tsumo: bool, found: list[tuple[str, int]], line: int) -> None:
+        if self.results_only:
+            self.sheet_win(tsumo, found, line)
+            return
         t = self.t
         if len(found) < 2 or found[1][0] not in WINDS:
             raise NotationError("bad-result", "ron/tsumo is followed by the winner's wind",
@@ -746,6 +842,76 @@ class _Reader:
         elif fu < 0 or points < 0:
             fu, points, yaku = self.valued(w, tsumo, yaku, extra, vals, line)
         self.emit(self.win_event(w, tsumo, fu, points, yaku, extra, vals, line), line, 1)
+
+    def sheet_win(self, tsumo: bool, found: list[tuple[str, int]], line: int) -> None:
+        """A win of a results-only round: its value as written (han, fu, points, a limit),
+        its yaku uncounted unless ``:han`` says; the discarder named (``from N``); the
+        honba and sticks to the round's first result; no tile."""
+        t = self.t
+        if len(found) < 2 or found[1][0] not in WINDS:
+            raise NotationError("bad-result", "ron/tsumo is followed by the winner's wind",
+                                line, 1)
+        w = self.win_seat = self.seat(found[1][0])
+        vals: dict[str, Any] = {"from": w} if tsumo else {}
+        yaku, extra = self.sheet_win_words(found[2:], vals, line)
+        if "from" not in vals:
+            raise NotationError("bad-result", f"a ron of a results-only round names who dealt "
+                                f"in: ron {found[1][0]} from N", line, len(found[-1][0])
+                                + found[-1][1])
+        if not {"han", "fu", "points", "limit"} & set(vals):
+            raise NotationError("bad-result", "a win of a results-only round states its "
+                                "value: 3han 30fu, 6han, mangan, yakuman or its points (8000)",
+                                line, 1)
+        first = not self.results
+        limit = str(vals.get("limit", ""))
+        ev = Win(winner=w, from_player=int(vals["from"]), hand=vals.get("hand", ()),
+                 win_tile=Tile(int(vals.get("tile", UNKNOWN))), melds=vals.get("melds", ()),
+                 yaku=tuple(yaku), fu=int(vals.get("fu", 0)),
+                 han=int(vals.get("han", sum(y.han for y in yaku))),
+                 points=int(vals.get("points", 0)), limit="" if limit == "-" else limit,
+                 deltas=vals.get("deltas", ()), scores_before=vals.get("before"),
+                 honba=int(vals.get("honba", t.honba if first else 0)),
+                 kyotaku=int(vals.get("sticks", t.kyotaku if first else 0)),
+                 dora_indicators=vals.get("dora", ()), ura_indicators=vals.get("ura", ()),
+                 pao=vals.get("pao"), extra=tuple(extra))
+        self.stated = "deltas" in vals
+        self.emit(ev, line, 1)
+        self.stated = False
+
+    def sheet_win_words(self, found: list[tuple[str, int]], vals: dict[str, Any],
+                        line: int) -> tuple[list[YakuClaim], list[tuple[str, str]]]:
+        """A results-only win's words: ``from N``, ``3han``, ``30fu``, points, a limit
+        (``mangan`` … ``yakuman``), overrides and yaku; the values go into ``vals``."""
+        yaku: list[YakuClaim] = []
+        extra: list[tuple[str, str]] = []
+        k = 0
+        while k < len(found):
+            word, c = found[k]
+            key, eq, value = word.partition("=")
+            k += 1
+            if word == "from":
+                if k >= len(found) or found[k][0] not in WINDS:
+                    raise NotationError("bad-result", "from is followed by the discarder's "
+                                        "wind (E, S, W, N)", line, c)
+                vals["from"] = self.seat(found[k][0])
+                k += 1
+            elif eq and key.startswith("@"):
+                extra.append((key[1:], unpct(value)))
+            elif eq:
+                vals[key] = self.field(key, value, line, c + len(key) + 1)
+            elif han_word(word) is not None:
+                vals["han"] = han_word(word)
+            elif word.endswith("fu") and is_int(word[:-2]):
+                vals["fu"] = int(word[:-2])
+            elif is_int(word, signed=True):
+                vals["points"] = int(word)
+            elif word in LIMIT_WORDS:
+                vals["han"] = LIMIT_WORDS[word]
+            elif word == YAKUMAN:
+                vals["limit"] = YAKUMAN
+            else:
+                yaku.append(self.claim(word, line, c, False, counted=False))
+        return yaku, extra
 
     def ron_or_tsumo(self, w: int, tsumo: bool, wind: str, line: int) -> None:
         """A win that contradicts the move before it: a tsumo right after a discard, or a
@@ -832,7 +998,10 @@ class _Reader:
             ev = replace(ev, points=ev.deltas[w] if 0 <= w < len(ev.deltas) else 0)
         return ev
 
-    def claim(self, word: str, line: int, col: int, open_hand: bool) -> YakuClaim:
+    def claim(self, word: str, line: int, col: int, open_hand: bool,
+              counted: bool = True) -> YakuClaim:
+        """A yaku as written, with its han: after ``:``, else its usual value (0 where not
+        ``counted``: a results-only round's yaku, whose han the win states)."""
         name, colon, han = word.partition(":")
         t = self.t
         name = t.family.yaku_name(name)
@@ -843,7 +1012,8 @@ class _Reader:
                 raise NotationError("bad-result", f"{word!r}: han after ':' is a number", line,
                                     col)
             return YakuClaim(name=name, han=int(han))
-        return YakuClaim(name=name, han=t.family.default_han(name, open_hand, t.ruleset))
+        return YakuClaim(name=name, han=t.family.default_han(name, open_hand, t.ruleset)
+                         if counted else 0)
 
     def unknown_yaku(self, name: str, line: int, col: int) -> None:
         """Warn about a yaku name mjlog does not know (it is kept as written, and the
@@ -916,11 +1086,14 @@ class _Reader:
         rest = found[1:]
         abort_kind = ""
         if kind == "abort":
-            if not rest or rest[0][0] not in ABORTS:
+            if rest and rest[0][0] in ABORTS:
+                abort_kind = rest[0][0]
+                rest = rest[1:]
+            elif self.results_only:
+                abort_kind = "unstated"
+            else:
                 raise NotationError("bad-result", "abort names its kind: " + ", ".join(ABORTS),
                                     line, 7)
-            abort_kind = rest[0][0]
-            rest = rest[1:]
         vals: dict[str, object] = {}
         extra: list[tuple[str, str]] = []
         nagashi = False
@@ -939,9 +1112,12 @@ class _Reader:
             ExhaustiveDraw(nagashi=nagashi, **common) if kind == "draw"
             else AbortiveDraw(kind=abort_kind, **common))
         deltas = vals.get("deltas")
-        ev = replace(ev, deltas=t.deltas_of(ev, not self.results)
-                     if deltas is None else cast(tuple[int, ...], deltas))
+        if deltas is None and not self.results_only:
+            deltas = t.deltas_of(ev, not self.results)
+        ev = replace(ev, deltas=cast(tuple[int, ...], deltas or ()))
+        self.stated = "deltas" in vals
         self.emit(ev, line, 1)
+        self.stated = False
 
     def draw_fields(self, vals: dict[str, Any], extra: list[tuple[str, str]]) -> dict[str, Any]:
         """What a draw's line states or leaves to the table: hands shown, scores, sticks."""
@@ -955,9 +1131,11 @@ class _Reader:
             key = f"hand{t.wind(p)}"
             if key in vals:
                 hands[p] = vals[key]
+        sheet, first = self.results_only, not self.results
         return {"hands": tuple(hands), "deltas": (),
-                "scores_before": vals.get("before", tuple(t.scores)),
-                "honba": vals.get("honba", t.honba), "kyotaku": vals.get("sticks", t.kyotaku),
+                "scores_before": vals.get("before", None if sheet else tuple(t.scores)),
+                "honba": vals.get("honba", t.honba if first or not sheet else 0),
+                "kyotaku": vals.get("sticks", t.kyotaku if first or not sheet else 0),
                 "extra": tuple(extra)}
 
     def game_end(self, raw: str, line: int) -> None:

@@ -17,6 +17,7 @@ from mjlog.events import (
     AbortiveDraw,
     AddedKan,
     Chi,
+    Chombo,
     ClosedKan,
     Comment,
     Discard,
@@ -43,6 +44,7 @@ from mjlog.events import (
 )
 from mjlog.formats.notation.ids import pack_ids
 from mjlog.formats.notation.lexer import MAGIC, deltas_str, ints_str, pct, quote
+from mjlog.formats.notation.results import YAKUMAN, WrittenScores, round_ahead, writable_yaku
 from mjlog.formats.notation.table import NotationTable
 from mjlog.ruleset import Ruleset, overrides
 from mjlog.tiles import FIRST_FLOWER, KIND_OF, RED_FIVE_IDS, UNKNOWN, join_mpsz, tile_str
@@ -76,6 +78,12 @@ class _Writer:
         self.results = False
         self.round_ended = False
         self.first_done = False
+        self.results_only = False
+        self.written = WrittenScores()
+        self.single: Event | None = None
+        """A results-only round's one result, whose deltas its ``after`` line implies."""
+        self.single_deltas: tuple[int, ...] = ()
+        self.dealt_any = False
 
     def run(self) -> str:
         i = 0
@@ -168,6 +176,9 @@ class _Writer:
             return i + 1
         if not self.started:
             raise ValueError("events before the game start")
+        if self.results_only and ev.__class__ in _MOVES_OF_TILES:
+            raise ValueError(f"event {i} ({ev.TYPE}) is a move in a results-only round, which "
+                             "notation writes with its results alone")
         if isinstance(ev, Draw):
             return i + self.draw(i, ev)
         if isinstance(ev, Discard):
@@ -176,6 +187,14 @@ class _Writer:
         if write is not None:
             write(self, ev)
         self.t.apply(ev)
+        if isinstance(ev, RoundStart):
+            self.written.round_start(ev)
+            self.single, self.single_deltas = round_ahead(self.events, i, self.written,
+                                                          self.t.n) \
+                if ev.results_only else (None, ())
+            self.dealt_any = True
+        elif isinstance(ev, RoundEnd):
+            self.written.round_end(ev)
         return i + 1
 
     def outside(self, ev: GameStart | Comment | Unknown) -> None:
@@ -223,6 +242,10 @@ class _Writer:
 
     def round_start(self, ev: RoundStart) -> None:
         self.flush_round()
+        self.results_only = ev.results_only
+        if ev.results_only:
+            self.sheet_round(ev)
+            return
         t = self.t
         head = [round_label(ev.round_wind, ev.round_number, ev.honba)]
         if ev.kyotaku != t.kyotaku:
@@ -243,6 +266,28 @@ class _Writer:
         if ev.wall is not None:
             self.lines.append("wall " + self.fresh_tiles(ev.wall, sort=False))
         self.ids_at = len(self.lines)
+
+    def sheet_round(self, ev: RoundStart) -> None:
+        """A results-only round's header (no hands line follows: that makes it one). Raises
+        ``ValueError`` for one that deals tiles."""
+        if any(ev.hands) or ev.wall is not None:
+            raise ValueError("a results-only round deals no tiles, and this one does")
+        t = self.t
+        head = [round_label(ev.round_wind, ev.round_number, ev.honba)]
+        if ev.kyotaku != t.kyotaku:
+            head.append(f"sticks={ev.kyotaku}")
+        if ev.dealer != t.dealer_of(ev.round_number):
+            head.append(f"dealer={ev.dealer}")
+        if ev.scores != (() if self.dealt_any else tuple(t.scores)):
+            head.append("scores=" + ints_str(ev.scores))
+        if ev.dice:
+            head.append("dice=" + ",".join(map(str, ev.dice)))
+        t.new_header(ev.dealer)
+        if ev.dora_indicator != UNKNOWN:
+            head.append("dora=" + self.fresh_tiles([ev.dora_indicator]))
+        head.extend(f"@{k}={pct(v)}" for k, v in ev.extra
+                    if self.exact or k not in MACHINE_META)
+        self.lines.append(" ".join(head))
 
     def hand(self, ev: RoundStart, k: int) -> str:
         """The dealt hand of the ``k``-th seat from the dealer (``?`` when nobody wrote it)."""
@@ -303,7 +348,15 @@ class _Writer:
     def seat_op(self, ev: RiichiAccepted | ReadyDeclared | Disconnect | Reconnect) -> None:
         """``S:paid``, ``S:ting``, ``S:bye``, ``S:back``."""
         wind = self.t.wind(ev.player)
-        if isinstance(ev, RiichiAccepted):
+        if self.line[:1] == ["riichi"]:
+            if isinstance(ev, RiichiAccepted) and ev.scores is None:
+                self.line.append(wind)
+                return
+            self.newline()
+        if isinstance(ev, RiichiAccepted) and self.results_only and ev.scores is None:
+            self.newline()
+            self.line.extend(("riichi", wind))
+        elif isinstance(ev, RiichiAccepted):
             self.emit(f"{wind}:paid" + self.paid_scores(ev))
         elif isinstance(ev, ReadyDeclared):
             self.emit(f"{wind}:ting")
@@ -365,7 +418,77 @@ class _Writer:
 
     # -- results
 
+    def chombo(self, ev: Chombo) -> None:
+        """``chombo S``: the hand ends with S's chombo."""
+        self.results = self.first_done = True
+        self.put(f"chombo {self.t.wind(ev.player)}")
+
+    def sheet_win(self, ev: Win) -> None:
+        """A win of a results-only round: ``ron S from N 3han 30fu …`` (reader's
+        :meth:`~mjlog.formats.notation.reader._Reader.sheet_win` backwards)."""
+        t = self.t
+        self.results = True
+        tsumo = ev.from_player == ev.winner
+        parts = ["tsumo" if tsumo else "ron", t.wind(ev.winner)]
+        if not tsumo:
+            parts.extend(("from", t.wind(ev.from_player)))
+        if ev.win_tile != UNKNOWN:
+            parts.append(f"tile={ev.win_tile}")
+        if ev.hand:
+            parts.append("hand=" + ints_str(ev.hand))
+        if ev.melds:
+            parts.append("melds=" + "/".join(ints_str(m) for m in ev.melds))
+        parts.extend(self.sheet_value(ev))
+        if ev.ura_indicators:
+            parts.append("ura=" + self.tiles(ev.ura_indicators, lambda x, taken: t.ura(
+                KIND_OF[x], t.red and x in RED_FIVE_IDS, taken), sort=False))
+        if ev.pao is not None:
+            parts.append(f"pao={t.wind(ev.pao)}")
+        if ev.dora_indicators:
+            parts.append("dora=" + ints_str(ev.dora_indicators))
+        self.sheet_common(parts, ev)
+        self.put(" ".join(parts))
+
+    def sheet_value(self, ev: Win) -> list[str]:
+        """A results-only win's value as written: han, fu, limit and points (at least
+        one of them), then its yaku, uncounted unless they carry han."""
+        parts = []
+        if ev.han or ev.han != sum(y.han for y in ev.yaku):
+            parts.append(f"{ev.han}han")
+        if ev.fu:
+            parts.append(f"{ev.fu}fu")
+        if ev.limit == YAKUMAN:
+            parts.append(YAKUMAN)
+        elif ev.limit:
+            parts.append(f"limit={ev.limit}")
+        if ev.points or not parts:
+            parts.append(str(ev.points))
+        for y in ev.yaku:
+            if not writable_yaku(y.name) or self.t.family.yaku_name(y.name) != y.name:
+                raise ValueError(f"the yaku {y.name!r} cannot be written on a win line")
+            parts.append(f"{y.name}:{y.han}" if y.han else y.name)
+        return parts
+
+    def sheet_common(self, parts: list[str], ev: Win | ExhaustiveDraw | AbortiveDraw) -> None:
+        """A results-only result's deltas, scores before, honba and sticks where they
+        are not what the reader fills in."""
+        t = self.t
+        first = not self.first_done
+        self.first_done = True
+        if ev.deltas != (self.single_deltas if ev is self.single else ()):
+            parts.append("deltas=" + (deltas_str(ev.deltas) or "-"))
+        if ev.scores_before is not None:
+            parts.append("before=" + ints_str(ev.scores_before))
+        if ev.honba != (t.honba if first else 0):
+            parts.append(f"honba={ev.honba}")
+        if ev.kyotaku != (t.kyotaku if first else 0):
+            parts.append(f"sticks={ev.kyotaku}")
+        parts.extend(f"@{k}={pct(v)}" for k, v in ev.extra)
+
     def win(self, ev: Win) -> None:
+        if self.results_only:
+            self.sheet_win(ev)
+            return
         t = self.t
         self.results = True
         tsumo = ev.from_player == ev.winner
@@ -435,6 +558,8 @@ class _Writer:
         t = self.t
         self.results = True
         parts = ["draw"] if isinstance(ev, ExhaustiveDraw) else ["abort", ev.kind]
+        if self.results_only and parts[1:] == ["unstated"]:
+            parts.pop()
         if isinstance(ev, ExhaustiveDraw) and ev.nagashi:
             parts.append("nagashi")
         if len(ev.hands) != t.n:
@@ -447,11 +572,15 @@ class _Writer:
             assert h is not None
             if p >= t.n or list(h) != sorted(t.players[p].concealed):
                 parts.append(f"hand{t.wind(p)}=" + ints_str(h))
-        self.common(parts, ev)
+        (self.sheet_common if self.results_only else self.common)(parts, ev)
         self.put(" ".join(parts))
 
     def round_end(self, ev: RoundEnd) -> None:
         self.round_ended = self.results
+        if self.results_only:  # the round ends without scores unless an after line says
+            if ev.scores is not None or not self.results:
+                self.put("after " + ("-" if ev.scores is None else ints_str(ev.scores)))
+            return
         if not self.results or ev.scores is None or list(ev.scores) != self.t.scores:
             self.put("after " + ("-" if ev.scores is None else ints_str(ev.scores)))
 
@@ -463,8 +592,12 @@ _WRITE: dict[type, Callable[[_Writer, Any], None]] = {
     ReadyDeclared: _Writer.seat_op, Disconnect: _Writer.seat_op, Reconnect: _Writer.seat_op,
     DoraReveal: _Writer.dora, Win: _Writer.win, ExhaustiveDraw: _Writer.draw_result,
     AbortiveDraw: _Writer.draw_result, RoundEnd: _Writer.round_end, GameEnd: _Writer.game_end,
+    Chombo: _Writer.chombo,
 }
 """How each event other than a draw or discard is written (then applied to the table)."""
+_MOVES_OF_TILES: Final = frozenset((Draw, Discard, Chi, Pon, OpenKan, AddedKan, ClosedKan, Kita,
+                                    Flower, DoraReveal))
+"""Events a results-only round cannot hold: it names no tile."""
 
 
 def write(events: Sequence[Event], *, exact: bool = True) -> str:

@@ -58,11 +58,16 @@
   const findingsAt = {};
   G.findings.forEach((f, i) => (findingsAt[f.step] = findingsAt[f.step] || []).push(i));
   // what happened at a step, for the jumps: a win, a call, a riichi
-  const marks = steps.map((st) => {
+  // an AI's review (G.review): each reviewed move's opinion at its step
+  const R = G.review, reviewAt = {};
+  if (R) R.moves.forEach((m, i) => (reviewAt[m[0]] = reviewAt[m[0]] || []).push(i));
+  const aiDiffers = (k) => (reviewAt[k] || []).some((i) => !R.moves[i][1]);
+  let onlyDiffers = false;
+  const marks = steps.map((st, i) => {
     const keys = Object.keys(st);
     return { win: !!(st.res && st.res.kind === "win"),
       call: !st.key && keys.some((k) => /^m\d$/.test(k)),
-      riichi: !st.key && keys.some((k) => /^q\d$/.test(k) && st[k]) };
+      riichi: !st.key && keys.some((k) => /^q\d$/.test(k) && st[k]), differs: aiDiffers(i) };
   });
 
   let cur = 0, view = -1, shownRound = null, hideResult = false, timer = null;
@@ -159,6 +164,7 @@
     table.innerHTML = centerHTML(S) + seats + resultHTML(S.res);
     Object.assign(table.dataset, { step: cur, turn: turnOf[cur], round: G.labels[cur] || "" });
     $("caption").textContent = caption(cur);
+    if (R) reviewPanel();
     $("slider").value = cur;
     $("position").textContent = place(cur);
     lists();
@@ -168,21 +174,56 @@
   }
   function lists() {
     const r = roundOf[cur];
-    if (shownRound !== r) {
-      shownRound = r;
+    if (shownRound !== (onlyDiffers ? "differs" : r)) {
+      shownRound = onlyDiffers ? "differs" : r;
       const first = r >= 0 ? G.rounds[r][2] : 0, last = r + 1 < G.rounds.length ? G.rounds[r + 1][2] : steps.length;
       let html = "";
-      for (let i = first; i < last; i++) {
-        const cls = (findingsAt[i] ? " flagged" : "") + (isMove[i] ? "" : " aside");
-        html += `<li data-step="${i}" data-turn="${turnOf[i]}" class="${cls.trim()}"><span class="n">${turnOf[i]}</span>${esc(caption(i))}</li>`;
+      for (let i = onlyDiffers ? 0 : first; i < (onlyDiffers ? steps.length : last); i++) {
+        if (onlyDiffers && !marks[i].differs) continue;
+        const cls = (findingsAt[i] ? " flagged" : "") + (isMove[i] ? "" : " aside") + (marks[i].differs ? " ai-differs" : "");
+        const where = onlyDiffers ? `<span class="where">${esc(G.labels[i] || "")}</span> ` : "";
+        const mark = marks[i].differs ? ` <span class="ai-mark" title="${esc(t("The AI would have chosen otherwise"))}">≠</span>` : "";
+        html += `<li data-step="${i}" data-turn="${turnOf[i]}" class="${cls.trim()}"><span class="n">${turnOf[i]}</span>${where}${esc(caption(i))}${mark}</li>`;
       }
       $("moves").innerHTML = html;
+      $("moves-title").textContent = t(onlyDiffers ? "Moves the AI disagrees with" : "Moves of this round");
     }
     for (const li of $("moves").children) li.classList.toggle("current", +li.dataset.step === cur);
     for (const li of $("rounds").children) li.classList.toggle("current", +li.dataset.round === r);
     for (const li of $("findings-box").querySelectorAll("li[data-finding]")) li.classList.toggle("current", +li.dataset.step === cur);
     const now = $("moves").querySelector(".current"), box = $("moves");
     if (now) box.scrollTop = now.offsetTop - box.clientHeight / 2;  // within the list only
+  }
+  // ---- the AI's review beside the move: the reviewer's opinion, marked as its own
+  const pct = (x) => (x * 100).toFixed(x >= 0.995 || x < 0.0005 ? 0 : 1) + "%";
+  function actionHTML(a) {
+    return `<span class="action" data-action="${esc(a[0] + " " + a[1])}">${esc(t(a[0]))}${a[1] ? " " + `<span class="row evidence-tiles">${tilesHTML(a[1])}</span>` : ""}</span>`;
+  }
+  function reviewHead() {
+    const by = [R.model ? tf("model {m}", { m: R.model }) : "", R.version ? tf("mjai-reviewer {v}", { v: R.version }) : ""].filter(Boolean).join(" · ");
+    const notes = R.notes.length ? `<details class="rv-notes"><summary>${esc(tf("Parts of the review that do not fit this game ({n})", { n: R.notes.length }))}</summary><ul>${R.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul></details>` : "";
+    return `<h2>${esc(tf("{engine}'s review", { engine: R.engine || "AI" }))} <span class="by">${esc(by)}</span></h2>
+      <p class="rv-what">${esc(tf("The AI's opinion of {name}'s decisions, not mjlog's: its choice and its probabilities and Q-values.", { name: name(R.player) }))}</p>${notes}`;
+  }
+  function choiceRows(m) {
+    // the options best first: the first is the AI's choice; the move played at its rank
+    return m[4].map((c, i) => {
+      const cls = (i === m[6] ? " played" : "") + (i === 0 ? " ai" : "");
+      return `<tr class="${cls.trim()}"><td>${actionHTML(c[0])}</td><td class="num" data-prob="${c[2]}"><span class="bar" style="width:${Math.round(c[2] * 100)}%"></span><span class="v">${pct(c[2])}</span></td><td class="num" data-q="${c[1]}">${c[1].toFixed(2)}</td></tr>`;
+    }).join("");
+  }
+  function reviewMove(i) {
+    const m = R.moves[i];
+    const verdict = m[1] ? `<span class="rv-badge agrees">${esc(t("same choice"))}</span>` : `<span class="rv-badge differs">≠ ${esc(t("the AI differs"))}</span>`
+      + (m[6] > 0 ? ` <span class="rv-rank">${esc(tf("the move played is the AI's option {n}", { n: m[6] + 1 }))}</span>` : "");
+    return `<div class="rv-move${m[1] ? "" : " differs"}" data-move="${i}"><p><b>${esc(name(R.player))}</b> ${actionHTML(m[2])} · <b>${esc(R.engine || "AI")}</b> ${actionHTML(m[3])} ${verdict}</p>
+      <table class="rv-choices"><tr><th>${esc(t("the AI's options"))}</th><th>${esc(t("probability"))}</th><th>${esc(t("Q-value"))}</th></tr>${choiceRows(m)}</table></div>`;
+  }
+  function reviewPanel() {
+    const here = reviewAt[cur] || [];
+    $("review").innerHTML = reviewHead() + (here.length ? here.map(reviewMove).join("")
+      : `<p class="rv-none">${esc(t("No decision of this move was reviewed."))}</p>`);
+    $("review").dataset.moves = here.join(",");
   }
   function share() {
     if (!SHARE || !$("share-text")) return;
@@ -217,7 +258,7 @@
     "prev-turn": () => seatMove(-1), "next-turn": () => seatMove(1), "prev-round": () => roundMove(-1), "next-round": () => roundMove(1),
     "prev-win": () => markMove("win", -1), "next-win": () => markMove("win", 1), "prev-call": () => markMove("call", -1),
     "next-call": () => markMove("call", 1), "prev-riichi": () => markMove("riichi", -1), "next-riichi": () => markMove("riichi", 1),
-    play };
+    "prev-differs": () => markMove("differs", -1), "next-differs": () => markMove("differs", 1), play };
   function setView(v) { view = v >= 0 && v < N ? v : -1; $("seat").value = String(view); draw(); }
 
   function roundResult(r) {
@@ -290,6 +331,7 @@
       const li = e.target.closest("li[data-step]"); if (li && e.key === "Enter") toFinding(li);
     });
     if ($("copy")) $("copy").addEventListener("click", copyRound);
+    if ($("only-differs")) $("only-differs").addEventListener("change", (e) => { onlyDiffers = e.target.checked; shownRound = null; draw(); });
     document.addEventListener("keydown", keys);
     window.addEventListener("hashchange", fromHash);
     fromHash();
@@ -315,6 +357,7 @@
     else if (k === "w" || k === "W") actions[back + "win"]();
     else if (k === "c" || k === "C") actions[back + "call"]();
     else if (k === "i" || k === "I") actions[back + "riichi"]();
+    else if ((k === "d" || k === "D") && R) actions[back + "differs"]();
     else if (k === " ") play();
     else return;
     e.preventDefault();

@@ -108,8 +108,10 @@ def settle(events: list[Event], final: list[int], violations: list[Violation],
     chombos = _chombos(events, violations, ruleset)
     left_over = sum(_void(r, v, out, ruleset, len(recorded)) for r, v in chombos)
     void = {v.round for _, v in chombos}
+    bumped = _head_bumps(events, violations, out, len(recorded))
     for m in mismatches:  # a void round's payments are reversed whole: nothing to correct
         if m.code in _PAYMENT_MISMATCHES and m.player is not None and m.round not in void \
+                and (m.round, m.player) not in bumped \
                 and isinstance(m.recorded, int) and isinstance(m.computed, int):
             out.corrected[m.player] += m.computed - m.recorded
             out.corrections.append(f"{m.round}: player {m.player}'s payment corrected from "
@@ -120,6 +122,27 @@ def settle(events: list[Event], final: list[int], violations: list[Violation],
                 if (ruleset.tobi == "below-zero" and s < 0)
                 or (ruleset.tobi == "at-zero" and s <= 0)]
     return out
+
+
+def _head_bumps(events: list[Event], violations: list[Violation], out: Settlement,
+                n: int) -> set[tuple[str, int]]:
+    """Reverse the payments of each ron a ``double-ron`` violation names (where only the
+    first in turn order from the discarder wins, 頭ハネ, the others' rons are void);
+    return their (round, winner). The first winner keeps his win, honba and sticks. (A
+    mismatch of the discarder's payment in that round is still corrected: a mismatch does
+    not say which of the round's wins it is about.)"""
+    bumped: set[tuple[str, int]] = set()
+    for v in violations:
+        ev = events[v.event] if v.code == "double-ron" and 0 <= v.event < len(events) else None
+        if not isinstance(ev, Win):
+            continue
+        bumped.add((v.round, ev.winner))  # his payment mismatches are about a void ron
+        for seat, d in enumerate(ev.deltas[:n]):
+            out.corrected[seat] -= d
+        out.corrections.append(f"{v.round}: player {ev.winner}'s ron is void (head bump: "
+                               "only the first in turn order from the discarder wins), its "
+                               "payments reversed")
+    return bumped
 
 
 @cache
@@ -274,7 +297,8 @@ def _counted(score: int, ruleset: Ruleset) -> float:
 
 
 def _points(out: Settlement, ruleset: Ruleset, left_over: int, end: GameEnd | None) -> None:
-    """Final points from the corrected scores, less each seat's chombo penalties."""
+    """Final points from the corrected scores, less each seat's chombo penalties; under
+    ``leftover_sticks=lost`` the riichi sticks left on the table count for nobody."""
     n = len(out.corrected)
     order = sorted(range(n), key=lambda p: -out.corrected[p])  # stable: seat order breaks ties
     groups = _tied_places(out.corrected, order, ruleset)
@@ -286,7 +310,11 @@ def _points(out: Settlement, ruleset: Ruleset, left_over: int, end: GameEnd | No
     points = [0.0] * n
     for place, p in enumerate(order[1:], start=1):
         points[p] = _counted(out.corrected[p], ruleset) + uma[place]
-    points[order[0]] = -sum(points)
+    # the first place takes what balances the table: the oka, and the sticks left on it
+    # unless they are lost (then the points add up to less than zero, by those sticks)
+    lost = max(sum(out.start) - sum(out.corrected), 0) / 1000 \
+        if ruleset.leftover_sticks == "lost" else 0.0
+    points[order[0]] = -sum(points) - lost
     for places in groups:
         if len(places) > 1:  # share the uma (and oka) the places got, keep each own score
             seats = [order[place] for place in places]

@@ -313,8 +313,6 @@ def test_double_ron_pays_both_winners_under_ema(tmp_path: Path) -> None:
     assert st.corrected == [22400, 26300, 26300, 25000]
 
 
-@pytest.mark.xfail(strict=True, reason="the settlement keeps a head-bumped win's payment "
-                   "(mjlog/settlement.py does not void it under double_ron=false)")
 def test_the_head_bump_leaves_one_winner_under_wrc(tmp_path: Path) -> None:
     report = _play(tmp_path, "tenhou", _DOUBLE_RON, "wrc")
     assert [v.code for v in report.violations] == ["double-ron"]
@@ -329,9 +327,6 @@ def test_riichi_sticks_left_at_the_end_go_to_the_first_under_ema(tmp_path: Path)
     assert _settled(_own(tmp_path, "ema", body)).points == [-6.0, 18.0, -6.0, -6.0]
 
 
-@pytest.mark.xfail(strict=True, reason="the settlement gives the first place the rest of the "
-                   "points, the sticks left over included, whatever leftover_sticks says "
-                   "(mjlog/settlement.py _points)")
 def test_riichi_sticks_left_at_the_end_are_lost_under_wrc(tmp_path: Path) -> None:
     body = "E1-0\nriichi S\ndraw shown=S\nend\n"
     # wrc: the stick is lost: Ben 2 + 15, the points add up to -1.

@@ -52,9 +52,11 @@ CHECKS: tuple[type[Check[Any]], ...] = (
 """The riichi checks, in the order they judge each event (the order of their reports)."""
 
 _JAPANESE = {y.japanese: y.name for y in YAKU} | {"抜きドラ": "kita-dora"}
-_NAMES = frozenset(y.name for y in YAKU) | {"kita-dora"}
-"""The yaku a claim may name: Tenhou's table, and Mahjong Soul's kita dora (抜きドラ, one han
-per kita), which score verification takes as dora (:mod:`mjlog.scoring.verify`)."""
+_NAMES = frozenset(y.name for y in YAKU) | {"kita-dora", "yakuhai"}
+"""The yaku a claim may name: Tenhou's table, Mahjong Soul's kita dora (抜きドラ, one han
+per kita), which score verification takes as dora (:mod:`mjlog.scoring.verify`), and a
+score sheet's ``yakuhai`` (value honours, without saying which: Pantheon's
+``yakuhaiN``; a results-only win is valued by its written han, never by its yaku)."""
 
 
 class Riichi(RuleFamily):

@@ -61,6 +61,7 @@ YAKU: Final[dict[str, Entry]] = {
     "round-wind-west": ("場風 西", "场风 西"),
     "round-wind-north": ("場風 北", "场风 北"),
     "haku": ("役牌 白", "役牌 白"),
+    "yakuhai": ("役牌", "役牌"),
     "hatsu": ("役牌 發", "役牌 发"),
     "chun": ("役牌 中", "役牌 中"),
     "double-riichi": ("ダブル立直", "两立直"),

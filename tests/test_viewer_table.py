@@ -303,3 +303,26 @@ def test_corpus_pages_in_japanese_have_no_english_word(browser: Any, tmp_path: P
     page_file = page_of(tmp_path, sample(name, tmp_path), "--lang", "ja")
     _, left = _strings_in_japanese(browser, page_file)
     assert left == set(), sorted(left)
+
+
+def test_a_win_whose_record_states_no_points_shows_none(browser: Any, tmp_path: Path) -> None:
+    """Mortal's mjai writes a win's payments but not its points: the result screen gives
+    no "0 points" and the round's summary names what the winner received."""
+    source = tmp_path / "east-ron.mjson"
+    result = CliRunner().invoke(main, ["convert", str(EXAMPLES / "east-ron.mjlog"), "-t", "mjai",
+                                       "-o", str(source)])
+    assert result.exit_code == 0, result.output
+    page_file = page_of(tmp_path, source)
+    data = json.loads(re.search(r'<script id="game-data" type="application/json">(.*?)</script>',
+                                page_file.read_text("utf-8"), re.S).group(1))  # type: ignore[union-attr]
+    win = next(i for i, st in enumerate(data["steps"]) if st.get("res", {}).get("kind") == "win")
+    res = data["steps"][win]["res"]
+    assert res["points"] == 0 and res["deltas"][res["winner"]] > 0
+    context, page, errors = open_page(browser, page_file, f"#step={win}")
+    try:
+        text = page.evaluate("() => document.body.innerText")
+        assert not re.search(r"(?<![\d,])0 points| ron 0 | tsumo 0\b", text), text
+        assert f"{res['deltas'][res['winner']]:,}" in text
+        assert errors == []
+    finally:
+        context.close()

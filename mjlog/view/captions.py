@@ -188,7 +188,7 @@ def _round_caption(ev: Event, names: list[str], unit: str, lang: str) -> str:
             value = say["han" if unit == "han" else "tai"].format(
                 han=ev.han, unit=t(unit, lang), fu=ev.fu) if ev.han else ""
             return say["win"].format(p=w(ev.winner), how=how, value=value,
-                                     points=f"{ev.points:,}")
+                                     points=_points_shown(ev))
         case ExhaustiveDraw():
             ready = [w(p) for p, h in enumerate(ev.hands) if h is not None]
             return say["nagashi" if ev.nagashi else "exhaustive"].format(
@@ -206,6 +206,13 @@ def _round_caption(ev: Event, names: list[str], unit: str, lang: str) -> str:
             what = t(ev.TYPE.replace("_", " "), lang)
             return say["other_who" if who is not None else "other"].format(
                 what=what, p=w(who) if who is not None else "")
+
+
+def _points_shown(ev: Win) -> str:
+    """A win's points as its record states them; for a record that states none (Mortal's
+    mjai), what the winner received; else a dash (never a "0" the record did not say)."""
+    got = ev.deltas[ev.winner] if 0 <= ev.winner < len(ev.deltas) else 0
+    return f"{ev.points:,}" if ev.points else f"{got:,}" if got > 0 else "–"
 
 
 def result_screen(ev: Event, s: TableState, names: list[str], red: bool,

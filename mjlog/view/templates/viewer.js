@@ -14,6 +14,12 @@
   // a phrase with fields ("{n} tiles left"), its fields filled in
   const tf = (key, fields) => t(key).replace(/\{(\w+)\}/g, (_, f) => (f in fields ? fields[f] : `{${f}}`));
   const num = (x) => (x === null || x === undefined ? "" : Number(x).toLocaleString("en"));
+  // A win's points as its record states them; for a record that states none (Mortal's
+  // mjai), what the winner received; else a dash.
+  const gained = (res) => {
+    const got = (res.deltas || [])[res.winner];
+    return res.points ? num(res.points) : got > 0 ? num(got) : "–";
+  };
   const caption = (k) => (lang !== "en" && G.captions && G.captions[lang] ? G.captions[lang][G.caption_at[k]] : steps[k].c) || "";
   const patterns = {};
   function phrase(text) {
@@ -142,7 +148,7 @@
         ${r.melds.map((m) => `<span class="meld" style="margin-left:.6rem">${tilesHTML(m)}</span>`).join("")}</div>
         <p>${esc(t("dora"))} ${tilesHTML(r.dora)} ${r.ura ? " · " + esc(t("ura")) + " " + tilesHTML(r.ura) : ""}</p>
         <table><tr><th>${esc(t(G.unit === "han" ? "yaku" : "pattern"))}</th><th>${unit}</th></tr>${yaku}</table>
-        <p class="value"><b>${esc(G.unit === "han" ? tf("{han} han {fu} fu", { han: r.han, fu: r.fu }) : tf("{han} 台", { han: r.han }))}${r.limit ? " · " + esc(t(r.limit)) : ""} · ${esc(tf("{n} points", { n: num(r.points) }))}</b></p>${deltas(r.deltas)}</div>`;
+        <p class="value"><b>${esc(G.unit === "han" ? tf("{han} han {fu} fu", { han: r.han, fu: r.fu }) : tf("{han} 台", { han: r.han }))}${r.limit ? " · " + esc(t(r.limit)) : ""}${r.points ? " · " + esc(tf("{n} points", { n: num(r.points) })) : ""}</b></p>${deltas(r.deltas)}</div>`;
     }
     if (r.kind === "draw") {
       const hands = r.hands.map((h, p) => h ? `<p>${esc(tf("{name} ready:", { name: name(p) }))} <span class="row">${tilesHTML(h)}</span></p>` : "").join("");
@@ -269,8 +275,8 @@
       const res = steps[i].res;
       if (!res || res.kind === "end") continue;
       if (res.kind === "draw") parts.push(t(res.name));
-      else if (res.winner === res.from) parts.push(tf("{winner} tsumo {n}", { winner: name(res.winner), n: num(res.points) }));
-      else parts.push(tf("{winner} ron {n} from {from}", { winner: name(res.winner), n: num(res.points), from: name(res.from) }));
+      else if (res.winner === res.from) parts.push(tf("{winner} tsumo {n}", { winner: name(res.winner), n: gained(res) }));
+      else parts.push(tf("{winner} ron {n} from {from}", { winner: name(res.winner), n: gained(res), from: name(res.from) }));
     }
     return parts.join("; ");
   }

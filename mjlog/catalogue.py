@@ -179,6 +179,10 @@ FINDINGS: Final = (
             "check or the win and the unknown tile"),
            ("findings-capped", WARN, "a game with more findings of one kind than an audit "
             "keeps (1,000): the first are kept, the rest counted")),
+    *_rows("finding", "replay viewer",
+           ("page-capped", WARN, "a game with more moves than a replay page draws (50,000; a "
+            "whole game has about 1,500): the page stops there and says how many it left "
+            "out; the audit judges them all")),
     *_rows("finding", "mjlog event",
            ("event-game-unreadable", ERR, "a game's record or sheet that is missing, of no "
             "format mjlog reads, or without the game the event file names"),

@@ -8,6 +8,7 @@ tested in Chromium by ``test_viewer_stepping.py`` and ``test_viewer_pages.py``.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from mjlog.cli import main
 from mjlog.formats import read_path
 from mjlog.replay.engine import Engine
 from mjlog.view.captions import codes
-from mjlog.view.model import ONE_STEP, game_view
+from mjlog.view.model import game_view, merged
 
 from .conftest import EXAMPLES
 from .viewer_pages import OURS, SAMPLES, sample
@@ -32,7 +33,7 @@ def _tables(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for st in steps:
         base = {} if st.get("key") or not out else dict(out[-1])
-        base.update({k: v for k, v in st.items() if k not in ONE_STEP})
+        merged(base, st)
         out.append(base)
     return out
 
@@ -143,3 +144,50 @@ def test_view_of_an_unreadable_record_says_why(tmp_path: Path) -> None:
 def test_the_referees_page_needs_a_file_to_write(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["audit", str(EXAMPLES), "--format", "html"])
     assert result.exit_code == 2 and "-o REPORT.html" in result.output
+
+
+def _long_round(tmp_path: Path, cycles: int) -> Path:
+    """The example game with ``cycles`` more draw-and-discard turns in its first round
+    (the same tile again and again: a damaged record, judged as such)."""
+    lines = (EXAMPLES / "east-riichi.jsonl").read_text("utf-8").splitlines()
+    events = [json.loads(line) for line in lines]
+    at = next(k for k, e in enumerate(events) if e["type"] == "discard")
+    draw, discard = events[at - 1], events[at]
+    extra = [dict(e, player=(discard["player"] + 1 + k) % 4)
+             for k in range(cycles) for e in (draw, discard)]
+    path = tmp_path / f"long-{cycles}.jsonl"
+    path.write_text("\n".join(json.dumps(e) for e in [*events[:at + 1], *extra,
+                                                       *events[at + 1:]]) + "\n", "utf-8")
+    return path
+
+
+def test_a_page_grows_linearly_with_a_rounds_moves(tmp_path: Path) -> None:
+    """A river that grows is written as what it gains, not again whole at every step: a
+    round four times as long makes a page at most about four times as large (it was
+    nine times, the rivers written out at every step)."""
+    sizes = []
+    for cycles in (1000, 4000):
+        page = tmp_path / f"{cycles}.html"
+        result = CliRunner().invoke(main, ["view", str(_long_round(tmp_path, cycles)),
+                                           "-o", str(page)])
+        assert result.exit_code == 0, result.output
+        sizes.append(page.stat().st_size)
+    assert sizes[1] < 4.5 * sizes[0], sizes
+
+
+def test_a_page_stops_at_its_step_cap_and_says_so(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the most steps a page draws, the page stops and a page-capped finding says
+    how many moves it left out (the cap lowered here, so the test stays quick)."""
+    from mjlog.view import model
+
+    monkeypatch.setattr(model, "MAX_STEPS", 300)
+    page = tmp_path / "capped.html"
+    result = CliRunner().invoke(main, ["view", str(_long_round(tmp_path, 400)), "-o",
+                                       str(page)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(re.search(r'<script id="game-data" type="application/json">(.*?)'
+                                r'</script>', page.read_text("utf-8"), re.S).group(1))  # type: ignore[union-attr]
+    assert len(data["steps"]) == 300
+    (capped,) = [f for f in data["findings"] if f["code"] == "page-capped"]
+    assert capped["step"] == 299 and "300 moves" in capped["message"]

@@ -42,7 +42,7 @@ from typing import Any, Final
 from mjlog.audit import GameReport, Options, audit_record
 from mjlog.catalogue import CODES
 from mjlog.check import Referee
-from mjlog.diagnostics import BaseFinding, ScoreMismatch, Severity, Violation
+from mjlog.diagnostics import BaseFinding, Finding, ScoreMismatch, Severity, Violation
 from mjlog.events import (
     EVENT_TYPES,
     AddedKan,
@@ -69,6 +69,10 @@ from mjlog.view.captions import caption, code, codes, result_screen, round_name
 from mjlog.view.review import review_view
 from mjlog.view.words import LANGS, page_words, place_text
 
+MAX_STEPS: Final = 50_000
+"""The most steps a page draws: a whole game has about 1,500; only a damaged or hostile
+record has more, and its page stops there (``page-capped``), so that its size stays
+bounded (the audit still judges every event)."""
 ONE_STEP: Final = frozenset({"c", "e", "who", "res", "key"})
 """Step fields that belong to their step alone (the others last until overwritten)."""
 
@@ -105,6 +109,8 @@ class Recorder(Observer):
         self._said: dict[tuple[str, ...], int] = {}
         self.round_names: dict[str, list[str]] = {lang: [] for lang in OTHER_LANGS}
         """Each round's name in each language but English."""
+        self.left_out = 0
+        """The events past :data:`MAX_STEPS`, which the page does not draw."""
         self._last: dict[str, Any] = {}
         self._ready: dict[tuple[tuple[int, ...], int], tuple[int, int]] = {}
         self._drawn: dict[int, int] = {}
@@ -112,7 +118,11 @@ class Recorder(Observer):
         self._keys = [(f"h{p}", f"m{p}", f"v{p}", f"k{p}", f"q{p}", f"a{p}") for p in range(4)]
 
     def record(self, ev: Event) -> None:
-        """One step: what the event changed, what it was, and its result screen."""
+        """One step: what the event changed, what it was, and its result screen; none
+        past :data:`MAX_STEPS` (counted in :attr:`left_out`)."""
+        if len(self.steps) >= MAX_STEPS:
+            self.left_out += 1
+            return
         engine, s = self.engine, self.engine.state
         if isinstance(ev, Draw):
             self._drawn[ev.player] = ev.tile
@@ -120,7 +130,7 @@ class Recorder(Observer):
             self._drawn.clear()
         snap = self.snapshot(s)
         key = isinstance(ev, RoundStart | GameStart)
-        step = dict(snap) if key else {k: v for k, v in snap.items() if self._last.get(k) != v}
+        step = dict(snap) if key else _changed(self._last, snap)
         self._last = snap
         unit = self.family.value_unit
         step.update(c=caption(ev, s, self.names, self.red, unit), e=engine.index)
@@ -246,6 +256,12 @@ def game_view(rec: GameRecord, index: int = 0, *, preset: str | None = None,
     rec_ = made[0]
     n = len(names) or (rec_.engine.state.n if rec_.steps else 4)
     findings = findings_of(report, rec_)
+    if rec_.left_out:
+        findings.append(_finding(Finding(
+            code="page-capped", severity=Severity.WARNING,
+            round=rec_.labels[-1] if rec_.labels else "",
+            message=f"the page draws the first {MAX_STEPS:,} moves; {rec_.left_out:,} more "
+            "are left out (the audit judged them all)"), len(rec_.steps) - 1))
     used = {f["title"] for f in findings} | {
         y[0] for st in rec_.steps if st.get("res", {}).get("kind") == "win"
         for y in st["res"]["yaku"]}
@@ -294,6 +310,39 @@ def _result_step(steps: list[dict[str, Any]], results: list[int], player: int | 
         if steps[i]["res"].get("winner") == player:
             return i
     return results[0] if results else -1
+
+
+RIVERS: Final = frozenset(f"v{p}" for p in range(4))
+"""The step fields of the rivers: a river that grew is written as what it gained, under
+its field with ``+`` after it (``v0+``), so a page's size is linear in the moves."""
+
+
+def _changed(last: dict[str, Any], snap: dict[str, Any]) -> dict[str, Any]:
+    """The fields of ``snap`` that differ from ``last``; a river that only grew as its
+    new tiles (see :data:`RIVERS`)."""
+    out: dict[str, Any] = {}
+    for k, v in snap.items():
+        old = last.get(k)
+        if old == v:
+            continue
+        if k in RIVERS and isinstance(old, str) and old and v.startswith(old):
+            out[k + "+"] = v[len(old):]
+        else:
+            out[k] = v
+    return out
+
+
+def merged(table: dict[str, Any], step: dict[str, Any]) -> None:
+    """Write ``step``'s lasting fields over ``table`` (a river's ``+`` field appended to
+    it): how a page, and :func:`mjlog.view.report.table_at`, rebuild the table at a
+    step from its round's first step on."""
+    for f, v in step.items():
+        if f in ONE_STEP:
+            continue
+        if f.endswith("+"):
+            table[f[:-1]] = table.get(f[:-1], "") + v
+        else:
+            table[f] = v
 
 
 def _turn_at(steps: list[dict[str, Any]], i: int) -> int:

@@ -40,7 +40,7 @@ from mjlog.diagnostics import Severity
 from mjlog.formats import read_path
 from mjlog.render import WIND_NAMES
 from mjlog.settlement import Settlement
-from mjlog.view.model import ONE_STEP, game_view
+from mjlog.view.model import game_view, merged
 from mjlog.view.page import asset, environment, script_json, viewer_page
 from mjlog.view.words import joined, phrase, t
 
@@ -126,7 +126,7 @@ def table_at(steps: list[dict[str, Any]], k: int) -> dict[str, Any]:
         first -= 1
     table: dict[str, Any] = {}
     for st in steps[first:k + 1]:
-        table.update((f, v) for f, v in st.items() if f not in ONE_STEP)
+        merged(table, st)
     table["c"] = steps[k].get("c", "")
     return table
 

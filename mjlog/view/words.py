@@ -855,6 +855,12 @@ TITLES: Final[dict[str, Entry]] = {
     "played": (
         "一つの回戦で二つの卓（または二つの席）にいる選手（組み合わせ表か実際の対局で）",
         "同一轮中出现在两桌（或两个座位）的选手（在赛程或实际对局中）"),
+    "a game with more moves than a replay page draws (50,000; a whole game has about 1,500): "
+    "the page stops there and says how many it left out; the audit judges them all": (
+        "再生ページが描く手数（50,000。1対局はおよそ1,500）を超える対局：ページはそこで止まり、"
+        "省いた数を示す。監査はすべてを判定する",
+        "超过回放页面所绘步数（50,000；一局约1,500步）的对局：页面到此为止并注明省略的步数；"
+        "审核判定全部步数"),
     "a player's games played are not as many as the schedule gives them": (
         "選手の対局数が組み合わせ表の数と違う",
         "选手的对局数与赛程安排的不同"),

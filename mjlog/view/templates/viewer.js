@@ -47,7 +47,14 @@
   steps.forEach((st, i) => keyOf.push(st.key ? i : (i ? keyOf[i - 1] : 0)));
   function stateAt(k) {
     const out = {};
-    for (let i = keyOf[k]; i <= k; i++) for (const f in steps[i]) if (!ONE_STEP.has(f)) out[f] = steps[i][f];
+    for (let i = keyOf[k]; i <= k; i++) {
+      for (const f in steps[i]) {
+        if (ONE_STEP.has(f)) continue;
+        // a river that grew is written as what it gained ("v0+"): appended
+        if (f.endsWith("+")) out[f.slice(0, -1)] = (out[f.slice(0, -1)] || "") + steps[i][f];
+        else out[f] = steps[i][f];
+      }
+    }
     for (const f of ONE_STEP) if (f in steps[k]) out[f] = steps[k][f];
     return out;
   }

@@ -1295,6 +1295,62 @@ def find_cmd(inputs: tuple[str, ...], where: tuple[str, ...], fmt: str, output: 
     sys.exit(0 if found.matches else 1)
 
 
+@main.command("review")
+@_INPUTS
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Write the facts as JSON Lines (one decision a line, docs/review.md) to "
+              "FILE instead of a summary per round on the terminal.")
+@click.option("--seat", type=click.IntRange(min=0, max=3), default=None, metavar="N",
+              help="Only the decisions of seat N (0 is the record's first seat).")
+@click.option("--player", default=None, metavar="NAME",
+              help="Only the decisions of the player named NAME (games without them are "
+              "left out).")
+def review_cmd(inputs: tuple[str, ...], output: str | None, seat: int | None,
+               player: str | None) -> None:
+    """The facts of every decision: shanten and ukeire of each discard choice, the most
+    accepting one and the loss of the tile thrown, calls offered, and each tile's safety
+    against every riichi (docs/review.md).
+
+    INPUTS are records, folders and archives. Without -o, a summary per round; with -o,
+    JSON Lines. Exit status: 0 when all went well, 2 when an input could not be read.
+    """
+    from mjlog.decisions import FactsError, decisions
+    from mjlog.decisions import command as facts
+
+    items = _expanded(inputs)
+    if output and Path(output).resolve() in {Path(p).resolve() for p, _ in items}:
+        raise click.UsageError(f"the output {output} would replace an input; nothing was "
+                               "written")
+    unreadable: list[str] = []
+    parts: list[str] = []
+    for item in items:
+        for path, i, rec in _games_of(item, unreadable):
+            seats = {seat} if seat is not None else None
+            if player is not None:
+                found = facts.seat_of(rec, player)
+                if found is None:
+                    continue
+                seats = {found}
+            try:
+                made = decisions(rec)
+            except FactsError as exc:
+                unreadable.append(terminal(str(exc)))
+                click.echo(f"mjlog: {terminal(str(exc))}", err=True)
+                continue
+            chosen = [d for d in made if seats is None or d.seat in seats]
+            if output:
+                parts.extend(facts.json_lines(path, i, chosen))
+            else:
+                for line in facts.summary(path, i, rec, chosen, seats).splitlines():
+                    click.echo(terminal(line))
+    if output:
+        _write_parts(Path(output), parts)
+        click.echo(f"{output}: {counted(len(parts), 'decision')}", err=True)
+    if unreadable:
+        raise InputFailure(f"{len(unreadable)} input(s) could not be read: "
+                           + "; ".join(unreadable))
+
+
 def run() -> None:
     """The ``mjlog`` command: :func:`main` with SIGINT and SIGTERM ending it cleanly (exit
     status 130 and 143; workers stopped, no output half-written)."""

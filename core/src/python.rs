@@ -220,6 +220,68 @@ fn closed_shanten(counts: Vec<u8>) -> PyResult<i32> {
     Ok(crate::hand::closed(&c))
 }
 
+/// Checks the arguments of the ukeire functions: 34 counts of 0..=4 making `tiles`
+/// (3n + 1 or 3n + 2) with `melds` calls, `sets` from 1 to 5, and 34 unseen counts.
+fn hand_args(
+    counts: &[u8],
+    unseen: &[u8],
+    melds: i32,
+    sets: i32,
+    extra: i32,
+) -> PyResult<([u8; crate::hand::KINDS], [u8; crate::hand::KINDS])> {
+    let bad = || {
+        PyValueError::new_err(
+            "34 counts of 0 to 4 making 3 * (sets - melds) + 1 or + 2 tiles, sets 1 to 5, \
+             and 34 unseen counts of 0 to 4",
+        )
+    };
+    let c: [u8; crate::hand::KINDS] = counts.try_into().map_err(|_| bad())?;
+    let u: [u8; crate::hand::KINDS] = unseen.try_into().map_err(|_| bad())?;
+    let tiles: i32 = c.iter().map(|&n| i32::from(n)).sum();
+    if c.iter().chain(u.iter()).any(|&n| n > 4)
+        || !(1..=5).contains(&sets)
+        || !(0..=sets).contains(&melds)
+        || tiles != 3 * (sets - melds) + extra
+    {
+        return Err(bad());
+    }
+    Ok((c, u))
+}
+
+/// Every discard of a hand of 3n + 2 tiles (twin of
+/// `mjlog.decisions.efficiency.discard_options`): for each kind held, most accepting
+/// first (least shanten, most unseen copies, then kind order),
+/// `(kind, shanten left, ukeire mask, unseen copies of the ukeire)`. `counts` and
+/// `unseen` are 34 bytes; `here` has bit `k` for the kinds the table holds.
+#[pyfunction]
+fn discard_options(
+    counts: &[u8],
+    melds: i32,
+    sets: i32,
+    here: u64,
+    unseen: &[u8],
+) -> PyResult<Vec<(u8, i32, u64, u32)>> {
+    let (c, u) = hand_args(counts, unseen, melds, sets, 2)?;
+    Ok(crate::hand::discard_options(&c, melds, sets, here, &u)
+        .into_iter()
+        .map(|o| (o.kind, o.shanten, o.ukeire, o.count))
+        .collect())
+}
+
+/// The shanten, ukeire mask and unseen copies of the ukeire of a hand of 3n + 1 tiles
+/// (twin of `mjlog.decisions.efficiency.hand_ukeire`).
+#[pyfunction]
+fn hand_ukeire(
+    counts: &[u8],
+    melds: i32,
+    sets: i32,
+    here: u64,
+    unseen: &[u8],
+) -> PyResult<(i32, u64, u32)> {
+    let (c, u) = hand_args(counts, unseen, melds, sets, 1)?;
+    Ok(crate::hand::hand_ukeire(&c, melds, sets, here, &u))
+}
+
 /// Starting shanten and pairs of dealers (row 0, the wall's first 14 kinds) and the other
 /// seats (row 1, 13 each after them) over walls of `size` kinds each, concatenated (twin
 /// of the loop of `mjlog.fairness.inference.uniform_hands`): two flat rows-first
@@ -270,5 +332,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tenhou_fairness, m)?)?;
     m.add_function(wrap_pyfunction!(closed_shanten, m)?)?;
     m.add_function(wrap_pyfunction!(uniform_hands, m)?)?;
+    m.add_function(wrap_pyfunction!(discard_options, m)?)?;
+    m.add_function(wrap_pyfunction!(hand_ukeire, m)?)?;
     Ok(())
 }

@@ -1,0 +1,45 @@
+"""Per-move decision facts: tile efficiency, calls and safety at every decision of a game.
+
+:func:`decisions` replays one game with :class:`~mjlog.decisions.observer.DecisionFacts`
+and returns one value per decision (:mod:`mjlog.decisions.model`), each with
+``to_json()``. The facts are computed from the replayed table only: shanten and ukeire
+(:mod:`mjlog.decisions.efficiency`, native when the core is built), the safety class of
+each tile against each opponent in riichi (:mod:`mjlog.decisions.safety`). They are
+facts, not advice: nothing here says what a player should have done beyond which
+discard accepts most tiles. ``docs/review.md`` documents every field.
+"""
+
+from __future__ import annotations
+
+from mjlog.decisions.model import CallDecision, DealIn, Decision, DiscardDecision, Option
+from mjlog.decisions.observer import DecisionFacts
+from mjlog.events import GameStart
+from mjlog.record import GameRecord
+from mjlog.replay.engine import Engine
+from mjlog.ruleset import Ruleset
+
+
+class FactsError(RuntimeError):
+    """The facts of a game could not be computed (mjlog's own failure, never the
+    record's: a record that does not add up gets facts marked not computed)."""
+
+
+def decisions(record: GameRecord, ruleset: Ruleset | None = None) -> list[Decision]:
+    """Every decision of ``record``, in event order (a discard's call decisions after its
+    discard decision), under ``ruleset`` (default: the one the record suggests; it
+    decides the family, riichi or Taiwanese 16-tile, and kuikae). Raises
+    :class:`FactsError` when the observer itself failed on an event."""
+    start = record.events[0] if record.events else None
+    rs = ruleset or (start.ruleset if isinstance(start, GameStart) else Ruleset())
+    engine = Engine(record.src)
+    facts = DecisionFacts(engine, rs)
+    engine.run(record.events, [facts])
+    failed = [f for f in engine.findings if f.code == "internal-error"
+              and f.message.startswith(DecisionFacts.name + " ")]
+    if failed:
+        raise FactsError(f"{record.path}: {failed[0].round} {failed[0].message}")
+    return facts.decisions
+
+
+__all__ = ["CallDecision", "DealIn", "Decision", "DecisionFacts", "DiscardDecision",
+           "FactsError", "Option", "decisions"]

@@ -1,0 +1,143 @@
+"""Tile efficiency of one hand: shanten and ukeire of every discard, native or Python.
+
+A hand is given as 34 kind counts (``mjlog.hand.shape`` numbering), its called sets as
+``melds``, and the sets a complete hand has as ``sets`` (4 in riichi, 5 in Taiwanese
+16-tile). The counts hold only concealed tiles; red fives count as fives.
+
+* :func:`discard_options`: for a hand of 3n + 2 tiles, each kind held, what discarding
+  one of it leaves: ``(kind, shanten, ukeire mask, unseen copies of the ukeire)``, most
+  accepting first (least shanten, then most unseen copies, then kind order);
+* :func:`hand_ukeire`: the same three facts for a hand of 3n + 1 tiles.
+
+**Shanten** is :func:`mjlog.hand.shape.shanten`'s for a riichi hand (the standard shape,
+and seven pairs and thirteen orphans while the hand is closed; a ready hand whose every
+winning kind it holds four times is 1) and the standard shape over five sets for a
+Taiwanese one (its special shapes are not counted). The **ukeire** of a hand of 3n + 1
+tiles are the kinds the table holds (``here``, a 34-bit mask: a three-player table has
+no 2m to 8m), held fewer than four times, whose draw lowers its shanten (a hand of 3n + 2
+tiles is then counted by its shapes alone, as :func:`~mjlog.hand.shape.shanten` counts
+it); their count is the sum of ``unseen`` over them (copies the player cannot see: the
+caller counts them). A kind with no unseen copy left is still an ukeire kind.
+
+The native core's ``discard_options`` and ``hand_ukeire`` (``core/src/hand.rs``) are the
+fast route; the functions here are their Python twins and the specification
+(``MJLOG_PURE=1`` forces them). Both count by suits: the other suits' splits are combined
+once, and each draw adds only its own suit's. Nothing here knows rules, rivers or
+players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from mjlog import native
+from mjlog.hand.shape import (
+    _SLICES,
+    _blocks,
+    _fewest,
+    _States,
+    _with_suit,
+    seven_pairs_shanten,
+    thirteen_orphans_shanten,
+)
+
+KINDS: Final = 34
+Choice = tuple[int, int, int, int]
+"""One discard: (kind, shanten left, ukeire mask, unseen copies of the ukeire)."""
+
+
+def _suit(kind: int) -> int:
+    return 3 if kind >= 27 else kind // 9
+
+
+def _rests(b: bytes, melds: int, sets: int) -> list[_States]:
+    """For each suit, the other three suits of ``b`` combined from ``melds`` sets."""
+    blocks = [_blocks(b[lo:hi], i == 3) for i, (lo, hi) in enumerate(_SLICES)]
+    out = []
+    for s in range(4):
+        states: _States = {(melds, 0): 0}
+        for j, block in enumerate(blocks):
+            if j != s:
+                states = _with_suit(states, block, sets)
+        out.append(states)
+    return out
+
+
+def py_hand_ukeire(counts: Sequence[int], melds: int, sets: int, here: int,
+                   unseen: Sequence[int]) -> tuple[int, int, int]:
+    """Python twin of the native ``hand_ukeire``: shanten, ukeire mask and unseen copies
+    of the ukeire of a hand of 3n + 1 tiles (module docstring). Checks nothing."""
+    b = bytes(counts)
+    special = melds == 0 and sets == 4
+    rests = _rests(b, melds, sets)
+    lo, hi = _SLICES[3]
+    base = _fewest(rests[3], _blocks(b[lo:hi], True), sets)
+    if special:
+        base = min(base, seven_pairs_shanten(b), thirteen_orphans_shanten(b))
+    after = [99] * KINDS
+    h = bytearray(b)
+    for k in range(KINDS):
+        if h[k] >= 4:
+            continue
+        s = _suit(k)
+        lo, hi = _SLICES[s]
+        h[k] += 1
+        sh = _fewest(rests[s], _blocks(bytes(h[lo:hi]), s == 3), sets)
+        if special:
+            sh = min(sh, seven_pairs_shanten(h), thirteen_orphans_shanten(h))
+        h[k] -= 1
+        after[k] = sh
+    if base == 0 and not any(v == -1 for v in after):
+        base = 1  # ready on nothing but kinds it holds four of
+    mask = count = 0
+    for k in range(KINDS):
+        if after[k] < base and here >> k & 1:
+            mask |= 1 << k
+            count += unseen[k]
+    return base, mask, count
+
+
+def py_discard_options(counts: Sequence[int], melds: int, sets: int, here: int,
+                       unseen: Sequence[int]) -> list[Choice]:
+    """Python twin of the native ``discard_options``: each kind held by a hand of 3n + 2
+    tiles with what discarding it leaves (module docstring), most accepting first: least
+    shanten, then most unseen copies, then kind order."""
+    h = bytearray(counts)
+    out = []
+    for d in range(KINDS):
+        if h[d]:
+            h[d] -= 1
+            out.append((d, *py_hand_ukeire(h, melds, sets, here, unseen)))
+            h[d] += 1
+    out.sort(key=lambda o: (o[1], -o[3], o[0]))
+    return out
+
+
+def route() -> tuple[Callable[..., list[Choice]], Callable[..., tuple[int, int, int]]]:
+    """The functions this process counts with: the native core's ``discard_options`` and
+    ``hand_ukeire`` when it is built (and ``MJLOG_PURE`` is not set), else their Python
+    twins. A caller that counts many hands looks them up once."""
+    core = native.core()
+    if core is not None and hasattr(core, "discard_options"):
+        return core.discard_options, core.hand_ukeire
+    return py_discard_options, py_hand_ukeire
+
+
+def discard_options(counts: bytes, melds: int, sets: int, here: int,
+                    unseen: bytes) -> list[Choice]:
+    """Each discard of a hand of 3n + 2 tiles (module docstring), by the native core when
+    it is built, else by :func:`py_discard_options`. ``counts`` and ``unseen`` are 34
+    bytes; the native route raises ``ValueError`` for a hand of another size."""
+    return route()[0](counts, melds, sets, here, unseen)
+
+
+def hand_ukeire(counts: bytes, melds: int, sets: int, here: int,
+                unseen: bytes) -> tuple[int, int, int]:
+    """Shanten, ukeire mask and unseen copies of a hand of 3n + 1 tiles (module
+    docstring), native when built."""
+    return route()[1](counts, melds, sets, here, unseen)
+
+
+__all__ = ["Choice", "discard_options", "hand_ukeire", "py_discard_options",
+           "py_hand_ukeire", "route"]

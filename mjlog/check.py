@@ -63,13 +63,15 @@ class Referee(Observer):
 
     def violation(self, rule: Rule, message: str, player: int | None, *,
                   evidence: tuple[tuple[str, str], ...] = (), move: bool = True,
-                  consequence: str = "") -> None:
+                  consequence: str = "", hidden: bool = False) -> None:
         """Record a violation of ``rule`` at the current event.
 
         ``move``: the event is a move, so the violation's turn is the one it
         makes (the engine has not counted it yet). An event that is not a move (a win, a
         draw, a dora turned) makes no turn of its own, whatever ``move`` says: its
         violation is at the turn of the move before it, where the table shows it.
+        ``hidden``: only the player's concealed hand shows the fault; :meth:`hold` says
+        whether it waits to be revealed (the family's referee decides).
         """
         engine = self.engine
         i = engine.index
@@ -81,13 +83,20 @@ class Referee(Observer):
             return
         if player is not None and not 0 <= player < engine.state.n:
             player = None  # a seat outside the table (the message names it) is no player
-        self.violations.append(Violation(
+        found = Violation(
             code=rule.code, rule=rule.section, citation=rule.citation, message=message,
             ruleset=self.label, round=engine.round,
             turn=engine.state.turn + (1 if move else 0), event=i, player=player,
             src=self.record.src(i), evidence=evidence,
             consequence=consequence or self.consequence(rule, player),
-        ))
+        )
+        if not (hidden and self.hold(found)):
+            self.violations.append(found)
+
+    def hold(self, found: Violation) -> bool:
+        """Keep a fault only a concealed hand shows until the hand is revealed (the
+        family's referee does, under its ruleset); True when held. Here: never."""
+        return False
 
     def unjudged(self, rule: Rule, why: str, player: int | None) -> None:
         """Say that ``rule`` could not be judged at the current event because a tile that

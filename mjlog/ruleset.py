@@ -36,6 +36,7 @@ LeftoverSticks = Literal["first-place", "lost"]
 Chombo = Literal["mangan", "fixed", "none"]
 TieUma = Literal["seat", "split"]
 KanAfterRiichi = Literal["wait", "shape", "forbidden"]
+HiddenFaults = Literal["judged", "when-revealed"]
 FourKans = Literal["abort", "fifth-ends", "no-abort"]
 KanDora = Literal["after-discard", "immediate", "none"]
 Kuikae = Literal["allowed", "same", "both"]
@@ -80,6 +81,7 @@ class RiichiOptions:
     ippatsu: bool = True
     ura_dora: bool = True
     kan_after_riichi: KanAfterRiichi = "wait"
+    hidden_faults: HiddenFaults = "judged"
     four_kans: FourKans = "abort"
     kan_dora: KanDora = "after-discard"
     chankan_closed_kokushi: bool = True
@@ -319,6 +321,12 @@ OPTIONS: Final[dict[str, Option]] = _options(
      "may make (always with the tile just drawn, never okuri-kan): 'wait' (the winning tiles "
      "stay the same; Tenhou, Mahjong Soul), 'shape' (also: the three tiles are a triplet in "
      "every reading of the hand), 'forbidden' (none)."),
+    ("hidden_faults", "riichi", "hidden_faults", "What a concealed hand hides (a riichi "
+     "on a hand that is not ready, a closed kan after riichi that changes the waits or keeps "
+     "the tile just drawn): 'judged' (at once, as the record shows every tile) or "
+     "'when-revealed' (only when the hand is shown: its player wins, or is in riichi or "
+     "ready at an exhaustive draw; a hand never shown is a note, not a violation; "
+     "competition rules)."),
     ("four_kans", "riichi", "four_kans", "K2, the four-kan limit: 'abort' (四開槓: a fourth "
      "kan by more than one player ends the round after the next discard; four by one player "
      "play on, and nobody may make a fifth; Tenhou), 'fifth-ends' (as 'abort', but a fifth "
@@ -541,7 +549,7 @@ PRESETS: dict[str, Ruleset] = {
                    family_options=RiichiOptions(
                        kazoe="sanbaiman", four_kans="no-abort", nine_terminals=False,
                        four_winds=False, four_riichi=False, triple_ron=False,
-                       nagashi=False)),
+                       nagashi=False, hidden_faults="when-revealed")),
     "wrc": Ruleset(name="wrc", red_fives=False, starting_score=30000, return_score=30000,
                    uma="5-15", rounding="none", tie_uma="split", tobi="none", chombo="fixed",
                    chombo_points=20000, double_ron=False, leftover_sticks="lost",
@@ -592,6 +600,8 @@ PRESET_SOURCES: Final[dict[str, dict[str, str]]] = {
         "double_yakuman": f"{_EMA} §4.2.5 Yakuman; {_EMA_NOTES}: no double yakuman",
         "open_tanyao": f"{_EMA} §4.2.1 One fan yaku; {_EMA_NOTES}: open tanyao",
         "kuikae": f"{_EMA} §3.3.2 Swap-calling (kuikae) not allowed",
+        "hidden_faults": f"{_EMA} §3.4.2 Exhaustive draw (players in riichi show their "
+                         "hands), §3.4.6 Chombo (an invalid riichi is found when revealed)",
         "four_kans": f"{_EMA} §3.3.10 Fourth kong, §3.4.3 Abortive draw (none)",
         "nine_terminals": f"{_EMA} §3.4.3 Abortive draw (none)",
         "four_winds": f"{_EMA} §3.4.3 Abortive draw (none)",

@@ -333,6 +333,41 @@ def test_riichi_sticks_left_at_the_end_are_lost_under_wrc(tmp_path: Path) -> Non
     assert _settled(_own(tmp_path, "wrc", body)).points == [-6.0, 17.0, -6.0, -6.0]
 
 
+_NOTEN_RIICHI = """E1-0 dora=9p
+hands 123m456p789s1122z 14m456p789s555z99s ? ?
+9m' 8m'* 9p' 8p'
+{end}
+end
+"""
+"""Ben declares riichi on a hand that is not ready (14m are no wait) at turn 4, line 3."""
+_DEALS_IN = "3p' 1z'\nron E 40fu 3900 round-wind-east seat-wind-east"
+_DRAW_SHOWN = "draw shown=ES"
+
+
+def _riichi_faults(report: mjlog.Report) -> list[tuple[str, int, int | None, int]]:
+    return [(v.code, v.turn, v.player, v.src.line if v.src else 0) for v in report.violations]
+
+
+def test_a_riichi_on_a_hand_not_ready_is_judged_at_once_under_tenhou(tmp_path: Path) -> None:
+    for end in (_DEALS_IN, _DRAW_SHOWN):
+        report = _own(tmp_path, "tenhou", _NOTEN_RIICHI.format(end=end))
+        assert _riichi_faults(report) == [("riichi-illegal", 4, 1, 6)]
+
+
+def test_under_ema_a_riichi_not_ready_counts_only_when_the_hand_is_shown(
+        tmp_path: Path) -> None:
+    """EMA: Ben deals in, his hand never shown: a note, no chombo; the same riichi at an
+    exhaustive draw, where a player in riichi shows his hand: the chombo, at its turn."""
+    hidden = _own(tmp_path, "ema", _NOTEN_RIICHI.format(end=_DEALS_IN))
+    assert hidden.violations == []
+    (note,) = [f for f in hidden.findings if f.code == "unjudged"]
+    assert note.player == 1 and "never revealed" in note.message
+    assert _settled(hidden).penalties == [0.0] * 4
+    shown = _own(tmp_path, "ema", _NOTEN_RIICHI.format(end=_DRAW_SHOWN))
+    assert _riichi_faults(shown) == [("riichi-illegal", 4, 1, 6)]
+    assert _settled(shown).penalties == [0.0, 20.0, 0.0, 0.0]
+
+
 _OUTCOME_TESTS = {
     "red_fives": test_red_fives_count_only_under_tenhou,
     "starting_score": test_start_return_uma_oka_and_rounding,
@@ -348,6 +383,7 @@ _OUTCOME_TESTS = {
     **dict.fromkeys(_ABORTS, test_abortive_draws_only_under_tenhou),
     "double_ron": test_wrc_has_one_winner_per_discard_and_ema_several,
     "leftover_sticks": test_riichi_sticks_left_at_the_end_are_lost_under_wrc,
+    "hidden_faults": test_under_ema_a_riichi_not_ready_counts_only_when_the_hand_is_shown,
 }
 """The test that plays a hand whose outcome each option changes."""
 

@@ -171,6 +171,10 @@ class RiichiHandChanged(RiichiCheck):
                           evidence=(ref.picture(p),))
 
 
+NOT_READY = "the hand is not tenpai"
+"""How a riichi on a hand that is not ready is said (the fault a concealed hand hides)."""
+
+
 class RiichiIllegal(RiichiCheck):
     """Riichi needs a closed tenpai hand, the points for the stick and enough tiles left
     in the wall, and is declared once.
@@ -199,9 +203,10 @@ class RiichiIllegal(RiichiCheck):
             return
         ref, p = self.ref, ev.player
         problems = self._problems(ev, ref.engine.state.players[p])
-        if problems:
+        if problems:  # a hand not ready is the one fault only the concealed hand shows
             ref.violation(self.RULES[0], "riichi declared although " + "; ".join(problems), p,
-                          evidence=(ref.picture(p),))
+                          evidence=(ref.picture(p),),
+                          hidden=len(problems) == 1 and problems[0].startswith(NOT_READY))
 
     def _problems(self, ev: Discard, ps: PlayerState) -> list[str]:
         ref, p = self.ref, ev.player
@@ -223,5 +228,5 @@ class RiichiIllegal(RiichiCheck):
                          "whether it is tenpai is", p)
         elif ev.tile in ps.concealed and counts(ps, ev.tile) is not None \
                 and not hand_waits(ps, ev.tile):
-            problems.append(f"the hand is not tenpai after discarding {ref.t(ev.tile)}")
+            problems.append(f"{NOT_READY} after discarding {ref.t(ev.tile)}")
         return problems

@@ -174,7 +174,7 @@ class KanAfterRiichi(RiichiCheck):
         elif drawn < 0 or KIND_OF[drawn] != kind:
             ref.violation(self.RULES[0], f"closed kan of {ref.t(ev.tiles[0])} after riichi "
                           f"with the {ref.t(drawn)} just drawn kept in hand (okuri-kan)", p,
-                          evidence=(ref.picture(p),))
+                          evidence=(ref.picture(p),), hidden=True)
         elif mode == "forbidden":
             ref.violation(self.RULES[1], "closed kan after riichi, which this ruleset forbids",
                           p, evidence=(ref.picture(p),))
@@ -214,7 +214,7 @@ class KanAfterRiichi(RiichiCheck):
                               ("waits after", kinds_text(w_after)),
                               ("readings destroyed", readings_text(
                                   broken or readings_without(before, w_before, kind))),
-                          ))
+                          ), hidden=True)
 
 
 def readings_without(hand: list[int], mask: int, kind: int) -> list[YakuReading]:

@@ -27,12 +27,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mjlog.check import Check, Referee, Rule
+from mjlog.diagnostics import Violation
 from mjlog.events import (
     AddedKan,
     Chi,
     ClosedKan,
     Discard,
     Draw,
+    ExhaustiveDraw,
+    GameEnd,
     GameStart,
     Kita,
     OpenKan,
@@ -98,6 +101,9 @@ class RiichiReferee(Referee):
         """:attr:`rinshan_due` as it was before the draw being made (for its checks)."""
         self.wins_in_row: list[int] = []
         """The rons on the tile just discarded, in order."""
+        self.held: list[Violation] = []
+        """Faults only a concealed hand shows, held this round until the hand is revealed
+        (``hidden_faults=when-revealed``; :meth:`hold`)."""
         self.round_start = -1
 
     def consequence(self, rule: Rule, player: int | None) -> str:
@@ -151,12 +157,41 @@ class RiichiReferee(Referee):
         """A tile passed, as furiten evidence: ``5m (discard of player 2, turn 14)``."""
         return f"{self.t(tile)} ({what} of player {p}, turn {turn})"
 
+    # -- faults a concealed hand hides
+
+    def hold(self, found: Violation) -> bool:
+        """Under ``hidden_faults=when-revealed``, keep the fault until its player's hand
+        is shown (:meth:`reveal`); at the round's end without that, it is dropped with a
+        note (:meth:`unrevealed`)."""
+        if self.rules.riichi.hidden_faults != "when-revealed" or found.player is None:
+            return False
+        self.held.append(found)
+        return True
+
+    def reveal(self, players: Iterable[int]) -> None:
+        """The held faults of ``players``, whose hands are now shown, become violations."""
+        shown = set(players)
+        self.violations.extend(v for v in self.held if v.player in shown)
+        self.held = [v for v in self.held if v.player not in shown]
+
+    def unrevealed(self) -> None:
+        """The round ended with faults whose hands were never shown: a note each, never a
+        violation (nobody could see them at the table)."""
+        for v in self.held:
+            self.engine.note("unjudged", f"{v.code} not judged: the hand was never revealed "
+                             f"(hidden_faults=when-revealed): {v.message}", v.player)
+        self.held = []
+
     # -- the round
 
     def before_game_start(self, ev: GameStart) -> None:
         self.seats = [Seat() for _ in ev.players]
 
+    def before_game_end(self, ev: GameEnd) -> None:
+        self.unrevealed()
+
     def before_round_start(self, ev: RoundStart) -> None:
+        self.unrevealed()
         self.seats = [Seat(hand=tuple(hand), since=0) for hand in ev.hands]
         self.pending = None
         self.passes = []
@@ -180,7 +215,7 @@ class RiichiReferee(Referee):
             if q != p and not seat.riichi_furiten and self.waits(q) >> KIND_OF[tile] & 1:
                 seat.riichi_furiten = self._passed_note(p, tile, what, turn)
 
-    before_chi = before_pon = before_open_kan = before_kita = before_exhaustive_draw = _settle
+    before_chi = before_pon = before_open_kan = before_kita = _settle
 
     def before_draw(self, ev: Draw) -> None:
         """The tile passed is settled, and the draw is the player's last; what was due
@@ -193,6 +228,16 @@ class RiichiReferee(Referee):
     def before_win(self, ev: Win) -> None:
         if ev.from_player != ev.winner:
             self.wins_in_row.append(ev.winner)
+        if self.held:
+            self.reveal((ev.winner,))
+
+    def before_exhaustive_draw(self, ev: ExhaustiveDraw) -> None:
+        """The tile passed is settled; the hands shown, and those of players in riichi
+        (who must show theirs), reveal their held faults."""
+        self._settle(ev)
+        if self.held:
+            self.reveal([*self.in_riichi, *(p for p, h in enumerate(ev.hands)
+                                             if h is not None)])
 
     # -- after the moves
 

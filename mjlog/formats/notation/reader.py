@@ -414,44 +414,37 @@ class _Reader:
     def deal(self, start: int, opts: dict[str, str], cols: dict[str, int],
              extra: list[tuple[str, str]], stop: int) -> tuple[RoundStart, int]:
         """The round start of the header at ``start``; the first line of its moves."""
-        t = self.t
         lines = self.lines
-        m = ROUND_RE.match(lines[start].split()[0])
-        assert m is not None
-        line_no = start + 1
-        round_number = int(m.group("number"))
-        dealer = number(opts["dealer"], line_no, cols["dealer"], "dealer") \
-            if "dealer" in opts else t.dealer_of(round_number)
-        t.new_header(dealer)
-        dora = self.fresh(opts["dora"], line_no, cols["dora"])
-        if len(dora) != 1:
-            raise NotationError("bad-round", "dora= names one tile", line_no, cols["dora"])
+        head = self.head(start, opts, cols, extra)
         if start + 1 >= stop or not lines[start + 1].startswith("hands"):
             raise NotationError("bad-round", "the line after the round header must be "
                                 "'hands ...'", start + 2, 1)
-        hands = self.hands(start + 1, dealer)
+        hands = self.hands(start + 1, head.dealer)
         wall = None
         body = start + 2
         if body < stop and lines[body].startswith("wall "):
             wall = tuple(self.fresh(lines[body][5:].strip(), body + 1, 6))
             body += 1
-        scores = (tuple(int_list(opts["scores"], line_no, cols["scores"], "scores"))
-                  if "scores" in opts else tuple(t.scores))
-        dice = tuple(number(x, line_no, cols["dice"], "a die") for x in opts["dice"].split(",")) \
-            if "dice" in opts else ()
-        return RoundStart(
-            round_wind=WINDS.index(m.group("wind")), round_number=round_number,
-            honba=number(m.group("honba"), line_no, 4, "honba"),
-            kyotaku=number(opts["sticks"], line_no, cols["sticks"], "sticks")
-            if "sticks" in opts else t.kyotaku, dealer=dealer,
-            scores=scores, dora_indicator=dora[0], hands=hands, dice=dice, wall=wall,
-            extra=tuple(extra)), body
+        scores = (tuple(int_list(opts["scores"], start + 1, cols["scores"], "scores"))
+                  if "scores" in opts else tuple(self.t.scores))
+        return replace(head, scores=scores, hands=hands, wall=wall), body
 
     def results_round(self, start: int, opts: dict[str, str], cols: dict[str, int],
                       extra: list[tuple[str, str]]) -> tuple[RoundStart, int]:
         """The round start of a results-only round's header at ``start`` (no tile dealt;
         the scores are the game's start for its first round, else carried on unless
         stated); the first line of its results."""
+        head = self.head(start, opts, cols, extra)
+        scores = (tuple(int_list(opts["scores"], start + 1, cols["scores"], "scores"))
+                  if "scores" in opts else () if self.dealt_any else tuple(self.t.scores))
+        return replace(head, scores=scores, hands=((),) * self.t.n, results_only=True), \
+            start + 1
+
+    def head(self, start: int, opts: dict[str, str], cols: dict[str, int],
+             extra: list[tuple[str, str]]) -> RoundStart:
+        """What a round header at ``start`` says (round, honba, sticks, dealer, dora,
+        dice, extras), as a round start with no hands and no scores yet; the table
+        takes the header's dealer."""
         t = self.t
         m = ROUND_RE.match(self.lines[start].split()[0])
         assert m is not None
@@ -463,17 +456,14 @@ class _Reader:
         dora = self.fresh(opts["dora"], line_no, cols["dora"])
         if len(dora) != 1:
             raise NotationError("bad-round", "dora= names one tile", line_no, cols["dora"])
-        scores = (tuple(int_list(opts["scores"], line_no, cols["scores"], "scores"))
-                  if "scores" in opts else () if self.dealt_any else tuple(t.scores))
         dice = tuple(number(x, line_no, cols["dice"], "a die") for x in opts["dice"].split(",")) \
             if "dice" in opts else ()
         return RoundStart(
             round_wind=WINDS.index(m.group("wind")), round_number=round_number,
             honba=number(m.group("honba"), line_no, 4, "honba"),
             kyotaku=number(opts["sticks"], line_no, cols["sticks"], "sticks")
-            if "sticks" in opts else t.kyotaku, dealer=dealer, scores=scores,
-            dora_indicator=dora[0], hands=((),) * t.n, dice=dice, extra=tuple(extra),
-            results_only=True), start + 1
+            if "sticks" in opts else t.kyotaku, dealer=dealer, scores=(),
+            dora_indicator=dora[0], hands=(), dice=dice, extra=tuple(extra))
 
     def hands(self, k: int, dealer: int) -> tuple[tuple[Tile, ...], ...]:
         """The hands line at index ``k``, by seat (written from the dealer)."""

@@ -369,6 +369,9 @@ def _referee_page(report: Report) -> str:
     from mjlog.view.report import RefereeReport
 
     class OneGame(RefereeReport):
+        def _read(self, g: GameReport) -> GameRecord:
+            return report.record
+
         def _view(self, g: GameReport) -> dict[str, Any]:
             c = self.checks
             return game_view(report.record, g.game, preset=c.preset, options=c.options,

@@ -132,7 +132,8 @@ def test_the_referees_page_links_each_finding_to_its_move(browser: Any, tmp_path
         findings = page.eval_on_selector_all(".finding[data-step]", """fs => fs.map(f => ({
             step: f.dataset.step, href: f.querySelector('a.move').getAttribute('href'),
             code: f.querySelector('.code').textContent}))""")
-        assert len(findings) >= 20 and {"kan-after-riichi", "furiten-ron", "win-fu"} <= {
+        # a result's mismatches (win-fu, win-points, win-deltas …) are one card
+        assert len(findings) >= 12 and {"kan-after-riichi", "furiten-ron", "win-fu"} <= {
             f["code"] for f in findings}
         assert all(f["href"].endswith(f"#step={f['step']}") for f in findings)
         assert page.locator(".picture .pseat").count() >= 4 * 10  # a table per move shown

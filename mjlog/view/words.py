@@ -910,6 +910,63 @@ REFEREE: Final[dict[str, Entry]] = {
     "{change} over the rounds recorded": ("記録された局で{change}", "记录各局合计{change}"),
     "and loses {n} points at the game's end": ("終局時に{n}ポイント減", "终局时扣{n}得点"),
     "(bust)": ("（飛び）", "（被飞）"),
+    # singular forms (Japanese and Chinese have none of their own)
+    "Audit of {n} game": ("{n}対局の監査", "{n}场对局的审查"),
+    "{n} complete, {r} round": ("完了{n}、{r}局", "完整{n}场，{r}局"),
+    # one card per result whose payment is wrong, in words
+    "{who} was paid {r}; {c} is due.": ("{who}の受け取りは{r}点、正しくは{c}点。",
+                                        "{who}收取{r}点，应为{c}点。"),
+    "{who} paid {r}; {c} was due.": ("{who}の支払いは{r}点、正しくは{c}点。",
+                                     "{who}支付{r}点，应为{c}点。"),
+    "{who}'s score changed by {r}; {c} is due.": ("{who}の収支は{r}点、正しくは{c}点。",
+                                                  "{who}的点数变动为{r}点，应为{c}点。"),
+    "The hand was valued at {r}; it is worth {c}.": ("和了点は{r}点と記録、正しくは{c}点。",
+                                                     "和牌点数记为{r}点，应为{c}点。"),
+    "The record says {field} {r}; it is {c}.": ("記録では{field}{r}、正しくは{c}。",
+                                                "记录为{field}{r}，应为{c}。"),
+    "The payments written do not add up to the riichi sticks collected.": (
+        "記録された収支の合計が受け取った供託と合わない。",
+        "记录的点数变动合计与收取的供托不符。"),
+    "Basis: {what}.": ("根拠：{what}。", "依据：{what}。"),
+    "non-dealer": ("子", "闲家"),
+    "ron from {who}": ("{who}からロン", "荣和，{who}放铳"),
+    "ready: {names}": ("聴牌：{names}", "听牌：{names}"),
+    "chombo by {who}": ("{who}のチョンボ", "{who}错和"),
+    "riichi: {names}": ("立直：{names}", "立直：{names}"),
+    "as the audit wrote it": ("監査の出力そのまま", "审查的原始输出"),
+    "field": ("項目", "项目"),
+    "message": ("説明", "说明"),
+    "round wind": ("場風", "场风"),
+    "round number": ("局数", "局数"),
+    "{field}: written {r}, due {c}": ("{field}：記録は{r}、正しくは{c}",
+                                      "{field}：记录为{r}，应为{c}"),
+    "{round}: player {p}'s payment corrected from {r} to {c} (the computed value)": (
+        "{round}：プレイヤー{p}の収支を{r}から{c}に訂正（計算値）",
+        "{round}：玩家{p}的点数变动由{r}更正为{c}（计算值）"),
+    "{n} points of riichi sticks left on the table go to the first place, player {p}": (
+        "場に残った供託{n}点はトップのプレイヤー{p}へ",
+        "场上剩余的供托{n}点归第一名玩家{p}"),
+    # the score sheet (a results-only game's running scores, and a tile record's)
+    "Score sheet": ("点数表", "计分表"),
+    "round": ("局", "局"),
+    "line": ("行", "行"),
+    "result": ("結果", "结果"),
+    "hand value": ("打点", "和牌点数"),
+    "corrections": ("訂正", "更正"),
+    "start": ("開始時", "开局"),
+    "final scores": ("最終持ち点", "最终点数"),
+    "final points (uma and oka included)": ("最終ポイント（ウマ・オカ込み）",
+                                            "最终得点（含马和顶）"),
+    "chombo penalty after uma": ("ウマの後のチョンボ罰符", "马之后的错和罚分"),
+    "other corrections of the settlement (below)": ("精算でのその他の訂正（下記）",
+                                                    "结算中的其他更正（见下）"),
+    "Each cell: the hand's payment, then the score after it; red: the computed value where "
+    "the record differs.": (
+        "各欄：その局の収支、その下に局後の持ち点。赤：記録と異なる箇所の計算値。",
+        "每格：该局的点数变动，下方为局后点数。红色：与记录不符处的计算值。"),
+    "Final points: (score − {ret}) ÷ 1,000, plus uma {uma}; the first place takes the oka.": (
+        "最終ポイント：（持ち点 − {ret}）÷ 1,000 にウマ {uma} を加える。オカはトップが取る。",
+        "最终得点：（点数 − {ret}）÷ 1,000，加上马 {uma}；顶归第一名。"),
 }
 """The referee's page (``mjlog audit --format html``): its fixed words."""
 

@@ -971,6 +971,10 @@ def rules_cmd(preset: str | None) -> None:
               default="raw", show_default=True, help="What 'average win' averages.")
 @click.option("--draws", type=click.Choice(["all", "exhaustive", "exhaustive-no-nagashi"]),
               default="all", show_default=True, help="Which draws the draw rate counts.")
+@click.option("--decisions", is_flag=True,
+              help="Also replay every game for its decision facts (ready or not at a deal-in, "
+              "ukeire lost, the most accepting discards, deal-ins by safety class): the "
+              "decisions metrics and fact table. Slower (see docs/statistics.md).")
 @click.option("--facts", "facts_dir", type=click.Path(file_okay=False), default=None,
               help="Also write the fact tables of the games counted here (Parquet, one "
               "folder per table, and _manifest.json); the folder appears when complete.")
@@ -996,7 +1000,7 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
               include_incomplete: bool, keep_duplicates: bool, double_ron: str,
               average_win: str, draws: str, facts_dir: str | None, overwrite: bool,
               update: bool, report_path: str | None, yaku_table: bool, report_limit: int,
-              lang: str, jobs: int, cluster: str | None) -> None:
+              lang: str, jobs: int, cluster: str | None, decisions: bool = False) -> None:
     """Player statistics (win, deal-in, riichi, call rates, placements …) over records.
 
     Every rate comes with its 95% interval; every metric names its convention
@@ -1010,8 +1014,8 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
     keys = [k.strip() for k in by.split(",") if k.strip()]
     try:
         fmt = command.output_format(output, fmt)
-        default = "headline" if fmt in ("table", "markdown") else "all"
-        names = table.metric_names(metric_spec or default)
+        names = (table.metric_names(metric_spec) if metric_spec
+                 else table.default_metrics(fmt, decisions))
         keys = stats.with_players(keys)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
@@ -1025,7 +1029,7 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
         raise click.UsageError("--update adds to the facts of --facts DIR: give that folder")
     summary = _stats_run(inputs, keys, options, filters, facts_dir, (overwrite, update),
                          parallel.Engine(jobs, cluster), keep_duplicates,
-                         report_path is not None or yaku_table)
+                         report_path is not None or yaku_table, decisions)
     unreadable = _stats_warned(summary, filters)
     if min_games is None:  # a large archive's one-game players hide the regulars
         min_games = 10 if "player" in keys and not players and summary.table.height > 50 else 1
@@ -1043,6 +1047,8 @@ def stats_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
         _yaku_output(shown, summary, sel, fmt, output)
     else:
         _stats_output(shown, hidden, min_games, sel, fmt, output)
+        if needs := table.needs_note(shown, sel):
+            click.echo(f"note: {needs}", err=True)
     if unreadable:  # the table of the rest is out; the run still could not read them all
         raise InputFailure(f"{len(unreadable)} input(s) could not be read")
 
@@ -1101,7 +1107,8 @@ def _deliver(df: pl.DataFrame, text: str | None, fmt: str, output: str | None) -
 
 def _stats_run(inputs: tuple[str, ...], keys: list[str], options: dict[str, str],
                filters: Filters, facts_dir: str | None, replace: tuple[bool, bool],
-               engine: parallel.Engine, keep_duplicates: bool, report: bool) -> Summary:
+               engine: parallel.Engine, keep_duplicates: bool, report: bool,
+               decisions: bool = False) -> Summary:
     """:func:`mjlog.stats.run` with a progress bar on a terminal, errors as messages."""
     from mjlog import stats
 
@@ -1110,7 +1117,8 @@ def _stats_run(inputs: tuple[str, ...], keys: list[str], options: dict[str, str]
     run = partial(stats.run, inputs, by=keys, options=options, filters=filters,
                   facts_dir=facts_dir, overwrite=replace[0], update=replace[1],
                   jobs=engine.jobs, cluster=engine.cluster,
-                  dedupe=not keep_duplicates, report=report, listed=items)
+                  dedupe=not keep_duplicates, report=report, listed=items,
+                  decisions=decisions)
     try:
         if sys.stderr.isatty() and count > 1:
             with Progress(count, "reading") as progress:

@@ -20,6 +20,7 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from contextlib import closing
 from dataclasses import asdict, dataclass
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -93,8 +94,9 @@ class Filters:
             cond = cond & pl.col("go_type").is_in(list(self.go_types))
         out = {t: df.filter(cond) for t, df in tables.items()}
         if self.players:
-            for t in ("games", "player_rounds", "wins", "yaku"):
-                out[t] = out[t].filter(pl.col("player").is_in(list(self.players)))
+            for t in ("games", "player_rounds", "wins", "yaku", "decisions"):
+                if t in out:
+                    out[t] = out[t].filter(pl.col("player").is_in(list(self.players)))
         return out
 
     def describe(self) -> dict[str, Any]:
@@ -127,12 +129,13 @@ def _check_by(by: Sequence[str]) -> None:
 
 
 def _batches(items: list[tuple[str, bool]], engine: parallel.Engine, batch_games: int,
-             progress: Callable[[int, int], Any] | None
+             progress: Callable[[int, int], Any] | None, decisions: bool = False
              ) -> Generator[tuple[dict[str, pl.DataFrame], list[str]], None, None]:
     """Fact tables of about ``batch_games`` games at a time (and the games skipped), read
-    here, in a local pool or on a cluster (:func:`mjlog.parallel.map_batches`)."""
+    here, in a local pool or on a cluster (:func:`mjlog.parallel.map_batches`); with
+    ``decisions``, the ``decisions`` table too."""
     if engine.local:
-        batch = Batch()
+        batch = Batch(decisions=decisions)
         for item in items:
             before = batch.games
             add_file(batch, item)
@@ -140,11 +143,11 @@ def _batches(items: list[tuple[str, bool]], engine: parallel.Engine, batch_games
                 progress(1, batch.games - before)
             if batch.games >= batch_games:
                 yield batch.frames(), batch.skipped
-                batch = Batch()
+                batch = Batch(decisions=decisions)
         if batch.games or batch.skipped:  # what was skipped is said even with no game left
             yield batch.frames(), batch.skipped
         return
-    with closing(_read(items, _sizing(batch_games), engine)) as batches:
+    with closing(_read(items, _sizing(batch_games), engine, decisions)) as batches:
         for chunk, results in batches:
             if progress is not None:
                 progress(len(chunk), sum(_files_read(r[0]) for r in results))
@@ -174,9 +177,10 @@ class _Count:
 
     keys: tuple[str, ...]
     keep: Filters
+    decisions: bool = False
 
     def __call__(self, items: list[tuple[str, bool]]) -> Counted:
-        tables, skipped = files_facts(items)
+        tables, skipped = files_facts(items, self.decisions)
         census = Census()
         census.add(tables)
         return (count(self.keep.apply(tables), list(self.keys)), census,
@@ -209,14 +213,16 @@ def _count_where_read(items: list[tuple[str, bool]], engine: parallel.Engine,
 _Read = tuple[list[tuple[str, bool]], list[tuple[dict[str, pl.DataFrame], list[str]]]]
 
 
-def _read(items: list[tuple[str, bool]], sizing: parallel.Sizing, engine: parallel.Engine
-          ) -> Generator[_Read, None, None]:
+def _read(items: list[tuple[str, bool]], sizing: parallel.Sizing, engine: parallel.Engine,
+          decisions: bool = False) -> Generator[_Read, None, None]:
     """Each batch of files with its fact tables, from a pool or from a cluster (whose
     workers send the tables packed, :func:`mjlog.stats.facts.pack`)."""
     if engine.cluster is None:
-        yield from parallel.map_batches(files_facts, items, sizing, engine, _worker_died)
+        read = partial(files_facts, decisions=True) if decisions else files_facts
+        yield from parallel.map_batches(read, items, sizing, engine, _worker_died)
         return
-    with closing(parallel.map_batches(packed_files_facts, items, sizing, engine,
+    packed = partial(packed_files_facts, decisions=True) if decisions else packed_files_facts
+    with closing(parallel.map_batches(packed, items, sizing, engine,
                                       _packed_worker_died)) as batches:
         for chunk, results in batches:
             yield chunk, [(unpack(tables), skipped) for tables, skipped in results]
@@ -251,7 +257,8 @@ def _new_items(items: list[tuple[str, bool]], previous: dict[str, Any],
     facts were written under other filters or by another version of the tables."""
     old = previous.get("options", {})
     if previous.get("facts_version") != FACTS_VERSION or any(
-            old.get(k) != v for k, v in settings.items()):
+            old.get(k, False if k == "decisions" else None) != v  # older folders: without
+            for k, v in settings.items()):
         raise ValueError("the facts folder was written under other filters or tables: "
                          "--update adds only to facts of the same kind; give --overwrite "
                          "to recompute them")
@@ -297,14 +304,14 @@ def summarize(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
               options: dict[str, str] | None = None, filters: Filters | None = None,
               facts_dir: str | Path | None = None, jobs: int = 1, batch_games: int = 500,
               dedupe: bool = True, progress: Callable[[int, int], Any] | None = None,
-              skipped: list[str] | None = None) -> pl.DataFrame:
+              skipped: list[str] | None = None, decisions: bool = False) -> pl.DataFrame:
     """Stream ``inputs`` into metrics per group, in memory that does not grow with the games.
 
     The table of :func:`run` (which see); games left out because their events
     do not fit a table are described in ``skipped`` when a list is given.
     """
     out = run(inputs, by=by, options=options, filters=filters, facts_dir=facts_dir, jobs=jobs,
-              batch_games=batch_games, dedupe=dedupe, progress=progress)
+              batch_games=batch_games, dedupe=dedupe, progress=progress, decisions=decisions)
     if skipped is not None:
         skipped.extend(out.skipped)
     return out.table
@@ -315,7 +322,8 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
         facts_dir: str | Path | None = None, overwrite: bool = False, update: bool = False,
         jobs: int = 1, cluster: str | None = None, batch_games: int = 500,
         dedupe: bool = True, progress: Callable[[int, int], Any] | None = None,
-        report: bool = False, listed: Sequence[tuple[str, bool]] | None = None) -> Summary:
+        report: bool = False, listed: Sequence[tuple[str, bool]] | None = None,
+        decisions: bool = False) -> Summary:
     """Stream ``inputs`` into metrics per group of ``by`` (plus ``players``).
 
     With ``facts_dir``, the fact tables of the games counted (after the filters
@@ -334,7 +342,8 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
     them already (a folder or a bucket is then not listed twice). Raises
     :class:`InputError` for an unreadable named file, :class:`FileExistsError` for a
     non-empty ``facts_dir`` without ``overwrite`` or ``update``, and ``ValueError`` for an
-    update under other filters. Does not print.
+    update under other filters. ``decisions`` replays every game for its decision facts too
+    (:mod:`mjlog.stats.moves`; without, the metrics needing them are empty). Does not print.
     """
     keys = with_players(by)
     opts = options_in_force(options)
@@ -346,16 +355,16 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
     left_out: list[str] = []
     collector = Collector(keys) if report else None
     totals = Totals(keys)
-    settings = {"filters": keep.describe(), "dedupe": dedupe}
+    settings = {"filters": keep.describe(), "dedupe": dedupe, "decisions": decisions}
     if writer is not None and writer.previous is not None:
         items = _new_items(items, writer.previous, settings)
         _previous(writer, keys, census, unique, collector, totals)
     engine = parallel.Engine(jobs, cluster)
     if not engine.local and unique is None and writer is None and collector is None:
-        _count_where_read(items, engine, batch_games, _Count(tuple(keys), keep), progress,
-                          census, left_out, totals)
+        _count_where_read(items, engine, batch_games, _Count(tuple(keys), keep, decisions),
+                          progress, census, left_out, totals)
         return _summary(totals, keys, opts, census, left_out, collector)
-    batches = _batches(items, engine, batch_games, progress)
+    batches = _batches(items, engine, batch_games, progress, decisions)
     try:
         for raw, skipped in batches:
             left_out.extend(skipped)

@@ -70,6 +70,7 @@ from mjlog.formats import (
 )
 from mjlog.record import GameRecord
 from mjlog.scoring.yaku import YAKU, yaku_name
+from mjlog.stats import moves
 
 FACTS_VERSION = 2
 """The version of the fact tables' schemas (:data:`SCHEMAS`); it changes with any column."""
@@ -118,6 +119,13 @@ SCHEMAS: dict[str, dict[str, pl.DataType]] = {
 """Column names and types of each fact table."""
 
 TABLES = tuple(SCHEMAS)
+"""The tables every run writes."""
+DECISIONS: Final = moves.TABLE
+"""The table only ``--decisions`` writes (:mod:`mjlog.stats.moves`): each player-round's
+decision facts, counted. A run or a facts folder without it has no such table."""
+DECISION_SCHEMA: Final = moves.schema(GROUP_SCHEMA)
+ALL_SCHEMAS: Final = {**SCHEMAS, DECISIONS: DECISION_SCHEMA}
+"""Every table's schema, ``decisions`` included."""
 
 _RIICHI, _CALLED = pl.col("riichi_own_turn").is_not_null(), pl.col("calls") > 0
 _DEALT_IN, _WON = pl.col("deal_ins") > 0, pl.col("won")
@@ -178,8 +186,9 @@ class Batch:
     """
 
     rows: dict[str, list[Any]] = field(
-        default_factory=lambda: {t: [] for t in TABLES if t != "player_rounds"})
-    """The cells of ``games``, ``rounds``, ``wins`` and ``yaku``, row after row."""
+        default_factory=lambda: {t: [] for t in ALL_SCHEMAS if t != "player_rounds"})
+    """The cells of ``games``, ``rounds``, ``wins``, ``yaku`` and ``decisions``, row after
+    row."""
     game_rows: list[tuple[Any, ...]] = field(default_factory=list)
     cells: list[Any] = field(default_factory=list)
     """``player_rounds`` kept flat, row after row, each row the :data:`_WIDTH` cells of
@@ -188,6 +197,14 @@ class Batch:
     games: int = 0
     skipped: list[str] = field(default_factory=list)
     """Games left out because their events do not fit a table (path, game and why)."""
+    decisions: bool = False
+    """Whether each game's decision facts are counted too (the ``decisions`` table; a game
+    then takes the Python route for them, :mod:`mjlog.stats.moves`)."""
+
+    @property
+    def tables(self) -> tuple[str, ...]:
+        """The tables this batch makes: :data:`TABLES`, and ``decisions`` when counted."""
+        return (*TABLES, DECISIONS) if self.decisions else TABLES
 
     def frames(self) -> dict[str, pl.DataFrame]:
         """The batch as DataFrames with the documented schemas. A game with a value its
@@ -214,7 +231,7 @@ class Batch:
         bad: dict[int, str] = {}
         tables = [(self.game_rows, _INFO_SCHEMA)] + [
             (self.cells if t == "player_rounds" else self.rows[t], _own_schema(t))
-            for t in TABLES]
+            for t in self.tables]
         for rows, schema in tables:
             for g, column, value in _unfit(rows, schema):
                 bad.setdefault(g, f"{column} {value!r} does not fit its column "
@@ -235,11 +252,11 @@ class Batch:
     def _frames(self) -> dict[str, pl.DataFrame]:
         """The DataFrames of the rows as they are (:meth:`frames` guards their values)."""
         if not self.game_rows:
-            return {t: pl.DataFrame(schema=SCHEMAS[t]) for t in TABLES}
+            return {t: pl.DataFrame(schema=ALL_SCHEMAS[t]) for t in self.tables}
         info = _frame(self.game_rows, _INFO_SCHEMA)
         out = {}
-        for t in TABLES:
-            schema = SCHEMAS[t]
+        for t in self.tables:
+            schema = ALL_SCHEMAS[t]
             derived = DERIVED.get(t, {})
             df = _flat_frame(self.cells if t == "player_rounds" else self.rows[t],
                              _own_schema(t))
@@ -263,7 +280,7 @@ _INFO_SCHEMA: Final[dict[str, pl.DataType]] = {
 def _own_schema(table: str) -> dict[str, pl.DataType]:
     """The columns of a table's rows as a :class:`Batch` keeps them: the game's number, the
     player and the table's own columns (``wins``' yaku joined by commas)."""
-    schema = SCHEMAS[table]
+    schema = ALL_SCHEMAS[table]
     derived = DERIVED.get(table, {})
     own = {c: d for c, d in schema.items() if c not in GROUP_SCHEMA and c not in derived}
     if table == "wins":
@@ -488,6 +505,17 @@ def add_game(batch: Batch, rec: GameRecord, index: int = 0) -> None:
     rounds = _Rounds(batch, g, names)
     rounds.run(events)
     rounds.finish()
+    if batch.decisions:
+        _add_decisions(batch, g, names, rec)
+
+
+def _add_decisions(batch: Batch, g: int, names: list[str], rec: GameRecord) -> None:
+    """The ``decisions`` rows of game ``g`` (:mod:`mjlog.stats.moves`); a game whose
+    decisions cannot be computed keeps its other rows, and is said in
+    :attr:`Batch.skipped`."""
+    why = moves.add_rows(batch.rows[DECISIONS], g, names, rec)
+    if why is not None:
+        batch.skipped.append(f"{rec.path}: decision facts not computed: {why}")
 
 
 GUEST: Final = "NoName"
@@ -700,19 +728,20 @@ _HOOKS: Final[dict[type, Callable[[_Rounds, Any], None]]] = {
 """The hook of each kind of event :meth:`_Rounds.run` looks at, but discards."""
 
 
-def iter_batches(inputs: Iterable[str | Path], *, batch_games: int = 500
-                 ) -> Iterator[dict[str, pl.DataFrame]]:
-    """Fact tables batch by batch (about ``batch_games`` games each), streaming over files.
+def iter_batches(inputs: Iterable[str | Path], *, batch_games: int = 500,
+                 decisions: bool = False) -> Iterator[dict[str, pl.DataFrame]]:
+    """Fact tables batch by batch (about ``batch_games`` games each), streaming over files;
+    with ``decisions``, the ``decisions`` table too (:mod:`mjlog.stats.moves`).
 
     Files in folders that are not records are skipped; unreadable named files
     raise :class:`~mjlog.diagnostics.InputError`.
     """
-    batch = Batch()
+    batch = Batch(decisions=decisions)
     for item in expand(inputs):
         add_file(batch, item)
         if batch.games >= batch_games:
             yield batch.frames()
-            batch = Batch()
+            batch = Batch(decisions=decisions)
     if batch.games:
         yield batch.frames()
 
@@ -818,15 +847,19 @@ def _add_native(batch: Batch, data: bytes, path: str) -> bool:
     _placements(batch, g, start, tenhou_xml.game_end_of(game.owari, game.players), names)
     game.extend(g, names, batch.rows["rounds"], batch.cells,
                 batch.rows["wins"], batch.rows["yaku"])
+    if batch.decisions:  # the Python route's record, for its decisions only
+        _add_decisions(batch, g, names, read_bytes(data, path)[0])
     return True
 
 
-def files_facts(items: list[tuple[str, bool]]) -> tuple[dict[str, pl.DataFrame], list[str]]:
-    """The fact tables of several files as one batch, and the games skipped.
+def files_facts(items: list[tuple[str, bool]], decisions: bool = False
+                ) -> tuple[dict[str, pl.DataFrame], list[str]]:
+    """The fact tables of several files as one batch (with ``decisions``, that table
+    too), and the games skipped.
 
     A unit of work for a process pool.
     """
-    batch = Batch()
+    batch = Batch(decisions=decisions)
     for item in items:
         add_file(batch, item)
     return batch.frames(), batch.skipped
@@ -836,10 +869,10 @@ Packed = tuple[dict[str, bytes], list[str]]
 """A batch's fact tables as zstd-compressed Arrow IPC bytes, and the games skipped."""
 
 
-def packed_files_facts(items: list[tuple[str, bool]]) -> Packed:
+def packed_files_facts(items: list[tuple[str, bool]], decisions: bool = False) -> Packed:
     """:func:`files_facts` with each table packed (:func:`pack`): what a cluster worker
     sends back over the network, about a seventeenth of the tables pickled."""
-    frames, skipped = files_facts(items)
+    frames, skipped = files_facts(items, decisions)
     return pack(frames), skipped
 
 
@@ -858,15 +891,19 @@ def unpack(tables: dict[str, bytes]) -> dict[str, pl.DataFrame]:
     return {name: pl.read_ipc(io.BytesIO(data)) for name, data in tables.items()}
 
 
-def facts(inputs: Iterable[str | Path]) -> dict[str, pl.DataFrame]:
-    """Every fact table for the records in ``inputs`` (files or folders).
+def facts(inputs: Iterable[str | Path], *, decisions: bool = False
+          ) -> dict[str, pl.DataFrame]:
+    """Every fact table for the records in ``inputs`` (files or folders); with
+    ``decisions``, the ``decisions`` table too (each game replayed for its decision facts:
+    about as slow as :func:`mjlog.decisions.decisions`).
 
     Holds every row in memory; for large archives use :func:`iter_batches`
     or ``mjlog stats --facts DIR``.
     """
-    parts: dict[str, list[pl.DataFrame]] = {t: [] for t in TABLES}
-    for frames in iter_batches(inputs):
+    names = (*TABLES, DECISIONS) if decisions else TABLES
+    parts: dict[str, list[pl.DataFrame]] = {t: [] for t in names}
+    for frames in iter_batches(inputs, decisions=decisions):
         for t, df in frames.items():
             parts[t].append(df)
-    return {t: pl.concat(parts[t]) if parts[t] else pl.DataFrame(schema=SCHEMAS[t])
-            for t in TABLES}
+    return {t: pl.concat(parts[t]) if parts[t] else pl.DataFrame(schema=ALL_SCHEMAS[t])
+            for t in names}

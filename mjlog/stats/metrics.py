@@ -22,7 +22,7 @@ import polars as pl
 GROUP_KEYS = ("player", "year", "month", "platform", "ruleset", "room", "length", "players")
 """Columns statistics can be grouped by (``--by``); ``players`` is always among them."""
 
-_PR, _W, _G = "player_rounds", "wins", "games"
+_PR, _W, _G, _D = "player_rounds", "wins", "games", "decisions"
 _DEALER = pl.col("dealer")
 
 
@@ -55,6 +55,8 @@ def _milli_sq(table: str, expr: pl.Expr) -> tuple[str, pl.Expr, str]:
     return table, (whole * whole).sum(), "sum"
 
 
+_CLASSES: Final = ("genbutsu", "suji", "kabe", "one_chance", "honour", "none")
+"""The safety classes of the ``decisions`` table (:data:`mjlog.stats.moves.CLASSES`)."""
 _SCORE_NET = pl.col("score_change") - 1000 * pl.col("riichi").cast(pl.Int64)
 _HOUOU_TOP2 = {"ippan": (2, 1), "joukyuu": (4, 1), "tokujou": (5, 2), "houou": (6, 3)}
 """Tenhou's placement points for first and second per room, over the step by which the
@@ -148,9 +150,23 @@ COUNTERS: dict[str, tuple[str, pl.Expr, str]] = {
     "dora_total": _sum(_W, pl.col("dora") + pl.col("aka") + pl.col("ura")),
     "dora_sq": _sq(_W, pl.col("dora") + pl.col("aka") + pl.col("ura")),
     "yakuman": _n(_W, pl.col("yakuman")),
+    **{name: _sum(_D, pl.col(name)) for name in (
+        "discards", "ready_discards", "ready_deal_ins", "not_ready_deal_ins", "choices",
+        "best_choices", "shanten_losses", "calm_kept", "calm_ukeire_lost",
+        "calm_ukeire_lost_sq", "threat_kept", "threat_ukeire_lost", "threat_ukeire_lost_sq",
+        *(f"threat_discards_{c}" for c in _CLASSES), *(f"riichi_deal_ins_{c}" for c in _CLASSES))},
+    "decision_rounds": (_D, pl.len(), "sum"),
+    "not_ready_discards": _sum(_D, pl.col("discards") - pl.col("ready_discards")),
+    "known_deal_ins": _sum(_D, pl.col("ready_deal_ins") + pl.col("not_ready_deal_ins")),
+    "kept": _sum(_D, pl.col("calm_kept") + pl.col("threat_kept")),
+    "ukeire_lost": _sum(_D, pl.col("calm_ukeire_lost") + pl.col("threat_ukeire_lost")),
+    "ukeire_lost_sq": _sum(_D, pl.col("calm_ukeire_lost_sq") + pl.col("threat_ukeire_lost_sq")),
+    "riichi_deal_ins_classed": _sum(_D, pl.sum_horizontal(
+        *(pl.col(f"riichi_deal_ins_{c}") for c in _CLASSES))),
 }
 """Every counter: the fact table it comes from, what it takes per group, and how batches
-combine (``sum`` or ``max``)."""
+combine (``sum`` or ``max``). The ``decisions`` table's are 0 where a run did not count
+decisions (``decision_rounds`` 0: the metrics over them are then empty)."""
 
 OPTIONS: dict[str, tuple[str, ...]] = {
     "double_ron": ("once", "twice"),
@@ -169,6 +185,10 @@ SETS: dict[str, tuple[str, ...]] = {
     "placement": ("average_placement", "first_rate", "second_rate", "third_rate",
                   "fourth_rate", "top_two_rate", "bust_rate", "average_points",
                   "average_final_score", "stable_dan", "stable_rate"),
+    "decisions": ("ready_deal_in_share", "not_ready_deal_in_share", "ready_deal_in_rate",
+                  "not_ready_deal_in_rate", "best_discard_rate", "shanten_loss_rate",
+                  "ukeire_loss", "ukeire_loss_no_threat", "ukeire_loss_threat"),
+    "safety": (*(f"deal_ins_on_{c}" for c in _CLASSES), *(f"danger_{c}" for c in _CLASSES)),
 }
 """Named sets of metrics for ``--metrics`` (``all`` is every metric)."""
 
@@ -193,6 +213,9 @@ class Metric:
     square: str = ""
     observations: str = ""
     percent: bool = True
+    needs: str = ""
+    """What a run must be asked for to count this metric (``decisions``: ``--decisions``);
+    without it the metric is empty and said to need it."""
 
     @property
     def interval(self) -> bool:
@@ -208,6 +231,61 @@ def _mean(name: str, label: str, num: str, den: str, doc: str, square: str,
           observations: str = "", option: str = "") -> Metric:
     return Metric(name, label, num, den, doc, option, "mean", square, observations or den,
                   percent=False)
+
+
+def _dr(name: str, label: str, num: str, den: str, doc: str) -> Metric:
+    return Metric(name, label, num, den, doc, needs="decisions")
+
+
+def _dmean(name: str, label: str, num: str, den: str, doc: str, square: str) -> Metric:
+    return Metric(name, label, num, den, doc, kind="mean", square=square, observations=den,
+                  percent=False, needs="decisions")
+
+
+_CLASS_WORDS: Final = {
+    "genbutsu": "genbutsu (the threat cannot ron it: in error or a record's oddity)",
+    "suji": "suji", "kabe": "kabe (no chance)", "one_chance": "one-chance",
+    "honour": "an honour with three or four copies seen",
+    "none": "no class (an honour with two or fewer seen included)"}
+_DECISION_METRICS: Final = (
+    _dr("ready_deal_in_share", "放銃時聴牌率", "ready_deal_ins", "known_deal_ins",
+        "Deal-ins made ready (shanten 0 after the discard dealt in, riichi or not) / "
+        "deal-ins; a double ron is one deal-in. Like amae-koromo's and zyr17's 放銃時立直率 "
+        "(deal-ins in riichi / deal-ins), with every ready hand in place of riichi."),
+    _dr("not_ready_deal_in_share", "放銃時未聴牌率", "not_ready_deal_ins", "known_deal_ins",
+        "Deal-ins made not ready (shanten 1 or more after the discard dealt in) / "
+        "deal-ins."),
+    _dr("ready_deal_in_rate", "聴牌打牌放銃率", "ready_deal_ins", "ready_discards",
+        "Deal-ins made ready / discards made ready (shanten 0 after the discard, riichi "
+        "and forced discards included): how often a ready player's discard was won on."),
+    _dr("not_ready_deal_in_rate", "未聴牌打牌放銃率", "not_ready_deal_ins",
+        "not_ready_discards", "Deal-ins made not ready / discards made not ready."),
+    _dr("best_discard_rate", "最大受入率", "best_choices", "choices", "Discards that were "
+        "the most accepting (least shanten, then most unseen copies) / discards, forced "
+        "discards after riichi and discards whose copies are unknown left out."),
+    _dr("shanten_loss_rate", "向聴戻し率", "shanten_losses", "choices", "Discards that left "
+        "the hand further from ready than the most accepting one / discards (as "
+        "best_discard_rate counts them)."),
+    _dmean("ukeire_loss", "平均受入損失", "ukeire_lost", "kept", "Mean ukeire lost per "
+           "discard, in unseen tiles: the most accepting discard's count less the "
+           "discard's, over the discards of best_discard_rate that kept the best shanten.",
+           "ukeire_lost_sq"),
+    _dmean("ukeire_loss_no_threat", "平均受入損失(立直なし)", "calm_ukeire_lost",
+           "calm_kept", "ukeire_loss over the discards made while no opponent was in riichi.",
+           "calm_ukeire_lost_sq"),
+    _dmean("ukeire_loss_threat", "平均受入損失(対立直)", "threat_ukeire_lost", "threat_kept",
+           "ukeire_loss over the discards made while an opponent was in riichi.",
+           "threat_ukeire_lost_sq"),
+    *(_dr(f"deal_ins_on_{c}", f"対立直放銃({c})", f"riichi_deal_ins_{c}",
+          "riichi_deal_ins_classed", f"Deal-ins to an opponent in riichi on {_CLASS_WORDS[c]}"
+          " / deal-ins to an opponent in riichi (each riichi winner of a double ron once).")
+      for c in _CLASSES),
+    *(_dr(f"danger_{c}", f"対立直危険度({c})", f"riichi_deal_ins_{c}",
+          f"threat_discards_{c}", f"Deal-ins to an opponent in riichi on {_CLASS_WORDS[c]} / "
+          "discards of such a tile while that opponent was in riichi (a discard under two "
+          "riichi counts against each).") for c in _CLASSES),
+)
+"""The metrics of the ``decisions`` table (``--decisions``)."""
 
 
 METRICS: tuple[Metric, ...] = (
@@ -305,6 +383,7 @@ METRICS: tuple[Metric, ...] = (
            kind="max", percent=False),
     Metric("yakuman", "役満", "yakuman", "", "Wins with a yakuman.", kind="count",
            percent=False),
+    *_DECISION_METRICS,
 )
 """The registry, in output order."""
 
@@ -348,9 +427,12 @@ def count(tables: dict[str, pl.DataFrame], by: Sequence[str]) -> pl.DataFrame:
     """Counters per group for one batch of fact tables (they combine across batches)."""
     keys = list(by)
     out: pl.DataFrame | None = None
-    for table in (_PR, _W, _G):
+    for table in (_PR, _W, _G, _D):
         exprs = [e.alias(name) for name, (t, e, _) in COUNTERS.items() if t == table]
-        df = tables[table]
+        df = tables.get(table)
+        if table == _D and (df is None or df.is_empty()):  # no decisions: counters stay 0
+            continue
+        assert df is not None
         part = (df.group_by(keys).agg(exprs) if keys else df.select(exprs))
         if out is None:
             out = part
@@ -359,7 +441,8 @@ def count(tables: dict[str, pl.DataFrame], by: Sequence[str]) -> pl.DataFrame:
         else:
             out = pl.concat([out, part], how="horizontal")
     assert out is not None
-    return out.with_columns(pl.col(c).fill_null(0) for c in COUNTERS)
+    return out.with_columns(pl.col(c).fill_null(0) if c in out.columns else pl.lit(
+        0, pl.Int64).alias(c) for c in COUNTERS).select(*keys, *COUNTERS)
 
 
 def merge(counters: Sequence[pl.DataFrame], by: Sequence[str]) -> pl.DataFrame:
@@ -495,6 +578,6 @@ def compute(counters: pl.DataFrame, by: Sequence[str], options: dict[str, str] |
     with its interval, sorted by games (most first)."""
     opts = options_in_force(options)
     cols = [c for m in METRICS for c in metric_columns(m, opts)]
-    order = [*by, "games", "rounds"]
+    order = [*by, "games", "rounds", "decision_rounds"]
     return counters.select(*order, *cols).sort(["games", *by], descending=[True] + [
         False] * len(by), nulls_last=True)

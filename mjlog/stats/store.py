@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 import polars as pl
 
-from mjlog.stats.facts import FACTS_VERSION, SCHEMAS, TABLES
+from mjlog.stats.facts import ALL_SCHEMAS, DECISIONS, FACTS_VERSION, TABLES
 
 MANIFEST = "_manifest.json"
 
@@ -106,7 +106,8 @@ class FactsWriter:
 
     def _keep_previous(self, manifest: dict[str, Any]) -> None:
         """Link the existing parts into the new folder (a copy where links cannot be made)."""
-        for t in TABLES:
+        for t in self._held():
+            (self.partial / t).mkdir(exist_ok=True)
             for part in sorted((self.target / t).glob("part-*.parquet")):
                 dest = self.partial / t / part.name
                 try:
@@ -114,19 +115,27 @@ class FactsWriter:
                 except OSError:
                     shutil.copy2(part, dest)
         self.parts = int(manifest.get("parts", 0))
-        self.rows = {t: int(manifest.get("rows", {}).get(t, 0)) for t in TABLES}
+        self.rows = {t: int(manifest.get("rows", {}).get(t, 0)) for t in self._held()}
+
+    def _held(self) -> tuple[str, ...]:
+        """The tables of the folder kept by an update: :data:`TABLES`, and ``decisions``
+        when it was written with them."""
+        return (*TABLES, DECISIONS) if (self.target / DECISIONS).is_dir() else TABLES
 
     def previous_batches(self) -> Iterator[dict[str, pl.DataFrame]]:
         """The facts already written, part by part (none without ``update``)."""
+        held = self._held()
         for i in range(self.parts if self.previous is not None else 0):
             yield {t: pl.read_parquet(self.target / t / f"part-{i:05d}.parquet")
-                   for t in TABLES}
+                   for t in held}
 
     def write(self, batch: dict[str, pl.DataFrame]) -> None:
-        """Write one batch's tables as the next part of each."""
+        """Write one batch's tables as the next part of each (the ``decisions`` table's
+        folder is made with its first part: a run without it writes none)."""
         for t, df in batch.items():
+            (self.partial / t).mkdir(exist_ok=True)
             df.write_parquet(self.partial / t / f"part-{self.parts:05d}.parquet")
-            self.rows[t] += df.height
+            self.rows[t] = self.rows.get(t, 0) + df.height
         self.parts += 1
 
     def commit(self, items: Sequence[tuple[str, bool]], census: Census,
@@ -143,7 +152,8 @@ class FactsWriter:
             "complete_games_read": prev.get("complete_games_read", 0) + census.complete,
             "duplicates_dropped": prev.get("duplicates_dropped", 0) + census.duplicates,
             "options": options, "parts": self.parts, "rows": self.rows,
-            "schemas": {t: {c: str(d) for c, d in s.items()} for t, s in SCHEMAS.items()},
+            "schemas": {t: {c: str(d) for c, d in s.items()} for t, s in ALL_SCHEMAS.items()
+                        if t in self.rows},
         }
         (self.partial / MANIFEST).write_text(
             json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", "utf-8")
@@ -166,7 +176,7 @@ def _refuse_foreign(target: Path, inputs: Sequence[str], what: str) -> None:
     if not (target / MANIFEST).is_file():
         raise FileExistsError(f"{target} holds no facts mjlog wrote (no {MANIFEST}): not "
                               f"{what}d, nothing was read or written")
-    own = {MANIFEST, *TABLES}
+    own = {MANIFEST, *TABLES, DECISIONS}
     foreign = sorted(p.name for p in target.iterdir() if p.name not in own)
     if foreign:
         raise FileExistsError(f"{target} holds files mjlog did not write ({', '.join(foreign[:3])}"

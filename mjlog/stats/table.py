@@ -13,6 +13,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 import polars as pl
 
@@ -42,6 +43,32 @@ def metric_names(spec: str) -> list[str]:
     return out
 
 
+def default_metrics(fmt: str, decisions: bool) -> list[str]:
+    """The metrics shown when ``--metrics`` is not given: ``headline`` in a printed table
+    (and ``decisions`` with ``--decisions``), every metric in a file, except, without
+    ``--decisions``, those that need it (asked for by name, they say so)."""
+    if fmt in ("table", "markdown"):
+        return metric_names("headline,decisions" if decisions else "headline")
+    return [m.name for m in METRICS if decisions or not m.needs]
+
+
+NEEDS: Final = "needs --decisions"
+"""What a cell of a metric that needs ``--decisions`` says for a group none was counted
+for (in a file: an empty value, and :func:`needs_note` on standard error)."""
+
+
+def needs_note(df: pl.DataFrame, sel: Selection) -> str:
+    """A line naming the selected metrics that need ``--decisions`` where some group of
+    ``df`` has no decision counted; "" when there is none."""
+    needing = [m.name for m in sel.metrics if m.needs]
+    if not needing or "decision_rounds" not in df.columns or df.is_empty():
+        return ""
+    if df["decision_rounds"].min() != 0:
+        return ""
+    return (f"{', '.join(needing)}: {NEEDS} (the facts of these games hold no decision "
+            "counts; empty where decision_rounds is 0)")
+
+
 @dataclass(frozen=True, slots=True)
 class Selection:
     """What a table shows: its group keys, metrics and the option values in force."""
@@ -54,6 +81,8 @@ class Selection:
         """The raw columns of the selection: keys, games, rounds, each metric (and its
         interval)."""
         cols = [*self.keys, "games", "rounds"]
+        if any(m.needs for m in self.metrics):
+            cols.append("decision_rounds")
         for m in self.metrics:
             c = column_name(m, self.options)
             cols += [c, f"{c}_lo", f"{c}_hi"] if intervals and m.interval else [c]
@@ -136,6 +165,9 @@ def _cells(df: pl.DataFrame, sel: Selection) -> tuple[list[str], list[list[str]]
         out = [terminal(label(row, sel.keys)), f"{row['games']:,}"]
         for m in sel.metrics:
             c = column_name(m, sel.options)
+            if m.needs and not row.get("decision_rounds"):
+                out.append(NEEDS)
+                continue
             out.append(cell(m, row[c], row.get(f"{c}_lo"), row.get(f"{c}_hi")))
         rows.append(out)
     return header, rows

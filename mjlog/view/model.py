@@ -27,6 +27,11 @@ same replay, and returns plain JSON-able data:
   ``captions[lang][caption_at[i]]`` (one index for both languages).
 * ``review``: an AI's review that came with the record (a Mortal review report's), each
   reviewed move at its step (:func:`mjlog.view.review.review_view`); None without one.
+* ``facts``: the decision facts of every discard (shanten, ukeire, the most accepting
+  choice, safety classes against riichi, deal-ins), each at its step
+  (:func:`mjlog.view.facts.facts_view`), computed by
+  :class:`~mjlog.decisions.observer.DecisionFacts` in the same replay; ``{"error": why}``
+  when that observer failed (the page then shows none).
 
 Tiles are mpsz codes of two characters (``5m``, ``0p`` a red five, ``1z``
 east, ``1f`` a flower, ``??`` a tile nobody wrote down). Everything here is
@@ -42,6 +47,7 @@ from typing import Any, Final
 from mjlog.audit import GameReport, Options, audit_record
 from mjlog.catalogue import CODES
 from mjlog.check import Referee
+from mjlog.decisions.observer import DecisionFacts
 from mjlog.diagnostics import BaseFinding, Finding, ScoreMismatch, Severity, Violation
 from mjlog.events import (
     EVENT_TYPES,
@@ -66,6 +72,7 @@ from mjlog.replay.state import PlayerState, TableState
 from mjlog.ruleset import Ruleset
 from mjlog.tiles import KIND_OF, NUM_KINDS, kind_str
 from mjlog.view.captions import caption, code, codes, result_screen, round_name
+from mjlog.view.facts import facts_view
 from mjlog.view.review import review_view
 from mjlog.view.words import LANGS, page_words, place_text
 
@@ -234,6 +241,55 @@ for _tag in EVENT_TYPES:  # the recorder looks at every event, after it is appli
     setattr(Recorder, "after_" + _tag, Recorder.record)
 
 
+class Watching(Observer):
+    """The page's one observer of the audit's replay: the decision facts
+    (:class:`DecisionFacts`) then the :class:`Recorder`, hook by hook, so the page needs no
+    second replay. A failure of the facts stops them (kept in :attr:`failed`, the page
+    then carries none) and never the recording."""
+
+    name = "viewer"
+
+    def __init__(self, recorder: Recorder, facts: DecisionFacts) -> None:
+        self.recorder = recorder
+        self.facts: DecisionFacts | None = facts
+        self.failed = ""
+
+    def _facts(self, hook: str, ev: Event) -> None:
+        """``hook`` of the facts on ``ev``; an exception ends the facts (:attr:`failed`)."""
+        if self.facts is None:
+            return
+        try:
+            getattr(self.facts, hook)(ev)
+        except Exception as exc:  # mjlog's own failure: said on the page, never raised
+            self.failed = ("mjlog's decision facts failed at event "
+                           f"{self.recorder.engine.index}: {exc!r}")
+            self.facts = None
+
+
+def _watching_hooks() -> None:
+    """Give :class:`Watching` a hook for each of the facts' hooks and each event's
+    ``after_`` (the recorder's)."""
+    def before(hook: str) -> Any:
+        return lambda self, ev: self._facts(hook, ev)
+
+    def after(hook: str) -> Any:
+        def run(self: Watching, ev: Event) -> None:
+            self._facts(hook, ev)
+            self.recorder.record(ev)
+        return run
+
+    for tag in EVENT_TYPES:
+        if hasattr(DecisionFacts, "before_" + tag):
+            setattr(Watching, "before_" + tag, before("before_" + tag))
+        if hasattr(DecisionFacts, "after_" + tag):
+            setattr(Watching, "after_" + tag, after("after_" + tag))
+        else:
+            setattr(Watching, "after_" + tag, lambda self, ev: self.recorder.record(ev))
+
+
+_watching_hooks()
+
+
 def game_view(rec: GameRecord, index: int = 0, *, preset: str | None = None,
               options: Options = (), force: bool = False, wall: bool = True,
               rules: bool = True, scores: bool = True, lang: str = "en") -> dict[str, Any]:
@@ -245,15 +301,16 @@ def game_view(rec: GameRecord, index: int = 0, *, preset: str | None = None,
         raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGS)}")
     start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
     names = [p.name or f"Seat {i + 1}" for i, p in enumerate(start.players)] if start else []
-    made: list[Recorder] = []
+    made: list[Watching] = []
 
     def watch(engine: Engine, ruleset: Ruleset, judges: Sequence[Observer]) -> Observer:
-        made.append(Recorder(engine, ruleset, judges, names))
+        made.append(Watching(Recorder(engine, ruleset, judges, names),
+                             DecisionFacts(engine, ruleset)))
         return made[0]
 
     report = audit_record(rec, index, preset=preset, options=options, force=force, wall=wall,
                           rules=rules, scores=scores, watch=watch)
-    rec_ = made[0]
+    rec_, facts = made[0].recorder, made[0]
     n = len(names) or (rec_.engine.state.n if rec_.steps else 4)
     findings = findings_of(report, rec_)
     if rec_.left_out:
@@ -276,6 +333,8 @@ def game_view(rec: GameRecord, index: int = 0, *, preset: str | None = None,
         "captions": rec_.captions, "caption_at": rec_.caption_at,
         "round_names": rec_.round_names,
         "review": review_view(rec.review, rec_.steps, rec_.red),
+        "facts": {"error": facts.failed} if facts.failed or facts.facts is None
+        else facts_view(facts.facts.decisions, rec_.steps),
     }
 
 

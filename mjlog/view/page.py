@@ -4,17 +4,21 @@
 into the page template with its style sheet and script inline: the page
 needs no network and opens from ``file://``. :func:`write_views` writes the
 pages of several games, and an index page beside them when there is more than
-one. The page's script only draws the data; it computes nothing about the game.
+one. The page's script only draws the data; it computes nothing about the game. The
+decision facts travel packed (:func:`packed`) beside the rest of the data.
 """
 
 from __future__ import annotations
 
+import base64
 import json
+import re
+import zlib
 from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import jinja2
 from markupsafe import Markup
@@ -50,13 +54,47 @@ def viewer_page(game: dict[str, Any], *, title: str = "", index_href: str = "",
     """The HTML page of one game's data; ``index_href`` links back to an index page;
     ``share``: each round's tenhou.net/6 JSON (:func:`share_lines`), offered for copying
     on the page. The page opens in the language of ``game["lang"]`` (English without
-    one) and can be switched to each language the data carries words for."""
-    return environment().get_template("viewer.html.j2").render(
-        title=title or f"{Path(game['source']).name}, game {game['game'] + 1}", game=game,
-        css=Markup(asset("viewer.css")), js=Markup(asset("viewer.js")),
-        tiles_js=Markup(asset("tiles.js")), lang=game.get("lang", "en"),
-        data=script_json(game), index_href=index_href,
-        tenhou6=script_json(share) if share else Markup("null"))
+    one) and can be switched to each language the data carries words for. A page that
+    would pass :data:`PAGE_BUDGET` carries its decision facts without the ukeire kinds
+    (:func:`without_kinds`; the counts stay)."""
+    facts = game.get("facts")
+    data = script_json({k: v for k, v in game.items() if k != "facts"})
+
+    def render(carried: str) -> str:
+        return environment().get_template("viewer.html.j2").render(
+            title=title or f"{Path(game['source']).name}, game {game['game'] + 1}", game=game,
+            css=Markup(asset("viewer.css")), js=Markup(asset("viewer.js")),
+            tiles_js=Markup(asset("tiles.js")), lang=game.get("lang", "en"), data=data,
+            facts=carried, index_href=index_href,
+            tenhou6=script_json(share) if share else Markup("null"))
+
+    page = render(packed(facts) if facts else "")
+    if facts and facts.get("d") and len(page.encode()) > PAGE_BUDGET:
+        page = render(packed(without_kinds(facts)))
+    return page
+
+
+PAGE_BUDGET: Final = 400_000
+"""The size a page keeps under where it can (bytes): past it, the ukeire kinds of the
+decision facts are left out."""
+KINDS_LEFT_OUT: Final = "the kinds are left out to keep the page within its size budget"
+_MASKS: Final = re.compile(r"\.[0-9a-f]*")
+
+
+def without_kinds(facts: dict[str, Any]) -> dict[str, Any]:
+    """The page's decision facts (:func:`mjlog.view.facts.facts_view`) without the ukeire
+    kinds of the options (each option's ``.M``), saying why under ``kinds``."""
+    return {**facts, "kinds": KINDS_LEFT_OUT,
+            "d": [[*row[:5], None if row[5] is None else _MASKS.sub("", row[5]), *row[6:]]
+                  for row in facts["d"]]}
+
+
+def packed(data: Any) -> str:
+    """``data`` as compact JSON, deflated (zlib) and in base64: how a page carries its
+    decision facts (a third of its size unpacked); the page unpacks them with the
+    browser's ``DecompressionStream``. The text holds no ``<`` or ``&``."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
 
 
 def share_lines(events: Sequence[Event]) -> list[str] | None:

@@ -403,6 +403,65 @@ VIEWER: Final[dict[str, Entry]] = {
     "win": ("和了", "和牌"),
     "draw": ("流局", "流局"),
     "pass": ("見送り", "跳过"),
+    # mjlog's decision facts under the tiles (mjlog/view/facts.py, mjlog/decisions)
+    "Efficiency & safety": ("牌効率と安全度", "牌效与安全度"),
+    "Under each tile of the hand to act: its ukeire and shanten after discarding it, and "
+    "its safety against each riichi (F)": (
+        "手番の手牌の各牌の下に、それを切った後の受け入れ枚数と向聴数、各立直に対する安全度（F）",
+        "在行动者手牌的每张牌下显示打出它之后的进张数和向听数，以及对各立直的安全度（F）"),
+    "F efficiency and safety: each discard's ukeire and shanten under the tiles, and the "
+    "safety of each tile against riichi.": (
+        "F 牌効率と安全度：各打牌の受け入れと向聴を牌の下に、立直に対する各牌の安全度。",
+        "F 牌效与安全度：在牌下显示每种打法的进张和向听，以及每张牌对立直的安全度。"),
+    "Only the moves where the player, the AI and the most accepting choice all differ "
+    "(whole game)": (
+        "打牌・AI・最大受け入れの三つが全て違う手だけ（対局全体）",
+        "只显示玩家、AI与最大进张三者都不同的手（整局）"),
+    "Moves where the player, the AI and the most accepting choice all differ": (
+        "打牌・AI・最大受け入れが全て違う手", "玩家、AI与最大进张都不同的手"),
+    "Only the discards that were not the most accepting (whole game)": (
+        "受け入れ最大でない打牌だけ（対局全体）", "只显示不是最大进张的打牌（整局）"),
+    "Discards that were not the most accepting": ("受け入れ最大でない打牌", "不是最大进张的打牌"),
+    "genbutsu": ("現物", "现物"),
+    "suji": ("筋", "筋"),
+    "kabe": ("壁（ノーチャンス）", "壁（无机会）"),
+    "one-chance": ("ワンチャンス", "一枚机会"),
+    "honour, 4 visible": ("字牌・4枚見え", "字牌·见4张"),
+    "honour, 3 visible": ("字牌・3枚見え", "字牌·见3张"),
+    "no safety class": ("安全度なし", "无安全依据"),
+    "safety against {name}": ("{name}に対する安全度", "对{name}的安全度"),
+    "not computed": ("未計算", "未计算"),
+    "ukeire {n} tiles": ("受け入れ{n}枚", "进张{n}张"),
+    "kuikae forbids it": ("喰い替えで切れない", "食替禁止打出"),
+    "Deal-in": ("放銃", "放铳"),
+    "the discarder was ready": ("放銃者はテンパイ", "放铳者已听牌"),
+    "the discarder was {n} from ready": ("放銃者は{n}向聴", "放铳者{n}向听"),
+    "the tile was {cls} against {name}": ("{name}に対して{cls}の牌", "对{name}而言是{cls}的牌"),
+    "Under each tile: the tiles that lower the shanten after discarding it (upper) and "
+    "the shanten it leaves (lower); a frame marks the tile thrown, a dot the most "
+    "accepting.": (
+        "各牌の下：それを切った後に向聴を進める牌の枚数（上）と残る向聴数（下）。"
+        "枠は実際に切った牌、点は受け入れ最大の牌。",
+        "每张牌下：打出它之后能减少向听的牌的张数（上）和剩下的向听数（下）；"
+        "框表示实际打出的牌，圆点表示最大进张的牌。"),
+    "forced: the hand is in riichi": ("強制：立直中", "强制：立直中"),
+    "loss: {s} shanten and {n} tiles": ("ロス：向聴{s}・{n}枚", "损失：向听{s}、{n}张"),
+    "no loss": ("ロスなし", "无损失"),
+    "{name}'s decision": ("{name}の選択", "{name}的选择"),
+    "most accepting": ("受け入れ最大", "最大进张"),
+    "the hand holds tiles nobody wrote down (?)": (
+        "記録されていない牌（?）が手牌にある", "手牌中有未记录的牌（?）"),
+    "a tile on the table is unknown (?), so unseen copies are not counted": (
+        "卓上に不明な牌（?）があるため、見えていない枚数は数えない",
+        "桌上有未知的牌（?），因此不计算未见张数"),
+    "the hand holds a flower": ("手牌に花牌がある", "手牌中有花牌"),
+    "the hand holds {n} tiles with {k} calls, not a hand that discards": (
+        "手牌{n}枚・副露{k}つで、打牌する形ではない", "手牌{n}张、副露{k}组，不是打牌的手牌"),
+    "more than four copies of a kind are on the table": (
+        "同じ牌が卓上に5枚以上ある", "桌上同一种牌超过四张"),
+    "the tile thrown is not in the hand": ("切った牌が手牌にない", "打出的牌不在手牌中"),
+    "the kinds are left out to keep the page within its size budget": (
+        "ページの大きさを抑えるため牌の種類は省略", "为控制页面大小，省略了牌的种类"),
 }
 """The replay viewer's own words (``viewer.html.j2``, ``viewer.js``) and the findings'
 labels."""

@@ -75,12 +75,70 @@
   const R = G.review, reviewAt = {};
   if (R) R.moves.forEach((m, i) => (reviewAt[m[0]] = reviewAt[m[0]] || []).push(i));
   const aiDiffers = (k) => (reviewAt[k] || []).some((i) => !R.moves[i][1]);
-  let onlyDiffers = false;
+  // mjlog's decision facts (#facts-data, packed: mjlog/view/facts.py and page.py): each
+  // discard's options, shanten and ukeire, the most accepting choice and the safety of each
+  // tile against each riichi, at its discard's step; unpacked once the page is drawn
+  let F = null;
+  const factAt = {}, factOf = {};  // step -> decision: at its discard, and just before it
+  async function unpackFacts() {
+    const el = $("facts-data");
+    if (!el) return null;
+    if (typeof DecompressionStream === "undefined") return { error: "this browser cannot unpack the facts (no DecompressionStream)" };
+    const bytes = Uint8Array.from(atob(el.textContent.trim()), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    return JSON.parse(await new Response(stream).text());
+  }
+  function useFacts(data) {
+    if (!data) return;
+    F = { d: [], classes: [], reasons: [], deal_ins: {}, ...data };
+    F.d.forEach((d, i) => { if (d[0] > 0) factAt[d[0] - 1] = i; });
+    F.d.forEach((d, i) => { factAt[d[0]] = i; factOf[d[0]] = i; });
+    marks.forEach((m, i) => { m.three = !!R && threeWay(i); m.loss = lost(i); });
+    document.body.dataset.facts = F.error === undefined ? "ready" : "error";
+    shownRound = null;
+    draw();
+  }
+  const KIND = (k) => (k < 27 ? `${k % 9 + 1}${"mps"[(k / 9) | 0]}` : `${k - 26}z`);
+  const kindOf = (c) => {
+    const n = c && c[0] === "0" ? 5 : +(c || "")[0], s = "mpsz".indexOf((c || "")[1]);
+    return !n || s < 0 || (s === 3 && n > 7) ? -1 : s * 9 + n - 1;
+  };
+  // the kinds (0–33) of a 34-bit mask (a number, or its hexadecimal text)
+  const kindsIn = (m) => {
+    const x = typeof m === "string" ? parseInt(m, 16) : m, out = [];
+    for (let k = 0; k < 34; k++) if (Math.floor(x / 2 ** k) % 2) out.push(k);
+    return out;
+  };
+  function fact(i) {
+    // one decision written out (the encoding: mjlog/view/facts.py)
+    const d = F.d[i], held = kindsIn(d[4]);
+    const options = d[5] === null ? null : d[5].split(" ").map((x, j) => {
+      const forbidden = x.endsWith("!"), [a, m] = (forbidden ? x.slice(0, -1) : x).split(".");
+      return { kind: held[j], shanten: parseInt(a[0], 36), count: a.length > 1 ? +a.slice(1) : null,
+        ukeire: m === undefined ? null : kindsIn(m), forbidden };  // kinds left out: null
+    });
+    const not = {};
+    for (const [f, r] of (d.length > 10 ? d[10] : 0) || []) not[f] = F.reasons[r];
+    return { index: i, step: d[0], seat: d[1], taken: d[2], forced: !!(d[3] & 1), riichi: !!(d[3] & 2),
+      tsumogiri: !!(d[3] & 4), counted: !!(d[3] & 8), options, best: d[6] === null ? null : kindsIn(d[6]),
+      loss: d[7], threats: d.length > 8 ? d[8] : [], dealIn: d.length > 9 ? d[9] : null, not };
+  }
+  let factsOn = false, only = "";  // the facts layer; the move list's filter ("" every move)
+  const lossOf = (i) => (i in factOf ? F.d[factOf[i]][7] : null);
+  const lost = (i) => !!lossOf(i) && (lossOf(i)[0] > 0 || lossOf(i)[1] > 0);
+  const threeWay = (i) => i in factOf && F.d[factOf[i]][6] !== null && (reviewAt[i] || []).some((j) => {
+    // the player, the AI and mjlog's most accepting choice: three different discards
+    const m = R.moves[j], best = kindsIn(F.d[factOf[i]][6]);
+    if (m[1] || m[2][0] !== "discard" || m[3][0] !== "discard") return false;
+    const p = kindOf(m[2][1]), a = kindOf(m[3][1]);
+    return p >= 0 && a >= 0 && p !== a && !best.includes(p) && !best.includes(a);
+  });
   const marks = steps.map((st, i) => {
     const keys = Object.keys(st);
     return { win: !!(st.res && st.res.kind === "win"),
       call: !st.key && keys.some((k) => /^m\d$/.test(k)),
-      riichi: !st.key && keys.some((k) => /^q\d$/.test(k) && st[k]), differs: aiDiffers(i) };
+      riichi: !st.key && keys.some((k) => /^q\d$/.test(k) && st[k]), differs: aiDiffers(i),
+      three: false, loss: false };  // the last two once the facts are unpacked
   });
 
   let cur = 0, view = -1, shownRound = null, hideResult = false, timer = null;
@@ -91,8 +149,9 @@
     const open = view < 0 || view === p;
     const dealer = S.dl === p, wind = (p - S.dl + N) % N;
     const hand = (S["h" + p] || "").split("|");
-    const handTiles = open ? tilesHTML(hand[0]) : codes(hand[0]).map(() => tileSVG("back")).join("");
-    const drawn = hand[1] ? `<span class="drawn">${open ? tileSVG(hand[1]) : tileSVG("back")}</span>` : "";
+    const f = open && factsOn && F ? pending(p) : null, withFacts = f ? factHandHTML(hand[0], hand[1], f) : null;
+    const handTiles = f ? withFacts[0] : open ? tilesHTML(hand[0]) : codes(hand[0]).map(() => tileSVG("back")).join("");
+    const drawn = hand[1] ? `<span class="drawn">${f ? withFacts[1] : open ? tileSVG(hand[1]) : tileSVG("back")}</span>` : "";
     const melds = (S["m" + p] || []).map((m) => meldHTML(m)).join("");
     const river = (S["v" + p] || "").match(/..['*^]*/g) || [];
     const riverHTML = river.map((x) => {
@@ -105,8 +164,75 @@
       <div class="tag"><div class="line"><span class="wind" title="${esc(t(WINDS[wind]))}${dealer ? " " + esc(t("(dealer)")) : ""}">${WIND_KANJI[wind]}</span><span class="score" data-score="${(S.s || [])[p]}">${num((S.s || [])[p])}</span>${S["q" + p] ? `<span class="riichi-flag" title="${esc(t("riichi"))}"></span>` : ""}</div>
       <div class="line name">${esc(name(p))}</div><div class="line info">${open ? infoHTML(S["a" + p] || []) : ""}</div></div>
       <div class="river" data-river="${esc(S["v" + p] || "")}" aria-label="discards">${riverHTML}</div>
-      <div class="hand-row"><div class="row hand" data-tiles="${hand.join("")}" data-open="${open ? 1 : 0}" aria-label="hand">${handTiles}${drawn}</div>
+      <div class="hand-row"><div class="row hand${f ? " with-facts" : ""}" data-tiles="${hand.join("")}" data-open="${open ? 1 : 0}"${f ? ` data-decision="${f.index}"` : ""} aria-label="hand">${handTiles}${drawn}</div>
       <div class="melds">${melds}</div>${aside}</div></div>`;
+  }
+  // ---- the facts layer: under each tile of the hand to act, its discard's ukeire and shanten
+  const CLASS_WORDS = { genbutsu: "genbutsu", suji: "suji", kabe: "kabe", "one-chance": "one-chance",
+    "honour-4": "honour, 4 visible", "honour-3": "honour, 3 visible", none: "no safety class" };
+  const classWord = (c) => t(CLASS_WORDS[c] || c);
+  function pending(p) {
+    // the decision of seat p made at the next step (its hand of 3n + 2 tiles is shown now)
+    const i = factAt[cur];
+    return i !== undefined && F.d[i][1] === p && F.d[i][0] === cur + 1 ? fact(i) : null;
+  }
+  function thrown(f) {
+    // the code of the tile thrown: the last tile of the seat's river at the discard
+    const river = (stateAt(f.step)["v" + f.seat] || "").match(/..['*^]*/g) || [];
+    return river.length ? river[river.length - 1].slice(0, 2) : KIND(f.taken);
+  }
+  const notComputed = (why) => `<span class="f-none" title="${esc(t("not computed") + ": " + phrase(why || ""))}">—</span>`;
+  function factTileHTML(c, f, isTaken) {
+    const k = kindOf(c), o = (f.options || []).find((x) => x.kind === k);
+    const best = !!(o && f.best && f.best.includes(k));
+    const why = f.not.options || f.not.counts || f.not.loss || "";
+    const nums = !o ? notComputed(why || t("not computed"))
+      : `<span class="f-n" data-count="${o.count === null ? "" : o.count}">${o.count === null ? notComputed(f.not.counts) : o.count}</span><span class="f-s" data-shanten="${o.shanten}">${o.shanten}</span>`;
+    const safe = (f.threats || []).map(([q, cls]) => {
+      const j = (f.options || []).findIndex((x) => x.kind === k), c2 = j >= 0 ? F.classes[+cls[j]] : "";
+      return c2 ? `<i class="f-c c-${c2}" data-threat="${q}" data-class="${c2}" title="${esc(tf("safety against {name}", { name: name(q) }) + ": " + classWord(c2))}"></i>` : "";
+    }).join("") || (f.threats === null ? notComputed(f.not.threats) : "");
+    const tip = o ? `${KIND(k)}: ${o.shanten === 0 ? t("ready") : tf("{n} from ready", { n: o.shanten })} · ${o.count === null ? "—" : tf("ukeire {n} tiles", { n: o.count })} ${o.ukeire ? o.ukeire.map(KIND).join(" ") : "— (" + t(F.kinds || "not computed") + ")"}${o.forbidden ? " · " + t("kuikae forbids it") : ""}` : "";
+    return `<span class="ft${isTaken ? " f-taken" : ""}${best ? " f-best" : ""}" data-kind="${k}" title="${esc(tip)}">${tileSVG(c)}<span class="f-nums">${nums}</span><span class="f-safe">${safe}</span></span>`;
+  }
+  function factHandHTML(hand, drawnTile, f) {
+    // the concealed tiles and the drawn one with the facts, the tile thrown marked once:
+    // the drawn tile when thrown as drawn (or found nowhere else), else its copy in hand
+    const code = thrown(f), list = codes(hand);
+    let at = list.indexOf(code);
+    if (at < 0) at = list.findIndex((c) => kindOf(c) === f.taken);
+    const drawnTaken = !!drawnTile && kindOf(drawnTile) === f.taken && (f.tsumogiri || at < 0);
+    if (drawnTaken) at = -1;
+    return [list.map((c, i) => factTileHTML(c, f, i === at)).join(""),
+      drawnTile ? factTileHTML(drawnTile, f, drawnTaken) : ""];
+  }
+  function dealInHTML(k) {
+    // at a win on a discard: how far from ready its discarder was, and the tile's class
+    if (!F || !(k in F.deal_ins)) return "";
+    const f = fact(F.deal_ins[k]), res = steps[k].res, di = f.dealIn || [null, []];
+    const row = di[1].find((x) => x[0] === res.winner) || [res.winner, -1, 0];
+    const ready = di[0] === null ? notComputed(f.not.options) : esc(di[0] === 0 ? t("the discarder was ready") : tf("the discarder was {n} from ready", { n: di[0] }));
+    const cls = row[1] < 0 ? notComputed(f.not.threats || f.not.counts || f.not.options) : esc(tf("the tile was {cls} against {name}", { cls: classWord(F.classes[row[1]]), name: name(res.winner) }));
+    return `<p class="deal-in" data-shanten="${di[0] === null ? "" : di[0]}" data-class="${row[1] < 0 ? "" : F.classes[row[1]]}">${esc(t("Deal-in"))}: ${ready} · ${cls}</p>`;
+  }
+  function factsPanel() {
+    // the decision of this step in words, with the legend of the marks
+    const box = $("facts");
+    box.hidden = !factsOn;
+    if (!factsOn) return;
+    if (!F) { box.textContent = "…"; return; }
+    // a decision of a seat whose hand is hidden (another seat's view) is not told
+    const i = factAt[cur], f = i === undefined || (view >= 0 && view !== F.d[i][1]) ? null : fact(i);
+    const legend = `<p class="f-legend">${esc(t("Under each tile: the tiles that lower the shanten after discarding it (upper) and the shanten it leaves (lower); a frame marks the tile thrown, a dot the most accepting."))} ${
+      F.classes.map((c) => `<i class="f-c c-${c}"></i> ${esc(classWord(c))}`).join(" ")}</p>`;
+    if (F.error !== undefined || !f) { box.innerHTML = (F.error !== undefined ? notComputed(F.error) + " " : "") + legend + dealInHTML(cur); return; }
+    const taken = (f.options || []).find((o) => o.kind === f.taken);
+    const best = f.best ? f.best.map(KIND).join(" ") : notComputed(f.not.counts || f.not.options);
+    const loss = f.forced ? esc(t("forced: the hand is in riichi")) : !f.loss ? notComputed(f.not.loss || f.not.counts || f.not.options)
+      : f.loss[0] || f.loss[1] ? esc(tf("loss: {s} shanten and {n} tiles", { s: f.loss[0], n: f.loss[1] })) : esc(t("no loss"));
+    box.innerHTML = `<p class="f-decision" data-decision="${f.index}"><b>${esc(tf("{name}'s decision", { name: name(f.seat) }))}</b>: ${esc(t("discarded"))} ${tileSVG(thrown(f))}
+      ${taken ? esc(taken.shanten === 0 ? t("ready") : tf("{n} from ready", { n: taken.shanten })) + " · " + (taken.count === null ? notComputed(f.not.counts) : esc(tf("ukeire {n} tiles", { n: taken.count }))) : notComputed(f.not.options)}
+      · ${esc(t("most accepting"))} <span class="f-best-kinds">${best}</span> · ${loss}</p>${legend}${dealInHTML(cur)}`;
   }
   function infoHTML(a) {
     if (!a.length) return "";
@@ -154,7 +280,7 @@
         <div class="row">${tilesHTML(r.hand)}<span class="drawn" style="margin-left:.6rem">${tileSVG(r.tile)}</span>
         ${r.melds.map((m) => `<span class="meld" style="margin-left:.6rem">${tilesHTML(m)}</span>`).join("")}</div>
         <p>${esc(t("dora"))} ${tilesHTML(r.dora)} ${r.ura ? " · " + esc(t("ura")) + " " + tilesHTML(r.ura) : ""}</p>
-        <table><tr><th>${esc(t(G.unit === "han" ? "yaku" : "pattern"))}</th><th>${unit}</th></tr>${yaku}</table>
+        ${dealInHTML(cur)}<table><tr><th>${esc(t(G.unit === "han" ? "yaku" : "pattern"))}</th><th>${unit}</th></tr>${yaku}</table>
         <p class="value"><b>${esc(G.unit === "han" ? tf("{han} han {fu} fu", { han: r.han, fu: r.fu }) : tf("{han} 台", { han: r.han }))}${r.limit ? " · " + esc(t(r.limit)) : ""}${r.points ? " · " + esc(tf("{n} points", { n: num(r.points) })) : ""}</b></p>${deltas(r.deltas)}</div>`;
     }
     if (r.kind === "draw") {
@@ -178,28 +304,45 @@
     Object.assign(table.dataset, { step: cur, turn: turnOf[cur], round: G.labels[cur] || "" });
     $("caption").textContent = caption(cur);
     if (R) reviewPanel();
+    if ($("facts")) factsPanel();
     $("slider").value = cur;
     $("position").textContent = place(cur);
     lists();
     share();
-    const hash = `#step=${cur}` + (view >= 0 ? `&seat=${view}` : "");
+    const hash = `#step=${cur}` + (view >= 0 ? `&seat=${view}` : "") + (factsOn ? "&facts=1" : "");
     if (location.hash !== hash) history.replaceState(null, "", hash);
+  }
+  const LIST_TITLES = { "": "Moves of this round", differs: "Moves the AI disagrees with",
+    three: "Moves where the player, the AI and the most accepting choice all differ",
+    loss: "Discards that were not the most accepting" };
+  const FILTERS = { differs: "only-differs", three: "only-three", loss: "only-loss" };
+  function setFilter(kind, on) {
+    // one filter at a time: its box checked, the others cleared
+    only = on ? kind : "";
+    for (const [k, id] of Object.entries(FILTERS)) if ($(id)) $(id).checked = k === only;
+    shownRound = null; draw();
+  }
+  function setFacts(on, redraw = true) {
+    factsOn = !!on;
+    if ($("facts-toggle")) $("facts-toggle").setAttribute("aria-pressed", String(factsOn));
+    if (redraw) draw();
   }
   function lists() {
     const r = roundOf[cur];
-    if (shownRound !== (onlyDiffers ? "differs" : r)) {
-      shownRound = onlyDiffers ? "differs" : r;
+    if (shownRound !== (only || r)) {
+      shownRound = only || r;
       const first = r >= 0 ? G.rounds[r][2] : 0, last = r + 1 < G.rounds.length ? G.rounds[r + 1][2] : steps.length;
       let html = "";
-      for (let i = onlyDiffers ? 0 : first; i < (onlyDiffers ? steps.length : last); i++) {
-        if (onlyDiffers && !marks[i].differs) continue;
+      for (let i = only ? 0 : first; i < (only ? steps.length : last); i++) {
+        if (only && !marks[i][only]) continue;
         const cls = (findingsAt[i] ? " flagged" : "") + (isMove[i] ? "" : " aside") + (marks[i].differs ? " ai-differs" : "");
-        const where = onlyDiffers ? `<span class="where">${esc(G.labels[i] || "")}</span> ` : "";
+        const where = only ? `<span class="where">${esc(G.labels[i] || "")}</span> ` : "";
         const mark = marks[i].differs ? ` <span class="ai-mark" title="${esc(t("The AI would have chosen otherwise"))}">≠</span>` : "";
-        html += `<li data-step="${i}" data-turn="${turnOf[i]}" class="${cls.trim()}"><span class="n">${turnOf[i]}</span>${where}${esc(caption(i))}${mark}</li>`;
+        const loss = only === "loss" ? ` <span class="f-lost">${esc(tf("loss: {s} shanten and {n} tiles", { s: lossOf(i)[0], n: lossOf(i)[1] }))}</span>` : "";
+        html += `<li data-step="${i}" data-turn="${turnOf[i]}" class="${cls.trim()}"><span class="n">${turnOf[i]}</span>${where}${esc(caption(i))}${mark}${loss}</li>`;
       }
       $("moves").innerHTML = html;
-      $("moves-title").textContent = t(onlyDiffers ? "Moves the AI disagrees with" : "Moves of this round");
+      $("moves-title").textContent = t(LIST_TITLES[only]);
     }
     for (const li of $("moves").children) li.classList.toggle("current", +li.dataset.step === cur);
     for (const li of $("rounds").children) li.classList.toggle("current", +li.dataset.round === r);
@@ -344,10 +487,12 @@
       const li = e.target.closest("li[data-step]"); if (li && e.key === "Enter") toFinding(li);
     });
     if ($("copy")) $("copy").addEventListener("click", copyRound);
-    if ($("only-differs")) $("only-differs").addEventListener("change", (e) => { onlyDiffers = e.target.checked; shownRound = null; draw(); });
+    for (const [k, id] of Object.entries(FILTERS)) if ($(id)) $(id).addEventListener("change", (e) => setFilter(k, e.target.checked));
+    if ($("facts-toggle")) $("facts-toggle").addEventListener("click", () => setFacts(!factsOn));
     document.addEventListener("keydown", keys);
     window.addEventListener("hashchange", fromHash);
     fromHash();
+    unpackFacts().then(useFacts, (e) => useFacts({ error: "the facts could not be unpacked: " + e }));
   }
   function copyRound() {
     const box = $("share-text");
@@ -371,6 +516,7 @@
     else if (k === "c" || k === "C") actions[back + "call"]();
     else if (k === "i" || k === "I") actions[back + "riichi"]();
     else if ((k === "d" || k === "D") && R) actions[back + "differs"]();
+    else if ((k === "f" || k === "F") && $("facts-toggle")) setFacts(!factsOn);
     else if (k === " ") play();
     else return;
     e.preventDefault();
@@ -380,6 +526,7 @@
     const seat = h.has("seat") ? +h.get("seat") : -1;
     view = seat >= 0 && seat < N ? seat : -1;
     $("seat").value = String(view);
+    if ($("facts-toggle")) setFacts(h.get("facts") === "1", false);
     // no address: the deal of the first round, with the real starting scores
     const k = h.has("step") ? +h.get("step") : (G.rounds.length ? G.rounds[0][2] : 0);
     go(Number.isFinite(k) ? k : 0);

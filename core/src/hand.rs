@@ -284,11 +284,64 @@ type Combined = [[i32; 2]; 6];
 /// Ukeire counts (twin of `mjlog.decisions.efficiency.discard_options` and
 /// `mjlog.decisions.efficiency.hand_ukeire`): the standard shape over `sets` sets and a pair,
 /// seven pairs and thirteen orphans beside it for a closed riichi hand (four sets). Each
-/// suit pattern's splits are found once and indexed by the pattern's counts in base 5.
+/// suit pattern's splits are found once and indexed by the pattern's counts in base 5; which
+/// draws into a suit lower a hand is remembered beside the other suits it was counted with
+/// ([`Memo`], 1 MB), and the special shapes are counted only where a draw can take them
+/// below the shanten to beat.
 #[derive(Default)]
 pub struct Ukeire {
     index: Index,
     frontiers: Vec<Front>,
+    draws: Memo,
+}
+
+/// The draws into one suit that lower a hand's standard shanten, remembered by what
+/// decides them: the suit's pattern, the other suits combined, the shanten to beat and the
+/// sets (see [`Ukeire::suit_lowers`]). A direct-mapped cache of `(key + 1, kinds)`: a key
+/// takes the slot of its hash, replacing what was there. Small enough to stay in the
+/// processor's cache (the keys a game meets again are mostly met again soon: the same
+/// suits beside another discard, the same hand a turn later).
+struct Memo {
+    slots: Vec<(u64, u16)>,
+}
+
+/// log2 of [`Memo`]'s slots (16 bytes each).
+const MEMO_BITS: u32 = 16;
+
+impl Default for Memo {
+    fn default() -> Self {
+        Memo {
+            slots: vec![(0, 0); 1 << MEMO_BITS],
+        }
+    }
+}
+
+impl Memo {
+    fn slot(key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - MEMO_BITS)) as usize
+    }
+
+    fn get(&self, key: u64) -> Option<u16> {
+        let (k, v) = self.slots[Self::slot(key)];
+        (k == key + 1).then_some(v)
+    }
+
+    fn insert(&mut self, key: u64, kinds: u16) {
+        self.slots[Self::slot(key)] = (key + 1, kinds);
+    }
+}
+
+/// A [`Memo`] key: a suit pattern (23 bits: 22 of counts and the honours flag), the other
+/// suits combined (12 places of -1..=5 in base 7, 34 bits), the shanten to beat (-1..=14,
+/// 4 bits) and the sets (1..=5, 3 bits): 64 bits, none shared, so no two keys are equal.
+fn draws_key(pattern: u32, rest: &Combined, base: i32, sets: i32) -> u64 {
+    let mut packed = 0u64;
+    for row in rest {
+        for &t in row {
+            packed = packed * 7 + (t + 1) as u64;
+        }
+    }
+    u64::from(pattern) | packed << 23 | ((base + 1) as u64 & 15) << 57 | (sets as u64 & 7) << 61
 }
 
 /// An open-addressing index from a suit pattern's key (its counts in base 5, the honours
@@ -575,11 +628,8 @@ impl Ukeire {
         let f = self.suits(h);
         let rest = self.rests(&f, melds, sets);
         let base = self.fewest(&rest[3], f[3], sets);
-        let drawn = [usize::MAX; KINDS];
         let ctx = Draws {
             rest: &rest,
-            drawn: &drawn,
-            redo: ALL_SUITS,
             sets,
             special: melds == 0 && sets == 4,
         };
@@ -600,25 +650,35 @@ impl Ukeire {
     ) -> (i32, u64, u32) {
         let mut base = base_std;
         let mut spec = [99; KINDS];
+        let mut specials = false;
         if ctx.special {
-            base = base.min(seven_pairs(h)).min(thirteen_orphans(h));
-            specials_after_draws(h, &mut spec);
+            let least = seven_pairs(h).min(thirteen_orphans(h));
+            base = base.min(least);
+            // a draw lowers either special shape by one at most: counted only where that
+            // can go below the shanten to beat (`base`, or 1 for a hand ready on nothing)
+            specials = least <= base.max(1);
+            if specials {
+                specials_after_draws(h, &mut spec);
+            }
         }
+        let spec = specials.then_some(&spec);
         let near = near_mask(h);
-        let mut lower = self.lowers(h, ctx, &spec, near, base);
+        let mut lower = self.lowers(h, ctx, spec, near, base);
         if base == 0 && lower == 0 {
             base = 1; // ready on nothing but kinds it holds four of
-            lower = self.lowers(h, ctx, &spec, near, base);
+            lower = self.lowers(h, ctx, spec, near, base);
             if base_std < base {
                 // a loose tile leaves the standard shape at `base_std`: below 1 too
                 lower |= !near & held_below_four(h);
             }
         }
         let mask = lower & here;
-        let count = (0..KINDS)
-            .filter(|&k| mask >> k & 1 == 1)
-            .map(|k| u32::from(unseen[k]))
-            .sum();
+        let mut count = 0;
+        let mut left = mask;
+        while left != 0 {
+            count += u32::from(unseen[left.trailing_zeros() as usize]);
+            left &= left - 1;
+        }
         (base, mask, count)
     }
 
@@ -627,37 +687,56 @@ impl Ukeire {
         &mut self,
         h: &[u8; KINDS],
         ctx: &Draws<'_>,
-        spec: &[i32; KINDS],
+        spec: Option<&[i32; KINDS]>,
         near: u64,
         base: i32,
     ) -> u64 {
         let mut lower = 0u64;
-        let mut keys = [0usize; 4];
-        for (b, &(lo, hi)) in SUIT_RANGES.iter().enumerate() {
-            keys[b] = h[lo..hi]
-                .iter()
-                .fold(0usize, |k, &c| k * 5 + usize::from(c));
+        for (b, &(lo, _)) in SUIT_RANGES.iter().enumerate() {
+            lower |= u64::from(self.suit_lowers(h, ctx, b, near, base)) << lo;
         }
-        let live: [Live; 4] = std::array::from_fn(|b| live_of(&ctx.rest[b]));
-        for k in 0..KINDS {
-            if h[k] >= 4 {
-                continue;
-            }
-            let b = suit_of(k);
-            let lowers = spec[k] < base
-                || (near >> k & 1 == 1 && {
-                    let at = if ctx.redo == ALL_SUITS || b == ctx.redo {
-                        self.with_tile_keyed(h, b, k, keys[b])
-                    } else {
-                        ctx.drawn[k]
-                    };
-                    self.below(&live[b], at, ctx.sets, base)
-                });
-            if lowers {
-                lower |= 1 << k;
+        if let Some(spec) = spec {
+            for k in 0..KINDS {
+                if h[k] < 4 && spec[k] < base {
+                    lower |= 1 << k;
+                }
             }
         }
         lower
+    }
+
+    /// The kinds of suit `b` (bit 0 its first) held fewer than four times whose draw takes
+    /// the standard shanten of `h` below `base`. What decides them (the suit's pattern,
+    /// the other suits combined, `base`, the sets) is the [`Memo`]'s key: a pattern met
+    /// again beside the same rest is looked up, not counted. A draw with no tile of its
+    /// suit within two (`near`) leaves the standard shape as it was.
+    fn suit_lowers(
+        &mut self,
+        h: &[u8; KINDS],
+        ctx: &Draws<'_>,
+        b: usize,
+        near: u64,
+        base: i32,
+    ) -> u16 {
+        let (lo, hi) = SUIT_RANGES[b];
+        let pattern = pattern_key(&h[lo..hi], b);
+        let key = draws_key(pattern, &ctx.rest[b], base, ctx.sets);
+        if let Some(kinds) = self.draws.get(key) {
+            return kinds;
+        }
+        let live = live_of(&ctx.rest[b]);
+        let plain = (pattern & !HONOUR_FLAG) as usize;
+        let mut kinds = 0u16;
+        for k in lo..hi {
+            if h[k] < 4 && near >> k & 1 == 1 {
+                let at = self.with_tile_keyed(h, b, k, plain);
+                if self.below(&live, at, ctx.sets, base) {
+                    kinds |= 1 << (k - lo);
+                }
+            }
+        }
+        self.draws.insert(key, kinds);
+        kinds
     }
 
     /// For each suit, the other suits combined from the start state of `melds` sets.
@@ -691,28 +770,25 @@ impl Ukeire {
         let f = self.suits(c);
         let mut start: Combined = [[-1; 2]; 6];
         start[melds as usize][0] = 0;
-        // pairs[a][b]: the suits other than a and b combined (a != b)
+        // for each suit a holding a tile (a discard from it): pairs[a][b], the suits other
+        // than a and b combined (a != b), and others[a], the suits other than a combined
         let mut pairs = [[start; 4]; 4];
-        for (a, row) in pairs.iter_mut().enumerate() {
-            for (b, slot) in row.iter_mut().enumerate() {
-                if a != b {
-                    for (s, &at) in f.iter().enumerate() {
-                        if s != a && s != b {
-                            *slot = self.add(slot, at, sets);
-                        }
+        let mut others = [start; 4];
+        for (a, &(lo, hi)) in SUIT_RANGES.iter().enumerate() {
+            if c[lo..hi].iter().all(|&n| n == 0) {
+                continue;
+            }
+            for b in (0..4).filter(|&b| b != a) {
+                for (s, &at) in f.iter().enumerate() {
+                    if s != a && s != b {
+                        pairs[a][b] = self.add(&pairs[a][b], at, sets);
                     }
                 }
             }
+            let next = (a + 1) % 4;
+            others[a] = self.add(&pairs[a][next], f[next], sets);
         }
-        let mut drawn = [usize::MAX; KINDS];
-        for (b, &(lo, hi)) in SUIT_RANGES.iter().enumerate() {
-            for k in lo..hi {
-                if c[k] < 4 {
-                    drawn[k] = self.with_tile(c, b, k);
-                }
-            }
-        }
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(KINDS);
         for d in 0..KINDS {
             if c[d] == 0 {
                 continue;
@@ -725,7 +801,7 @@ impl Ukeire {
             let mut rest = [start; 4];
             for (b, slot) in rest.iter_mut().enumerate() {
                 *slot = if b == a {
-                    self.add(&pairs[a][(a + 1) % 4], f[(a + 1) % 4], sets)
+                    others[a]
                 } else {
                     self.add(&pairs[a][b], fa, sets)
                 };
@@ -733,8 +809,6 @@ impl Ukeire {
             let base = self.fewest(&rest[a], fa, sets);
             let ctx = Draws {
                 rest: &rest,
-                drawn: &drawn,
-                redo: a,
                 sets,
                 special,
             };
@@ -778,13 +852,10 @@ fn specials_after_draws(h: &[u8; KINDS], out: &mut [i32; KINDS]) {
     }
 }
 
-/// What a hand's draws are counted against: each suit's other suits combined, the
-/// frontier of each draw into a suit left as it was (`drawn`), the suit whose draws are
-/// looked up again (`redo`, [`ALL_SUITS`] for every suit), and the shapes counted.
+/// What a hand's draws are counted against: each suit's other suits combined, the sets
+/// and whether the special shapes are counted.
 struct Draws<'a> {
     rest: &'a [Combined; 4],
-    drawn: &'a [usize; KINDS],
-    redo: usize,
     sets: i32,
     special: bool,
 }
@@ -808,9 +879,6 @@ fn live_of(states: &Combined) -> Live {
 /// `POW5[j]` is 5^j: a suit's key holds its last kind's count at 5^0.
 const POW5: [usize; 9] = [1, 5, 25, 125, 625, 3_125, 15_625, 78_125, 390_625];
 
-/// [`Draws::redo`] for a hand whose every draw is looked up.
-const ALL_SUITS: usize = 4;
-
 /// The kinds (a mask) `h` holds fewer than four of.
 fn held_below_four(h: &[u8; KINDS]) -> u64 {
     (0..KINDS).filter(|&k| h[k] < 4).fold(0, |m, k| m | 1 << k)
@@ -818,21 +886,45 @@ fn held_below_four(h: &[u8; KINDS]) -> u64 {
 
 /// The kinds (a mask) within two of a tile held in their suit, or held (honours).
 fn near_mask(h: &[u8; KINDS]) -> u64 {
-    let mut near = 0u64;
-    for (k, &held) in h.iter().enumerate() {
-        if held == 0 {
-            continue;
-        }
-        if k >= 27 {
-            near |= 1 << k;
-            continue;
-        }
-        let lo = k - k % 9;
-        for j in k.saturating_sub(2).max(lo)..=(k + 2).min(lo + 8) {
-            near |= 1 << j;
-        }
+    let mut held = 0u64;
+    for (k, &n) in h.iter().enumerate() {
+        held |= u64::from(n > 0) << k;
+    }
+    let mut near = held & (0x7F << 27);
+    for lo in [0, 9, 18] {
+        let m = held >> lo & 0x1FF;
+        near |= ((m | m << 1 | m << 2 | m >> 1 | m >> 2) & 0x1FF) << lo;
     }
     near
+}
+
+/// The most accepting discards of `options` (most accepting first, as [`Ukeire::options`]
+/// gives them) that `forbidden` (a mask of kinds) allows, or of them all when it allows
+/// none, and the loss of discarding `tile` against them: (shanten lost, unseen copies
+/// lost), `None` when `tile` is not among the options. Twin of the observer's judging in
+/// `mjlog.decisions.efficiency.py_discard_facts`.
+pub fn judge(options: &[Choice], forbidden: u64, tile: u32) -> (Vec<u8>, Option<(i32, i64)>) {
+    let allowed = |o: &&Choice| forbidden >> o.kind & 1 == 0;
+    let pool: Vec<&Choice> = if options.iter().any(|o| allowed(&o)) {
+        options.iter().filter(allowed).collect()
+    } else {
+        options.iter().collect()
+    };
+    let Some(top) = pool.first() else {
+        return (Vec::new(), None);
+    };
+    let best = pool
+        .iter()
+        .filter(|o| o.shanten == top.shanten && o.count == top.count)
+        .map(|o| o.kind)
+        .collect();
+    let loss = options.iter().find(|o| u32::from(o.kind) == tile).map(|o| {
+        (
+            o.shanten - top.shanten,
+            i64::from(top.count) - i64::from(o.count),
+        )
+    });
+    (best, loss)
 }
 
 thread_local! {
@@ -921,7 +1013,15 @@ mod tests {
         assert!(options
             .windows(2)
             .all(|w| (w[0].shanten, -(w[0].count as i64)) <= (w[1].shanten, -(w[1].count as i64))));
-        // 6666s with three calls: ready only on a fifth 6s, so 1, and any draw lowers it
+        // the best of them: 23456789m 123p 55p ready on 1m 4m 7m (throwing 1m), unless
+        // kuikae forbids 1m: then the best of the others, and 1m's loss is counted still
+        let (best, loss) = judge(&options, 0, 0);
+        assert!(best.contains(&0) && loss == Some((0, 0)));
+        let (best, loss) = judge(&options, 1, 0);
+        assert!(!best.contains(&0) && !best.is_empty());
+        assert!(loss.is_some_and(|(sh, _)| sh <= 0));
+        assert_eq!(judge(&options, 0, 20).1, None); // 3s: not in the hand
+                                                    // 6666s with three calls: ready only on a fifth 6s, so 1, and any draw lowers it
         let (sh, mask, _) = u.hand(&counts(&[23, 23, 23, 23]), 3, 4, all, &unseen);
         assert_eq!((sh, mask), (1, all & !(1 << 23)));
     }

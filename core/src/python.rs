@@ -5,7 +5,7 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyByteArray, PyBytes};
 
 use pyo3::types::PyList;
 use pyo3::IntoPyObjectExt;
@@ -282,6 +282,159 @@ fn hand_ukeire(
     Ok(crate::hand::hand_ukeire(&c, melds, sets, here, &u))
 }
 
+/// A hand's counts by kind from its tile ids (any iterable of ints), or `None` when it
+/// holds a tile of no riichi kind (a flower, an unknown tile) or a kind five times.
+fn kind_counts(tiles: &Bound<'_, PyAny>) -> PyResult<Option<[u8; crate::hand::KINDS]>> {
+    let mut c = [0u8; crate::hand::KINDS];
+    for t in tiles.try_iter()? {
+        let k = t?.extract::<usize>()? >> 2;
+        if k >= crate::hand::KINDS || c[k] >= 4 {
+            return Ok(None);
+        }
+        c[k] += 1;
+    }
+    Ok(Some(c))
+}
+
+/// One option as Python sees it: `(kind, shanten, ukeire mask, unseen copies)`.
+type Row = (u8, i32, u64, u32);
+
+/// A discard decision's facts in one call (twin of
+/// `mjlog.decisions.efficiency.py_discard_facts`): from the hand's tile ids
+/// (`concealed`), its calls, the copies of each kind the table has not shown (`rest`, 34
+/// bytes or a bytearray), the kinds kuikae forbids (a mask) and the kind thrown, `(options most
+/// accepting first, best kinds, loss or None, unseen copies as 34 bytes)`; `None` for a
+/// hand it does not count (a flower or unknown tile, a size that does not discard, more
+/// copies of a kind than the table has left), which the caller then explains.
+#[pyfunction]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn discard_facts<'py>(
+    py: Python<'py>,
+    concealed: &Bound<'py, PyAny>,
+    melds: i32,
+    sets: i32,
+    here: u64,
+    rest: &Bound<'py, PyAny>,
+    forbidden: u64,
+    tile: u32,
+) -> PyResult<Option<(Vec<Row>, Vec<u16>, Option<(i32, i64)>, Bound<'py, PyBytes>)>> {
+    let rest = left_copies(rest)?;
+    let Some(c) = kind_counts(concealed)? else {
+        return Ok(None);
+    };
+    let tiles: i32 = c.iter().map(|&n| i32::from(n)).sum();
+    if !(1..=5).contains(&sets) || !(0..=sets).contains(&melds) || tiles != 3 * (sets - melds) + 2 {
+        return Ok(None);
+    }
+    let mut unseen = [0u8; crate::hand::KINDS];
+    for k in 0..crate::hand::KINDS {
+        if rest[k] < c[k] || rest[k] > 4 {
+            return Ok(None);
+        }
+        unseen[k] = rest[k] - c[k];
+    }
+    let options = crate::hand::discard_options(&c, melds, sets, here, &unseen);
+    let (best, loss) = crate::hand::judge(&options, forbidden, tile);
+    let rows = options
+        .iter()
+        .map(|o| (o.kind, o.shanten, o.ukeire, o.count))
+        .collect();
+    // u16, not u8: PyO3 gives a Vec<u8> to Python as bytes, not as kinds
+    let best = best.into_iter().map(u16::from).collect();
+    Ok(Some((rows, best, loss, PyBytes::new(py, &unseen))))
+}
+
+/// The shanten, ukeire mask and unseen copies of the ukeire of a hand offered a call
+/// (twin of `mjlog.decisions.efficiency.py_offer_ukeire`), from its tile ids, its calls,
+/// and the copies of each kind the table has not shown (`rest`, 34 bytes or a bytearray);
+/// or why not: 1 for a hand that is not one tile short of complete (or holds a flower or
+/// an unknown tile), 2 for one holding more copies of a kind than the table has left.
+#[pyfunction]
+fn offer_ukeire<'py>(
+    py: Python<'py>,
+    concealed: &Bound<'py, PyAny>,
+    melds: i32,
+    sets: i32,
+    here: u64,
+    rest: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let rest = left_copies(rest)?;
+    let mut c = [0u8; crate::hand::KINDS];
+    for t in concealed.try_iter()? {
+        let k = t?.extract::<usize>()? >> 2;
+        if k >= crate::hand::KINDS {
+            return 1.into_bound_py_any(py);
+        }
+        c[k] = c[k].saturating_add(1);
+    }
+    let tiles: i32 = c.iter().map(|&n| i32::from(n)).sum();
+    if !(1..=5).contains(&sets) || !(0..=sets).contains(&melds) || tiles != 3 * (sets - melds) + 1 {
+        return 1.into_bound_py_any(py);
+    }
+    let mut unseen = [0u8; crate::hand::KINDS];
+    for k in 0..crate::hand::KINDS {
+        if rest[k] < c[k] || rest[k] > 4 {
+            return 2.into_bound_py_any(py);
+        }
+        unseen[k] = rest[k] - c[k];
+    }
+    crate::hand::hand_ukeire(&c, melds, sets, here, &unseen).into_bound_py_any(py)
+}
+
+/// 34 counts of copies left, from bytes or a bytearray.
+fn left_copies(rest: &Bound<'_, PyAny>) -> PyResult<[u8; crate::hand::KINDS]> {
+    let rest = if let Ok(b) = rest.cast::<PyByteArray>() {
+        b.to_vec()
+    } else {
+        rest.cast::<PyBytes>()?.as_bytes().to_vec()
+    };
+    rest.try_into()
+        .map_err(|_| PyValueError::new_err("34 counts of copies left are needed"))
+}
+
+/// The calls each hand allows on a discard of `kind` (twin of
+/// `mjlog.decisions.efficiency.py_call_offers`): `hands` holds each seat's tile ids, or
+/// `None` for a seat not offered the tile; chi only for seat `chi_seat` and a number kind.
+/// One `(seat, pon, open kan, chi shapes)` per seat allowed any, where bit 0, 1 and 2 of
+/// the shapes are the chi with the two kinds below, around and above the tile.
+#[pyfunction]
+fn call_offers(
+    hands: Vec<Option<Bound<'_, PyAny>>>,
+    kind: usize,
+    chi_seat: i64,
+) -> PyResult<Vec<(usize, bool, bool, u8)>> {
+    let mut out = Vec::new();
+    if kind >= crate::hand::KINDS {
+        return Ok(out);
+    }
+    for (q, hand) in hands.iter().enumerate() {
+        let Some(hand) = hand else { continue };
+        // held[j]: copies of kind - 2 + j
+        let mut held = [0u8; 5];
+        for t in hand.try_iter()? {
+            let k = t?.extract::<usize>()? >> 2;
+            if k < crate::hand::KINDS && k + 2 >= kind && k <= kind + 2 {
+                held[k + 2 - kind] += 1;
+            }
+        }
+        let mut chi = 0u8;
+        if i64::try_from(q).is_ok_and(|q| q == chi_seat) && kind < 27 {
+            let n = kind % 9;
+            for (bit, (a, b)) in [(0usize, 1usize), (1, 3), (3, 4)].into_iter().enumerate() {
+                // a and b index held: 0 is kind - 2 … 4 is kind + 2
+                if n + a >= 2 && n + b <= 10 && held[a] > 0 && held[b] > 0 {
+                    chi |= 1 << bit;
+                }
+            }
+        }
+        let (pon, kan) = (held[2] >= 2, held[2] >= 3);
+        if pon || chi != 0 {
+            out.push((q, pon, kan, chi));
+        }
+    }
+    Ok(out)
+}
+
 /// Starting shanten and pairs of dealers (row 0, the wall's first 14 kinds) and the other
 /// seats (row 1, 13 each after them) over walls of `size` kinds each, concatenated (twin
 /// of the loop of `mjlog.fairness.inference.uniform_hands`): two flat rows-first
@@ -334,5 +487,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(uniform_hands, m)?)?;
     m.add_function(wrap_pyfunction!(discard_options, m)?)?;
     m.add_function(wrap_pyfunction!(hand_ukeire, m)?)?;
+    m.add_function(wrap_pyfunction!(discard_facts, m)?)?;
+    m.add_function(wrap_pyfunction!(call_offers, m)?)?;
+    m.add_function(wrap_pyfunction!(offer_ukeire, m)?)?;
     Ok(())
 }

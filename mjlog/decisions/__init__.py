@@ -11,6 +11,10 @@ discard accepts most tiles. ``docs/review.md`` documents every field.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from mjlog.decisions.model import CallDecision, DealIn, Decision, DiscardDecision, Option
 from mjlog.decisions.observer import DecisionFacts
 from mjlog.events import GameStart
@@ -24,6 +28,21 @@ class FactsError(RuntimeError):
     record's: a record that does not add up gets facts marked not computed)."""
 
 
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    """The cyclic garbage collector paused (if it was running) for one game's replay: the
+    facts are many small objects that hold no cycles and live as long as the game's list,
+    which the collector would otherwise walk again and again as it grows. Whatever
+    cycles the replay leaves are collected once it resumes."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def decisions(record: GameRecord, ruleset: Ruleset | None = None) -> list[Decision]:
     """Every decision of ``record``, in event order (a discard's call decisions after its
     discard decision), under ``ruleset`` (default: the one the record suggests; it
@@ -33,7 +52,8 @@ def decisions(record: GameRecord, ruleset: Ruleset | None = None) -> list[Decisi
     rs = ruleset or (start.ruleset if isinstance(start, GameStart) else Ruleset())
     engine = Engine(record.src)
     facts = DecisionFacts(engine, rs)
-    engine.run(record.events, [facts])
+    with _no_collection():
+        engine.run(record.events, [facts])
     failed = [f for f in engine.findings if f.code == "internal-error"
               and f.message.startswith(DecisionFacts.name + " ")]
     if failed:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from operator import sub
 from typing import Final
 
-from mjlog.decisions.efficiency import route
+from mjlog.decisions.efficiency import CHI_SHAPES, facts_route, route
 from mjlog.decisions.model import CallDecision, DealIn, Decision, DiscardDecision, note
 from mjlog.decisions.safety import classes, safety_class
 from mjlog.events import (
@@ -64,13 +64,6 @@ def _visible(unseen: bytes) -> bytes:
     return bytes(4 - u for u in unseen)
 
 
-def _held(ps: PlayerState, kind: int) -> int:
-    """Copies of ``kind`` in a hand (four set look-ups, no scan)."""
-    c = ps.concealed
-    t = 4 * kind
-    return (t in c) + (t + 1 in c) + (t + 2 in c) + (t + 3 in c)
-
-
 class DecisionFacts(Observer):
     """Computes every decision's facts during a replay (module docstring); read them from
     :attr:`decisions` after the run."""
@@ -87,6 +80,7 @@ class DecisionFacts(Observer):
         """Whether the table shows dora indicators (a Taiwanese table deals none)."""
         self.decisions: list[Decision] = []
         self._options, self._ukeire = route()
+        self._facts, self._callable, self._offer_ukeire = facts_route()
         self._round = ""
         self._here = (1 << KINDS) - 1
         self._rest = bytearray(KINDS)
@@ -180,13 +174,43 @@ class DecisionFacts(Observer):
 
     def _discard(self, ev: Discard) -> tuple[DiscardDecision, bytes | None]:
         """The decision of ``ev`` and the copies of each kind its player cannot see
-        (``None`` when the hand is not known)."""
-        s = self.engine.state
+        (``None`` when the hand is not known): counted in one call of the core's
+        ``discard_facts``, or by :meth:`_explained` for a hand it does not count."""
         p = ev.player
-        ps = s.players[p]
+        ps = self.engine.state.players[p]
         d = DiscardDecision(event=self.engine.index, round=self._round, seat=p,
                             tile=KIND_OF[ev.tile], riichi=ev.riichi,
                             tsumogiri=ev.tsumogiri, forced=ps.riichi)
+        if ps.unknown:
+            return self._explained(d, ps)
+        mask = 0
+        call = self._called_now
+        if call is not None and self.kuikae != "allowed":
+            d.forbidden = frozenset(_kuikae(call, self.kuikae))
+            mask = sum(1 << k for k in d.forbidden if k < KINDS)
+        got = self._facts(ps.concealed, len(ps.melds), self.sets, self._here, self._rest,
+                          mask, d.tile)
+        if got is None:
+            return self._explained(d, ps)
+        d.raw, best, loss, unseen = got
+        if self._hidden:
+            d.counted = False
+            note(d, "counts", HIDDEN_TABLE)
+        else:
+            d.best = best
+            if not d.forced and loss is None:
+                note(d, "loss", "the tile thrown is not in the hand")
+            elif not d.forced:
+                d.loss = loss
+        if self._riichi:
+            self._threats(d, unseen)
+        return d, unseen
+
+    def _explained(self, d: DiscardDecision, ps: PlayerState
+                   ) -> tuple[DiscardDecision, bytes | None]:
+        """:meth:`_discard` for a hand ``discard_facts`` does not count: the reason in
+        ``not_computed``, and what can still be counted (the options of a hand whose
+        table shows more copies than four)."""
         counts = None if ps.unknown else _counts(ps)
         if counts is None:
             d.threats = None
@@ -209,7 +233,7 @@ class DecisionFacts(Observer):
             d.counted = False
             note(d, "counts", HIDDEN_TABLE)
         self._judge(d)
-        self._threats(d, counts, unseen)
+        self._threats(d, unseen)
         return d, unseen
 
     def _judge(self, d: DiscardDecision) -> None:
@@ -234,9 +258,9 @@ class DecisionFacts(Observer):
                 return
         note(d, "loss", "the tile thrown is not in the hand")
 
-    def _threats(self, d: DiscardDecision, counts: bytearray, unseen: bytes) -> None:
-        """Each kind held, classed against each opponent in riichi (the copies its player
-        sees are those not ``unseen``)."""
+    def _threats(self, d: DiscardDecision, unseen: bytes) -> None:
+        """Each kind held (an option of ``d``), classed against each opponent in riichi
+        (the copies its player sees are those not ``unseen``)."""
         if not self._riichi:
             return
         threats = [q for q in self._riichi if q != d.seat]
@@ -246,7 +270,7 @@ class DecisionFacts(Observer):
             d.threats = None
             note(d, "threats", HIDDEN_TABLE)
             return
-        kinds = [k for k in range(KINDS) if counts[k]]
+        kinds = sorted(o[0] for o in d.raw or ())
         visible = _visible(unseen)
         d.threats = {q: classes(kinds, self._safe[q], visible) for q in threats}
 
@@ -261,37 +285,40 @@ class DecisionFacts(Observer):
     # -- call offers
 
     def _offer(self, ev: Discard) -> None:
-        """A call decision for each other seat whose hand could call ``ev``'s tile."""
+        """A call decision for each other seat whose hand could call ``ev``'s tile (not
+        in riichi, its hand known)."""
         s = self.engine.state
         k = KIND_OF[ev.tile]
         if k >= KINDS:
             return
-        n = s.n
-        for q in range(n):
-            ps = s.players[q]
-            if q == ev.player or ps.riichi or ps.unknown:
-                continue
-            calls = _calls(ps, k, q == (ev.player + 1) % n and n == 4)
-            if calls:
-                c = CallDecision(event=self.engine.index, round=self._round, seat=q, tile=k,
-                                 from_seat=ev.player, calls=calls)
-                c.before = self._before(ps, c)
-                self._offers.append(c)
-                self.decisions.append(c)
+        n, p = s.n, ev.player
+        players = s.players
+        hands = [None if q == p or ps.riichi or ps.unknown else ps.concealed
+                 for q, ps in enumerate(players)]
+        for q, pon, kan, chi in self._callable(hands, k, (p + 1) % n if n == 4 else -1):
+            calls: list[tuple[str, tuple[int, ...]]] = []
+            if pon:
+                calls.append(("pon", (k, k)))
+            if kan:
+                calls.append(("open_kan", (k, k, k)))
+            for bit, (a, b) in enumerate(CHI_SHAPES):
+                if chi >> bit & 1:
+                    calls.append(("chi", (k + a, k + b)))
+            c = CallDecision(event=self.engine.index, round=self._round, seat=q, tile=k,
+                             from_seat=p, calls=calls)
+            c.before = self._before(players[q], c)
+            self._offers.append(c)
+            self.decisions.append(c)
 
     def _before(self, ps: PlayerState, c: CallDecision) -> tuple[int, int, int | None] | None:
         """The :data:`~mjlog.decisions.model.Ukeire` of a hand offered a call."""
-        counts = _counts(ps)
-        melds = len(ps.melds)
-        if counts is None or sum(counts) != 3 * (self.sets - melds) + 1:
-            note(c, "before", "the hand is not one tile short of complete")
+        got = self._offer_ukeire(ps.concealed, len(ps.melds), self.sets, self._here,
+                                 self._rest)
+        if isinstance(got, int):
+            note(c, "before", "the hand is not one tile short of complete" if got == 1
+                 else "more than four copies of a kind are on the table")
             return None
-        diff = list(map(sub, self._rest, counts))
-        if min(diff) < 0:
-            note(c, "before", "more than four copies of a kind are on the table")
-            return None
-        sh, mask, count = self._ukeire(bytes(counts), melds, self.sets, self._here,
-                                      bytes(diff))
+        sh, mask, count = got
         if self._hidden:
             note(c, "count", HIDDEN_TABLE)
             return sh, mask, None
@@ -355,22 +382,6 @@ def _kuikae(call: Chi | Pon, rule: str) -> set[int]:
             out.add(low + 3)
         elif called == low + 2 and low % 9 >= 1:
             out.add(low - 1)
-    return out
-
-
-def _calls(ps: PlayerState, k: int, chi: bool) -> list[tuple[str, tuple[int, ...]]]:
-    """The calls a hand allows on a discard of kind ``k`` (chi only when ``chi``)."""
-    out: list[tuple[str, tuple[int, ...]]] = []
-    held = _held(ps, k)
-    if held >= 2:
-        out.append(("pon", (k, k)))
-    if held >= 3:
-        out.append(("open_kan", (k, k, k)))
-    if chi and k < 27:
-        n = k % 9
-        for a, b in ((-2, -1), (-1, 1), (1, 2)):
-            if n + a >= 0 and n + b <= 8 and _held(ps, k + a) and _held(ps, k + b):
-                out.append(("chi", (k + a, k + b)))
     return out
 
 

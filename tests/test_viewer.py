@@ -191,3 +191,14 @@ def test_a_page_stops_at_its_step_cap_and_says_so(tmp_path: Path,
     assert len(data["steps"]) == 300
     (capped,) = [f for f in data["findings"] if f["code"] == "page-capped"]
     assert capped["step"] == 299 and "300 moves" in capped["message"]
+
+
+def test_findings_name_the_players_as_the_text_report_does() -> None:
+    """A replay page's findings write a named seat ``Aoi [0]``, in every language's place,
+    never ``player 0``."""
+    rec = read_path(EXAMPLES / "02-miscounted-payment.mjn")[0]
+    found = [f for f in game_view(rec)["findings"] if f["code"] == "win-deltas"]
+    assert [f["place"].split(", ")[2] for f in found] == ["Aoi [0]", "Ben [1]"]
+    for f in found:
+        name = f["place"].split(", ")[2]
+        assert name in f["places"]["ja"] and name in f["places"]["zh"], f["places"]

@@ -41,10 +41,11 @@ writes no page (:mod:`mjlog.view.page` does).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Final
 
-from mjlog.audit import GameReport, Options, audit_record
+from mjlog.audit import GameReport, Options, audit_record, named
 from mjlog.catalogue import CODES
 from mjlog.check import Referee
 from mjlog.decisions.observer import DecisionFacts
@@ -74,7 +75,7 @@ from mjlog.tiles import KIND_OF, NUM_KINDS, kind_str
 from mjlog.view.captions import caption, code, codes, result_screen, round_name
 from mjlog.view.facts import facts_view
 from mjlog.view.review import review_view
-from mjlog.view.words import LANGS, page_words, place_text
+from mjlog.view.words import LANGS, page_words, place_text, t
 
 MAX_STEPS: Final = 50_000
 """The most steps a page draws: a whole game has about 1,500; only a damaged or hostile
@@ -358,8 +359,29 @@ def findings_of(report: GameReport, rec: Recorder) -> list[dict[str, Any]]:
             step = _result_step(rec.steps, results.get(f.round, []), f.player)
         if step < 0:
             step = by_turn.get((f.round, f.turn), by_turn.get((f.round, -1), 0))
-        out.append(_finding(f, step))
+        out.append(_named(_finding(f, step), report.players))
     return out
+
+
+def _named(found: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """A finding as the page lists it with each seat the record names written as the text
+    report writes it (``Aoi [0]``, not ``player 0``), in its place, message and
+    consequence, and in the places of the other languages."""
+    if not any(names):
+        return found
+    for key in ("place", "message", "consequence"):
+        if isinstance(found.get(key), str):
+            found[key] = named(found[key], names)
+    found["places"] = {lang: _named_in(text, t("player {n}", lang, n=0), names)
+                       for lang, text in found.get("places", {}).items()}
+    return found
+
+
+def _named_in(text: str, unnamed: str, names: Sequence[str]) -> str:
+    """``text`` with each seat written as ``unnamed`` says it (``プレイヤー0``) named."""
+    mark = re.escape(unnamed).replace("0", r"(\d+)")
+    return re.sub(mark, lambda m: f"{names[int(m[1])]} [{m[1]}]"
+                  if int(m[1]) < len(names) and names[int(m[1])] else m[0], text)
 
 
 def _result_step(steps: list[dict[str, Any]], results: list[int], player: int | None) -> int:

@@ -70,6 +70,7 @@ def simulated(seed: int, rounds: int, chance: float = 0.0) -> list[Result]:
     return analyse(tally, seed=0)
 
 
+@pytest.mark.slow  # seconds: CI runs it, the inner loop not
 def test_uniform_walls_are_not_rejected() -> None:
     """20 runs of 500 uniformly shuffled walls: every test runs (position by position
     too), and a run with any rejection is as rare as the 5% false discovery rate makes it

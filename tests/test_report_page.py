@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import lxml.html
+import pytest
 from click.testing import CliRunner
 
 from mjlog.audit import audit_record
@@ -69,6 +70,7 @@ def test_report_of_the_examples_loads_offline_and_draws(browser: Any, tmp_path: 
     assert all(_drawn(c) for c in seen["charts"]), seen["charts"]
 
 
+@pytest.mark.slow  # seconds: CI runs it, the inner loop not
 def test_report_of_real_games_draws_every_chart(browser: Any, tmp_path: Path) -> None:
     """Houou games of the corpus: dated, so every one of the six charts has data."""
     assert corpus_paths("tenhou-xml")

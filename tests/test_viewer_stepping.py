@@ -13,7 +13,7 @@ from mjlog.view.model import game_view
 
 from .viewer_pages import OURS, SAMPLES, open_page, page_of, sample, step_through_a_round
 
-_INNER_LOOP = ("tenhou-xml", "taiwanese, generated")
+_INNER_LOOP = ("tenhou-xml",)
 """The formats whose pages are stepped through in ``pytest -m "not slow"``; CI steps all."""
 
 

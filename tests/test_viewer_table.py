@@ -181,6 +181,7 @@ def _generated(tmp_path: Path, preset: str, seed: int) -> Path:
     return out
 
 
+@pytest.mark.slow  # seconds: CI runs it, the inner loop not
 def test_screenshots_of_the_table(browser: Any, tmp_path: Path) -> None:
     """Pictures for a person to look at (MJLOG_VIEW_SHOTS names their folder): a Tenhou
     game, a game under Mahjong Soul's rules and a three-player game at a desktop's size,

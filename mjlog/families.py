@@ -27,12 +27,18 @@ FAMILIES: dict[str, RuleFamily] = {f.name: f for f in (RIICHI, TAIWAN16)}
 """Every rule family by name."""
 
 
+def ruleset_of(record: GameRecord, ruleset: Ruleset | None = None) -> Ruleset:
+    """``ruleset``, or else the one ``record`` suggests (its game start's; the default
+    ruleset for a record without one)."""
+    start = record.events[0] if record.events else None
+    return ruleset or (start.ruleset if isinstance(start, GameStart) else Ruleset())
+
+
 def engine_for(record: GameRecord, ruleset: Ruleset | None = None) -> Engine:
     """An engine to replay ``record`` with, which pays a score sheet's unwritten results
     under ``ruleset`` (default: the record's own) as its family says; judges nothing (for
     the replay's screens: an audit's score verification sets its own payer)."""
-    start = record.events[0] if record.events else None
-    rs = ruleset or (start.ruleset if isinstance(start, GameStart) else Ruleset())
+    rs = ruleset_of(record, ruleset)
     engine = Engine(record.src)
     engine.payer = family_of(rs).payer(rs)
     return engine
@@ -72,8 +78,7 @@ def check(record: GameRecord, ruleset: Ruleset | None = None) -> tuple[Engine, l
     """Replay ``record`` and judge it under ``ruleset`` (default: the record's own), with
     the checks of the ruleset's family. Returns the engine (with the replay's own
     findings) and the violations."""
-    start = record.events[0] if record.events else None
-    rs = ruleset or (start.ruleset if isinstance(start, GameStart) else Ruleset())
+    rs = ruleset_of(record, ruleset)
     engine = Engine(record.src)
     judging = family_of(rs).judging(record, rs, engine, rules=True, scores=False)
     engine.run(record.events, judging.observers)

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 from mjlog.decisions.model import CallDecision, DealIn, Decision, DiscardDecision, Option
 from mjlog.decisions.observer import DecisionFacts
-from mjlog.events import GameStart
+from mjlog.families import ruleset_of
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.ruleset import Ruleset
@@ -48,8 +48,7 @@ def decisions(record: GameRecord, ruleset: Ruleset | None = None) -> list[Decisi
     discard decision), under ``ruleset`` (default: the one the record suggests; it
     decides the family, riichi or Taiwanese 16-tile, and kuikae). Raises
     :class:`FactsError` when the observer itself failed on an event."""
-    start = record.events[0] if record.events else None
-    rs = ruleset or (start.ruleset if isinstance(start, GameStart) else Ruleset())
+    rs = ruleset_of(record, ruleset)
     engine = Engine(record.src)
     facts = DecisionFacts(engine, rs)
     with _no_collection():

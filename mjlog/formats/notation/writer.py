@@ -439,15 +439,23 @@ class _Writer:
         if ev.melds:
             parts.append("melds=" + "/".join(ints_str(m) for m in ev.melds))
         parts.extend(self.sheet_value(ev))
+        parts.extend(self.ura_and_pao(ev))
+        if ev.dora_indicators:
+            parts.append("dora=" + ints_str(ev.dora_indicators))
+        self.sheet_common(parts, ev)
+        self.put(" ".join(parts))
+
+    def ura_and_pao(self, ev: Win) -> list[str]:
+        """A win's ``ura=`` and ``pao=`` items, where it has them (tile and sheet wins
+        alike)."""
+        t = self.t
+        parts = []
         if ev.ura_indicators:
             parts.append("ura=" + self.tiles(ev.ura_indicators, lambda x, taken: t.ura(
                 KIND_OF[x], t.red and x in RED_FIVE_IDS, taken), sort=False))
         if ev.pao is not None:
             parts.append(f"pao={t.wind(ev.pao)}")
-        if ev.dora_indicators:
-            parts.append("dora=" + ints_str(ev.dora_indicators))
-        self.sheet_common(parts, ev)
-        self.put(" ".join(parts))
+        return parts
 
     def sheet_value(self, ev: Win) -> list[str]:
         """A results-only win's value as written: han, fu, limit and points (at least
@@ -508,11 +516,7 @@ class _Writer:
         if list(ev.melds) != list(t.win_melds(ev.winner)):
             parts.append("melds=" + "/".join(ints_str(m) for m in ev.melds))
         parts.extend(self.value(ev))
-        if ev.ura_indicators:
-            parts.append("ura=" + self.tiles(ev.ura_indicators, lambda x, taken: t.ura(
-                KIND_OF[x], t.red and x in RED_FIVE_IDS, taken), sort=False))
-        if ev.pao is not None:
-            parts.append(f"pao={t.wind(ev.pao)}")
+        parts.extend(self.ura_and_pao(ev))
         if list(ev.dora_indicators) != t.dora_indicators:
             parts.append("dora=" + (ints_str(ev.dora_indicators) or "-"))
         self.common(parts, ev)

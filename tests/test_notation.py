@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mjlog.audit import audit_record
@@ -263,6 +263,7 @@ _TOKENS = ["1m'", "9p", "5z7s", "?3m", "0p'*", "S:pon55z", "W:chi46m", "N:kan111
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(_TOKENS), max_size=40))
+@example(["1m'", "S:pon55z", "0p'*", "S:pon55z", "ankan7z"])  # a kan after riichi, no draw
 def test_any_sequence_of_moves_audits_without_crashing(tokens: list[str]) -> None:
     """Whatever a person writes, the audit reports it; it never stops with a traceback."""
     for rec in read((HEAD + ROUND + " ".join(tokens) + "\n").encode()):

@@ -172,9 +172,10 @@ class KanAfterRiichi(RiichiCheck):
         if drawn == UNKNOWN and held < 4 and mode != "forbidden":
             self._unknown_draw(ev, ps, held, mode == "shape")
         elif drawn < 0 or KIND_OF[drawn] != kind:
+            kept = f"with the {ref.t(drawn)} just drawn kept in hand" if drawn >= 0 else \
+                "with no tile drawn just before it"
             ref.violation(self.RULES[0], f"closed kan of {ref.t(ev.tiles[0])} after riichi "
-                          f"with the {ref.t(drawn)} just drawn kept in hand (okuri-kan)", p,
-                          evidence=(ref.picture(p),), hidden=True)
+                          f"{kept} (okuri-kan)", p, evidence=(ref.picture(p),), hidden=True)
         elif mode == "forbidden":
             ref.violation(self.RULES[1], "closed kan after riichi, which this ruleset forbids",
                           p, evidence=(ref.picture(p),))

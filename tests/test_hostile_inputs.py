@@ -386,6 +386,7 @@ def test_statistics_leave_out_a_game_with_a_value_past_its_column_and_say_so(
     assert table and "Infinity" not in out.stdout
 
 
+@pytest.mark.slow  # five commands over every hostile record: ~10 s (each place is tested above)
 def test_every_command_reads_hostile_numbers_without_a_traceback(tmp_path: Path) -> None:
     """audit (as JSON and as the referee's page), convert to JSON Lines, stats with its
     report, and view, over every hostile record at once: no traceback, no NaN or Infinity

@@ -31,6 +31,7 @@ def _hand(kinds: list[int]) -> list[int] | None:
     return counts if max(counts) <= 4 else None
 
 
+@pytest.mark.slow  # 3,000 hands, about 5 s (the hard cases below stay in the inner loop)
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(st.integers(0, 33), min_size=13, max_size=14)
        | st.lists(st.sampled_from([0, 1, 2, 3, 8, 9, 17, 18, 26, 27, 31, 33]), min_size=13,

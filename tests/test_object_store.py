@@ -103,7 +103,8 @@ def test_a_bucket_folder_lists_as_the_local_folder(local: Path) -> None:
     assert not any(".hidden" in name for name, _ in there)
 
 
-@pytest.mark.parametrize("name", ["games", "games.zip", "games.tar.gz"])
+@pytest.mark.parametrize("name", ["games", *(pytest.param(n, marks=pytest.mark.slow)  # ~5 s each
+                                             for n in ("games.zip", "games.tar.gz"))])
 def test_records_in_a_bucket_audit_as_local_files(local: Path, name: str) -> None:
     here = _report([str(local / name)], str(local))
     there = _report([f"{BUCKET}/{name}", "--jobs", "2"], BUCKET)
@@ -151,6 +152,7 @@ def test_a_zip_member_in_a_bucket_is_read_from_its_entry(local: Path, s3: S3Serv
         assert data == [z.read(n.split("!", 1)[1]) for n in members]
 
 
+@pytest.mark.slow  # four runs of the command, each importing the S3 client: ~8 s
 def test_what_cannot_be_read_is_one_line(local: Path, s3: S3Server, tmp_path: Path) -> None:
     database = tmp_path / "2022.db"
     database.write_bytes(b"SQLite format 3\x00" + bytes(4096))

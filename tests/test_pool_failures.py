@@ -20,17 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from .cluster.poison import MARK, MARK_SENDING, MARK_SLOW
+from .cluster.poison import MARK, MARK_SENDING, MARK_SLOW, READING
 from .conftest import CORPUS, CORPUS_MISSING, ROOT
-from .test_interrupts import _group_size, _processes
+from .test_interrupts import _POISONED_WORKERS, _group_size, _processes
 
 pytestmark = pytest.mark.slow  # whole audits of corpus records
 
 XML = CORPUS / "tenhou-xml"
-_POISONED_WORKERS = """import sys
-if "--multiprocessing-fork" in sys.argv:  # a pool's worker, not the command itself
-    import tests.cluster.poison
-"""
 
 
 def _records(tmp_path: Path, count: int, *, linked: bool = False) -> Path:
@@ -50,9 +46,10 @@ def _records(tmp_path: Path, count: int, *, linked: bool = False) -> Path:
     return folder
 
 
-def _mjlog(*args: str, path: tuple[Path, ...] = ()) -> subprocess.Popen[str]:
+def _mjlog(*args: str, path: tuple[Path, ...] = (),
+           env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "mjlog.cli", *args],
-                            env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                            env={**os.environ, **(env or {}), "PYTHONPATH": os.pathsep.join(
                                 map(str, [*path, ROOT]))},
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
@@ -78,20 +75,22 @@ def _finished(proc: subprocess.Popen[str], timeout: float = 300) -> tuple[str, s
 
 
 def test_a_worker_killed_mid_batch_changes_nothing_in_the_report(tmp_path: Path) -> None:
-    folder = _records(tmp_path, 2000, linked=True)  # about 5 s on two workers
+    """The worker killed is the one reading a slow record (it says so, and which it is,
+    before its three seconds): killed in the middle of its batch, whatever the load."""
+    folder, _, site = _poisoned(tmp_path, MARK_SLOW)
     unharmed = _mjlog("audit", str(folder), "--format", "json", "--jobs", "2")
     expected, _ = _finished(unharmed)
-    proc = _mjlog("audit", str(folder), "--format", "json", "--jobs", "2")
-    deadline = time.monotonic() + 60
-    while len(_workers(proc.pid)) < 2:
-        assert proc.poll() is None and time.monotonic() < deadline, "no workers started"
+    reading = tmp_path / "reading"
+    proc = _mjlog("audit", str(folder), "--format", "json", "--jobs", "2", path=(site,),
+                  env={READING: str(reading)})
+    deadline = time.monotonic() + 120
+    while not reading.exists():
+        assert proc.poll() is None, "the run ended before a worker read the slow record"
+        assert time.monotonic() < deadline, "no worker read the slow record in two minutes"
         time.sleep(0.05)
-    time.sleep(1.5)  # the workers are reading batches (a worker is idle for microseconds)
-    workers = _workers(proc.pid)
-    assert workers, "the run ended before a worker could be killed: give it more records"
-    os.kill(workers[0], signal.SIGKILL)
-    time.sleep(0.2)
-    assert proc.poll() is None, "the run ended before its worker was killed"
+    worker = int(reading.read_text())
+    assert worker in _workers(proc.pid)
+    os.kill(worker, signal.SIGKILL)
     out, err = _finished(proc)
     assert proc.returncode == unharmed.returncode, err
     assert "a worker process was killed by signal 9 (SIGKILL) in the middle of a batch" in err

@@ -44,8 +44,14 @@ if __name__ == "__main__":
     signal.signal(signal.SIGINT, parallel.interrupted)
     with parallel.workers(1, patience=2) as pool:
         worker = pool.apply(os.getpid)
-        time.sleep(1)  # the worker waits for its next task, holding the task queue's lock
+        lock = pool._inqueue._rlock
+        while lock.acquire(block=False):  # the worker is not back at the task queue yet
+            lock.release()
+            time.sleep(0.01)
+        # the worker waits for its next task, holding the task queue's lock
         os.kill(worker, signal.SIGKILL)  # as the out-of-memory killer does
+        while not any(w.pid != worker and w.is_alive() for w in list(pool._pool)):
+            time.sleep(0.01)  # the pool starts a worker in its place
         print("killed", flush=True)
         time.sleep(120)
 """
@@ -59,8 +65,8 @@ def test_an_interrupt_ends_a_run_whose_worker_was_killed_outright(tmp_path: Path
                             env={**os.environ, "PYTHONPATH": str(ROOT)},
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
+    # "killed": the worker was killed holding the queue's lock, and another started
     assert proc.stdout is not None and proc.stdout.readline() == b"killed\n"
-    time.sleep(0.5)  # the pool has started a worker in its place
     os.killpg(proc.pid, signal.SIGINT)
     try:
         status = proc.wait(timeout=30)

@@ -261,6 +261,7 @@ def _run(args: list[str], cwd: Path, stdin: int | None = None) -> tuple[int, str
     return proc.returncode, proc.stdout + proc.stderr
 
 
+@pytest.mark.slow  # twelve runs of the command in subprocesses: ~6 s
 def test_a_dtd_naming_a_file_leaks_nothing_and_says_the_same_without_it(
         example_xml: bytes, tmp_path: Path) -> None:
     (tmp_path / "game.mjlog").write_bytes(_with_doctype(example_xml, "local.dtd"))

@@ -118,6 +118,11 @@ DIAGNOSTICS: Final = (
     *_rows("diagnostic", "score sheets (Pantheon textlog, CSV)",
            ("sheet-syntax", ERR, "a line of a score sheet that cannot be read, at its line "
             "and column; it is left out")),
+    *_rows("diagnostic", "Botzone MCR data",
+           ("botzone-syntax", ERR, "a line of a Botzone match that cannot be read, at its "
+            "line and column; it is left out"),
+           ("botzone-move", ERR, "a Botzone move that does not fit the tiles read (a claim "
+            "with no discard to take, a fifth copy of a tile); it is left out")),
 )
 
 FINDINGS: Final = (

@@ -3,7 +3,8 @@
 ``python -m mjlog.docgen`` rewrites them in place:
 
 * ``docs/rule-checks.md``: each family's table of checks, between
-  ``<!-- checks:FAMILY -->`` and ``<!-- /checks -->``;
+  ``<!-- checks:FAMILY -->`` and ``<!-- /checks -->`` (a section with the markers is
+  added at the end for a family registered since);
 * ``docs/findings.md``: every code mjlog reports, by kind;
 * ``docs/rules.md``: the rulebook's entry of every check, between
   ``<!-- rulebook -->`` and ``<!-- /rulebook -->`` (:func:`rule_entry`, which
@@ -70,9 +71,14 @@ def checks_table(family: RuleFamily) -> str:
 
 
 def rule_checks_md(text: str) -> str:
-    """``text`` (``docs/rule-checks.md``) with each family's table of checks renewed."""
+    """``text`` (``docs/rule-checks.md``) with each family's table of checks renewed; a
+    family without its markers yet gets a section at the end, headed by its
+    :attr:`~mjlog.family.RuleFamily.title`, for its prose to be written around."""
     for name, family in FAMILIES.items():
         begin = f"<!-- checks:{name} -->\n"
+        if begin not in text:
+            text = (f"{text.rstrip()}\n\n## {family.title or f'The `{name}` family'}\n\n"
+                    f"{begin}<!-- /checks -->\n")
         start = text.index(begin) + len(begin)
         stop = text.index("<!-- /checks -->", start)
         text = text[:start] + checks_table(family) + text[stop:]

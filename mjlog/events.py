@@ -38,6 +38,7 @@ Each class has a ``TYPE`` string, its tag in JSON Lines (see
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
+from datetime import datetime
 from typing import ClassVar, Final
 
 from mjlog.ruleset import Ruleset
@@ -66,11 +67,66 @@ class YakuClaim:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Origin:
+    """Where and when a game was played, as its record says (``None``: it does not say).
+
+    Typed facts a reader takes from its format's own fields (and the file's name, where
+    a platform names its files by game): what statistics and the wall check need, so
+    that they look up no metadata key. A value only: it checks nothing.
+    """
+
+    platform: str | None = None
+    """Where the game was played: ``tenhou``, ``majsoul``, ``riichicity``, ``mleague``."""
+    game_id: str | None = None
+    """The platform's own id of the game, after whose id it is: ``tenhou:2016010100gm-…``,
+    ``majsoul:<uuid>`` (a tenhou.net/6 copy of a Tenhou game keeps Tenhou's id)."""
+    date: datetime | None = None
+    """When it was played (UTC; to the hour for a Tenhou id)."""
+    room: str | None = None
+    """The room or lobby: Tenhou's ``ippan`` … ``houou`` or ``lobby-N``, a Mahjong Soul
+    room's name, Riichi City's kind of game."""
+    lobby_type: int | None = None
+    """Tenhou's ``GO type`` bits (the table's rules and level)."""
+    shuffle_seed: str | None = None
+    """Tenhou's ``SHUFFLE seed`` (the game's walls, :mod:`mjlog.wall.tenhou_shuffle`)."""
+    bad_date: str | None = None
+    """Why the game's id (``game_id``, then ``None``) was not read: the day it names does
+    not exist (``month must be in 1..12``)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Published:
+    """A round's wall as a platform publishes it, with its commitment (the record's own
+    text: :mod:`mjlog.wall.published` reads and checks it; this value checks nothing).
+
+    Mahjong Soul (``platform="majsoul"``) commits by ``md5`` of the wall, or by
+    ``sha256`` of the wall and a ``salt`` it reveals after the game (with
+    ``salt_sha256``); Riichi City (``riichicity``) by ``sha256`` of the wall alone.
+    """
+
+    platform: str
+    wall: str
+    """The tiles in mpsz, in the platform's order."""
+    md5: str | None = None
+    sha256: str | None = None
+    salt: str | None = None
+    salt_sha256: str | None = None
+
+
+NOT_WRITTEN: Final = {"written": False}
+"""The metadata of an event field that JSON Lines neither writes nor reads: a typed
+reading of facts the event keeps verbatim elsewhere (:attr:`GameStart.origin`)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameStart:
     """The start of a game: who plays, under which suggested rules, and where from.
 
     ``meta`` keeps the source's own metadata verbatim (for Tenhou: ``go.type``,
-    ``go.lobby``, ``shuffle.seed``, ``shuffle.ref`` …).
+    ``go.lobby``, ``shuffle.seed``, ``shuffle.ref`` …). ``origin`` is its reader's
+    typed reading of where and when the game was played (``None`` for a game start
+    made by no reader). JSON Lines does not write it (its reader reads it again from
+    ``meta``); two game starts that differ in it alone are equal.
     """
 
     TYPE: ClassVar[str] = "game_start"
@@ -79,6 +135,8 @@ class GameStart:
     first_dealer: int = 0
     ruleset: Ruleset = field(default_factory=Ruleset)
     meta: Pairs = ()
+    origin: Origin | None = field(default=None, compare=False, repr=False,
+                                  metadata=NOT_WRITTEN)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -101,6 +159,10 @@ class RoundStart:
     is the unknown tile), its moves are riichi declarations alone, and its results
     state their value (han and fu, a limit, or points) rather than tiles. Its
     ``scores`` may be empty: the table's scores carry on from the round before.
+
+    ``published`` is the wall a platform published for the round, typed by its reader
+    from what ``extra`` keeps verbatim; JSON Lines does not write it (its reader reads it
+    again from ``extra``), and two round starts that differ in it alone are equal.
     """
 
     TYPE: ClassVar[str] = "round_start"
@@ -116,6 +178,8 @@ class RoundStart:
     wall: tuple[Tile, ...] | None = None
     extra: Pairs = ()
     results_only: bool = False
+    published: Published | None = field(default=None, compare=False, repr=False,
+                                        metadata=NOT_WRITTEN)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -456,7 +520,7 @@ def _event_repr(ev: Event) -> str:
     """``Discard(player=1, tile=5m)``: the event's fields but those at their default, its
     tiles in mpsz (:func:`_shown`)."""
     shown = [f"{f.name}={_shown(f.name, getattr(ev, f.name))}" for f in fields(ev)
-             if not _at_default(f, getattr(ev, f.name))]
+             if f.repr and not _at_default(f, getattr(ev, f.name))]
     return f"{type(ev).__name__}({', '.join(shown)})"
 
 

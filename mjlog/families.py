@@ -2,8 +2,10 @@
 
 Everything family-specific goes through the :class:`~mjlog.family.RuleFamily`
 that :func:`family_of` finds for a ruleset. Adding a family is one package
-(its options in :mod:`mjlog.ruleset`, its checks, scorer and players) and
-one line here; ``docs/design.md`` lists the steps.
+(its option group with its flat options and presets, its checks, scorer and
+players, and the family itself) and its line here (the import and its entry in
+:data:`FAMILIES`); ``docs/design.md`` lists the steps. :func:`register` checks
+each family and registers its options with :mod:`mjlog.ruleset`.
 """
 
 from __future__ import annotations
@@ -16,15 +18,46 @@ from mjlog.check import Check, Rule
 from mjlog.diagnostics import Severity, Violation
 from mjlog.events import GameStart
 from mjlog.family import RuleFamily
+from mjlog.mcr.family import MCR_FAMILY
 from mjlog.randomplay import Style
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.rules.family import RIICHI
-from mjlog.ruleset import Ruleset
+from mjlog.ruleset import Ruleset, register_options
 from mjlog.taiwan.family import TAIWAN16
 
-FAMILIES: dict[str, RuleFamily] = {f.name: f for f in (RIICHI, TAIWAN16)}
-"""Every rule family by name."""
+
+def register(*families: RuleFamily) -> dict[str, RuleFamily]:
+    """``families`` by name, each checked, with its option group, flat options and presets
+    registered (:func:`mjlog.ruleset.register_options`). Raises ``TypeError`` for what is
+    no instance of a complete :class:`~mjlog.family.RuleFamily` subclass (a family lacking
+    a method already fails where its package instantiates it), one without a ``name`` or
+    ``options`` or whose options name another family, or a name given twice; and
+    ``ValueError`` for options that do not fit (:func:`~mjlog.ruleset.register_options`)."""
+    out: dict[str, RuleFamily] = {}
+    for family in families:
+        kind = type(family)
+        if not isinstance(family, RuleFamily):
+            raise TypeError(f"{family!r} is not a RuleFamily instance")
+        missing = [a for a in ("name", "options") if not hasattr(kind, a)]
+        if missing:
+            raise TypeError(f"rule family {kind.__name__} does not state {', '.join(missing)}")
+        if family.name != family.options.FAMILY:
+            raise TypeError(f"rule family {family.name!r}: its options "
+                            f"{family.options.__name__} are of family {family.options.FAMILY!r}")
+        if family.name in out:
+            raise TypeError(f"two rule families are named {family.name!r}")
+        register_options(family.options, family.option_rows, family.presets)
+        out[family.name] = family
+    return out
+
+
+FAMILIES: dict[str, RuleFamily] = register(
+    RIICHI,
+    TAIWAN16,
+    MCR_FAMILY,
+)
+"""Every rule family by name, one line each."""
 
 
 def ruleset_of(record: GameRecord, ruleset: Ruleset | None = None) -> Ruleset:

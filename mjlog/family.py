@@ -2,15 +2,22 @@
 
 A :class:`RuleFamily` owns what differs between riichi mahjong and Taiwanese
 16-tile mahjong (and any family added later): its option group (which also
-states the table's geometry, so that the core replay needs nothing else), its
-rule checks and the referee they share, its score verification, its random
-players, and the defaults its notation fills in. The families are registered
-by name in :mod:`mjlog.families`; nothing else in mjlog compares a family's
-name.
+states the table's tiles, dead wall and hands, so that the core replay needs
+nothing else) with its flat options and presets, the physical wall a table
+builds and deals (for the wall check), its rule checks and the referee they
+share, its score verification and payments, its random players, the defaults
+its notation fills in and the title of its section of the docs. The families
+are registered by name in :mod:`mjlog.families`; nothing else in mjlog
+compares a family's name.
+
+:class:`RuleFamily` is an abstract base class: a family that lacks one of its
+methods cannot be instantiated, so it fails where its package makes its one
+instance (imported by :mod:`mjlog.families`), never in the middle of a replay.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -22,8 +29,9 @@ from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine, Payer
 from mjlog.replay.observer import Observer
 from mjlog.replay.state import TableState
-from mjlog.ruleset import FamilyOptions, Ruleset
+from mjlog.ruleset import FamilyOptions, Option, Ruleset
 from mjlog.scoring.verify import ScoreReport
+from mjlog.wall.dealing import Geometry
 
 if TYPE_CHECKING:
     from mjlog.randomplay import Style
@@ -40,11 +48,22 @@ class Judging:
     report: ScoreReport = field(default_factory=ScoreReport)
 
 
-class RuleFamily:
-    """One rule family's behaviour. Subclasses fill in every method."""
+class RuleFamily(ABC):
+    """One rule family's behaviour. Subclasses fill in every abstract method and state
+    ``name`` and ``options``; the rest have defaults."""
 
     name: ClassVar[str]
+    """The family's name, :attr:`mjlog.ruleset.Ruleset.family` (``riichi``)."""
     options: ClassVar[type[FamilyOptions]]
+    """Its option group (:class:`mjlog.ruleset.OptionGroup`: its options and its table)."""
+    option_rows: ClassVar[tuple[Option, ...]] = ()
+    """Its flat options (group: the family's name), each field of :attr:`options` once;
+    registered with :func:`mjlog.ruleset.register_options` (a family whose options
+    :mod:`mjlog.ruleset` lists itself leaves this empty)."""
+    presets: ClassVar[tuple[Ruleset, ...]] = ()
+    """The presets it adds to :data:`mjlog.ruleset.PRESETS` (the first is its default)."""
+    title: ClassVar[str] = ""
+    """The heading of its section of ``docs/rule-checks.md`` (default: its name)."""
     has_dora: ClassVar[bool] = True
     """Whether rounds turn a dora indicator (a notation round header names it)."""
     riichi_stick: ClassVar[bool] = True
@@ -54,60 +73,66 @@ class RuleFamily:
     value_unit: ClassVar[str] = "han"
     """What a win's value is counted in (``han``, with fu; ``台`` in Taiwanese mahjong)."""
 
+    @abstractmethod
+    def wall(self, players: int) -> Geometry | None:
+        """How a table of ``players`` builds its wall and deals from it (stacks, dead wall,
+        dice; what the wall check deals a stated wall with); None where mjlog defines no
+        physical deal for it (the wall check then notes the wall unverifiable)."""
+
+    @abstractmethod
     def checks(self) -> Sequence[type[Check[Any]]]:
         """The family's rule checks, in the order they judge each event."""
-        raise NotImplementedError
 
+    @abstractmethod
     def referee(self, record: GameRecord, ruleset: Ruleset, engine: Engine) -> Referee:
         """The referee that keeps what the family's checks share."""
-        raise NotImplementedError
 
+    @abstractmethod
     def judging(self, record: GameRecord, ruleset: Ruleset, engine: Engine, *, rules: bool,
                 scores: bool) -> Judging:
         """The observers that judge ``record`` under ``ruleset`` in ``engine``'s replay:
         the checks the ruleset enables (with ``rules``) and score verification (with
         ``scores``)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def random_game(self, ruleset: Ruleset, seed: int, style: Style) -> GameRecord:
         """One random legal game; the same seed, the same game."""
-        raise NotImplementedError
 
+    @abstractmethod
     def default_han(self, name: str, open_hand: bool, ruleset: Ruleset) -> int:
         """The han (or 台) a yaku of this name is worth when a record states no number."""
-        raise NotImplementedError
 
+    @abstractmethod
     def yaku_name(self, word: str) -> str:
         """The canonical name of a yaku written ``word`` (another language, an alias)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def value_win(self, state: TableState, events: Sequence[Event], round_start: int,
                   win: Win, ruleset: Ruleset) -> tuple[int, int, tuple[YakuClaim, ...]] | str:
         """The value of ``win`` (the next event after ``events``) on ``state``: its fu,
         points (a ron's payment, a tsumo's total) and yaku; or why it has none."""
-        raise NotImplementedError
 
+    @abstractmethod
     def yaku_names(self) -> frozenset[str]:
         """Every canonical yaku (or pattern) name the family scores."""
-        raise NotImplementedError
 
+    @abstractmethod
     def limit(self, han: int, fu: int, ruleset: Ruleset) -> str:
         """The limit name a win of ``han`` and ``fu`` reaches (``""`` below the limits)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def readiness(self, counts: Sequence[int], melds: int, ruleset: Ruleset) -> tuple[int, int]:
         """A hand's shanten (-1 when complete, 0 when ready) and, for a hand one tile
         short, its winning kinds (a 34-bit mask): what the replay viewer shows beside a
         hand. ``counts`` holds 34 kind counts of the concealed tiles; ``melds`` the calls.
         Judges nothing (furiten is the referee's, :meth:`mjlog.check.Referee.furiten`)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def result_deltas(self, ev: Result, *, players: int, dealer: int, first: bool,
                       ruleset: Ruleset) -> tuple[int, ...]:
         """The score changes a result states implicitly (its claimed value and who pays),
         for a record that writes none; ``()`` where they cannot be worked out.
         ``first``: the first win of a round (which takes the honba and sticks)."""
-        raise NotImplementedError
 
     def payer(self, ruleset: Ruleset) -> Payer | None:
         """How the replay pays a score sheet's results that write no payments, under

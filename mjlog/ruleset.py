@@ -16,16 +16,24 @@ the auditor can also apply another one. Each option group also states its
 family's table (tiles in play, dead wall, tiles dealt), which is all the
 replay needs of a family. This module only describes rules; it applies none
 of them.
+
+A family added later brings its own option group (any frozen dataclass of the
+:class:`OptionGroup` shape) with its flat options and presets:
+:func:`register_options` adds them here when :mod:`mjlog.families` registers the
+family, so the family's package is all that changes. This module looks the
+registry up by itself (imports :mod:`mjlog.families` by name, once) the first time
+it meets a family or option name it does not know.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 import math
 import typing
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
-from typing import ClassVar, Final, Literal, NamedTuple
+from typing import ClassVar, Final, Literal, NamedTuple, Protocol
 
 Length = Literal["one-round", "east", "south", "full"]
 Dealing = Literal["one-roll", "two-rolls", "pakkoro", "automatic", "digital"]
@@ -143,13 +151,29 @@ class TaiwanOptions:
         return 17 if dealer else 16
 
 
-FamilyOptions = RiichiOptions | TaiwanOptions
+class OptionGroup(Protocol):
+    """What a rule family's option group is: a frozen dataclass naming its family
+    (``FAMILY``) that states the family's table. Its fields are the family's options."""
+
+    FAMILY: ClassVar[str]
+
+    @staticmethod
+    def table(players: int) -> TableSize:
+        """Tiles in play, dead wall and hand size of a table of ``players``."""
+
+    @staticmethod
+    def dealt(players: int, dealer: bool) -> int:
+        """Tiles dealt to a hand (the dealer's, with ``dealer``)."""
+
+
+FamilyOptions = RiichiOptions | TaiwanOptions | OptionGroup
 _TAIWAN16_TABLE: Final = TableSize(tiles=144, dead_wall=16, hand=16)
 _RIICHI_TABLES: Final = {3: TableSize(tiles=108, dead_wall=14, hand=13),
                          4: TableSize(tiles=136, dead_wall=14, hand=13)}
 FAMILY_OPTIONS: Final[dict[str, type[FamilyOptions]]] = {
     RiichiOptions.FAMILY: RiichiOptions, TaiwanOptions.FAMILY: TaiwanOptions}
-"""Each rule family's option group by the family's name."""
+"""Each rule family's option group by the family's name (a family added later is added
+by :func:`register_options`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -177,7 +201,7 @@ class Ruleset:
 
     @property
     def family(self) -> str:
-        """The rule family's name (``riichi``, ``taiwan16``)."""
+        """The rule family's name (``riichi``, ``taiwan16`` …)."""
         return self.family_options.FAMILY
 
     @property
@@ -218,6 +242,8 @@ class Ruleset:
         if "family" in options:
             new = options["family"]
             if new not in FAMILY_OPTIONS:
+                _load_registry()
+            if new not in FAMILY_OPTIONS:
                 raise TypeError(f"unknown family {new!r}; known: {', '.join(FAMILY_OPTIONS)}")
             if new != rs.family:
                 rs = replace(rs, family_options=FAMILY_OPTIONS[str(new)]())
@@ -233,7 +259,7 @@ class Option(NamedTuple):
 
     name: str
     group: str
-    """``""`` (every table), ``riichi``, ``sakizuke`` or ``taiwan16``."""
+    """``""`` (every table), ``sakizuke``, or a family's name (``riichi``, ``taiwan16`` …)."""
     attr: str
     doc: str
 
@@ -261,10 +287,12 @@ def _group(rs: Ruleset, group: str) -> object | None:
         return opts if isinstance(opts, RiichiOptions) else None
     if group == "sakizuke":
         return opts.sakizuke if isinstance(opts, RiichiOptions) else None
-    return opts if isinstance(opts, TaiwanOptions) else None
+    return opts if group == type(opts).FAMILY else None
 
 
 def _set(rs: Ruleset, name: str, value: object) -> Ruleset:
+    if name not in OPTIONS:
+        _load_registry()
     opt = OPTIONS.get(name)
     if opt is None or name == "family":
         raise TypeError(f"unknown rule option {name!r}")
@@ -290,6 +318,14 @@ def _set(rs: Ruleset, name: str, value: object) -> Ruleset:
     return replace(rs, family_options=changed)  # type: ignore[arg-type]
 
 
+def _load_registry() -> None:
+    """Import the registry of families (:mod:`mjlog.families`, by name: this core module
+    imports no family), which registers the option groups of families added later
+    (:func:`register_options`). Called when a family or option name is not known yet;
+    does nothing once the registry is loaded."""
+    importlib.import_module("mjlog.families")
+
+
 def _options(*rows: tuple[str, str, str, str]) -> dict[str, Option]:
     return {r[0]: Option(*r) for r in rows}
 
@@ -297,7 +333,8 @@ def _options(*rows: tuple[str, str, str, str]) -> dict[str, Option]:
 OPTIONS: Final[dict[str, Option]] = _options(
     ("name", "", "name", "Name of the preset this ruleset derives from."),
     ("family", "", "family",
-     "Rule family: 'riichi' (Japanese) or 'taiwan16' (Taiwanese 16-tile)."),
+     "Rule family: 'riichi' (Japanese), 'taiwan16' (Taiwanese 16-tile) or another "
+     "registered family (mjlog.families)."),
     ("players", "", "players", "Number of players: 4, or 3 for three-player riichi (sanma)."),
     ("red_fives", "", "red_fives", "Whether one five of each suit is a red five (aka dora)."),
     ("open_tanyao", "riichi", "open_tanyao",
@@ -464,7 +501,7 @@ def _type_of(opt: Option) -> object:
     if opt.name == "sakizuke":
         return bool
     if opt.name == "family":
-        return Literal["riichi", "taiwan16"]
+        return Literal.__getitem__(tuple(FAMILY_OPTIONS))
     return typing.get_type_hints(_GROUP_CLASS[opt.group])[opt.attr]
 
 
@@ -474,6 +511,49 @@ _DEFAULTS: Final[dict[str, object]] = {
            else getattr(_GROUP_CLASS[o.group](), o.attr))
     for name, o in OPTIONS.items()}
 """Each option's value in a fresh ruleset or option group."""
+
+
+def register_options(group: type[FamilyOptions], rows: Iterable[Option] = (),
+                     presets: Iterable[Ruleset] = ()) -> None:
+    """Add a rule family's option group, its flat options (``rows``, whose group is the
+    family's name) and its presets to this module's tables (:data:`FAMILY_OPTIONS`,
+    :data:`OPTIONS`, :data:`PRESETS`): what :func:`mjlog.families.register` does for each
+    family. Whatever is listed already (a family whose options this module lists itself)
+    is left as it is. Raises ``ValueError`` for another group of the same family, a flat
+    name another option has, a row of another group, or fields and rows that differ."""
+    name = group.FAMILY
+    if FAMILY_OPTIONS.get(name, group) is not group:
+        raise ValueError(f"family {name!r} already has the option group "
+                         f"{FAMILY_OPTIONS[name].__name__}, not {group.__name__}")
+    rows = tuple(rows)
+    for r in rows:
+        if r.group != name:
+            raise ValueError(f"option {r.name!r} is in group {r.group!r}, not {name!r}")
+        if OPTIONS.get(r.name, r) != r:
+            raise ValueError(f"option {r.name!r} is already an option of "
+                             f"{OPTIONS[r.name].group or 'every table'}")
+    listed = {o.attr for o in (*OPTIONS.values(), *rows) if o.group == name}
+    attrs = {f.name for f in fields(typing.cast(typing.Any, group))}
+    if listed != attrs:
+        raise ValueError(f"{group.__name__}: fields without a flat option "
+                         f"{sorted(attrs - listed)}, flat options without a field "
+                         f"{sorted(listed - attrs)}")
+    FAMILY_OPTIONS[name] = _GROUP_CLASS[name] = group
+    fresh = group()
+    for r in rows:
+        if r.name not in OPTIONS:
+            OPTIONS[r.name], OPTION_DOCS[r.name] = r, r.doc
+            _TYPES[r.name], _DEFAULTS[r.name] = _type_of(r), getattr(fresh, r.attr)
+    _TYPES["family"] = _type_of(OPTIONS["family"])
+    for p in presets:
+        PRESETS.setdefault(p.name, p)
+
+
+def registered_options() -> dict[str, Option]:
+    """:data:`OPTIONS` with the options of every registered family: the registry loaded
+    first (:func:`_load_registry`), for a program that lists them all (the schema)."""
+    _load_registry()
+    return OPTIONS
 
 
 def option_type(name: str) -> object:
@@ -488,6 +568,8 @@ def option_default(name: str) -> object:
 
 def flat(rs: Ruleset) -> dict[str, object]:
     """Every option ``rs`` has, by flat name in :data:`OPTIONS` order."""
+    if rs.family not in FAMILY_OPTIONS:
+        _load_registry()
     out = {}
     for name in OPTIONS:
         value = option_value(rs, name)
@@ -716,6 +798,8 @@ def option_text(value: object) -> str:
 
 def option_choices(name: str) -> tuple[str, ...]:
     """The values a text option takes (empty for booleans, numbers and free text)."""
+    if name == "family":
+        _load_registry()
     tp = _TYPES[name]
     return tuple(typing.get_args(tp)) if typing.get_origin(tp) is Literal else ()
 
@@ -725,6 +809,8 @@ def parse_option(name: str, text: str) -> object:
 
     Raises ``ValueError`` with a message naming what is expected.
     """
+    if name not in OPTIONS or name == "family":
+        _load_registry()
     if name not in OPTIONS or name == "name":
         raise ValueError(f"unknown rule option {name!r} (known: "
                          f"{', '.join(k for k in OPTIONS if k != 'name')})")

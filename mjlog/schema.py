@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from mjlog.events import EVENT_TYPES
-from mjlog.ruleset import OPTIONS, Ruleset, option_type
+from mjlog.ruleset import Ruleset, option_type, registered_options
 from mjlog.serialize import _base, _fields, _is_pairs, _optional_arg
 
 SCHEMA_ID = "https://mjlog.invalid/schemas/events.schema.json"
@@ -73,7 +73,7 @@ def _object_schema(cls: type, defs: dict[str, Any], tag: str | None = None) -> d
 def _ruleset_schema(defs: dict[str, Any]) -> dict[str, Any]:
     """The ruleset's flat JSON object: every option by its flat name."""
     doc = (Ruleset.__doc__ or "").strip().split("\n\n")[0]
-    props = {name: _type_schema(option_type(name), defs) for name in OPTIONS}
+    props = {name: _type_schema(option_type(name), defs) for name in registered_options()}
     return {"description": " ".join(doc.split()), "type": "object", "properties": props,
             "required": [], "additionalProperties": False}
 

@@ -105,10 +105,13 @@ def _encoder(tp: Any) -> Encoder | None:
 
 
 def _fields(cls: type) -> list[tuple[str, Any, Any]]:
-    """(name, type, default or MISSING) of a dataclass's fields, with types resolved."""
+    """(name, type, default or MISSING) of a dataclass's fields that JSON Lines holds (not
+    one whose metadata says ``written: False``), with types resolved."""
     hints = typing.get_type_hints(cls)
     out = []
     for f in dataclasses.fields(cls):
+        if f.metadata.get("written") is False:  # a typed reading kept elsewhere verbatim
+            continue
         if f.default is not dataclasses.MISSING:
             default: Any = f.default
         elif f.default_factory is not dataclasses.MISSING:

@@ -32,7 +32,7 @@ from mjlog.ruleset import parse_option
 
 from .conftest import ROOT
 
-_PRESET = {"riichi": "tenhou", "taiwan16": "taiwan16"}
+_PRESET = {"riichi": "tenhou", "taiwan16": "taiwan16", "mcr": "mcr"}
 
 
 def _examples(unit: type[Check[Any]]) -> list[Example]:

@@ -6,11 +6,14 @@ reader, its writer (when mjlog writes it), the extension of the files it
 writes, the kind of source position its events carry and its dialects.
 Detection walks the registry in its order (notation, Tenhou XML, JSON Lines,
 Mahjong Soul, Riichi City, M-League, kobalab, tenhou.net/6, tenhou.net links, mjai,
-Pantheon's textlog, CSV score sheets)
+Pantheon's textlog, CSV score sheets, Botzone's MCR data)
 and takes the first format whose signature matches; the file name does not matter.
 Compression (gzip) is undone before (by :mod:`mjlog.compression`), for every format
 alike.
 
+The registry imports no reader: each :class:`Format` names its module, imported the
+first time its signature, reader or writer is called (reading a Tenhou file imports
+the Tenhou reader alone, and not the ``mahjong`` scoring library; ``tests/test_imports.py``).
 This module is the only place that opens record files; the format modules
 work on bytes. A reader that fails with an exception gives a record with an
 ``internal-error`` diagnostic instead of a traceback.
@@ -18,33 +21,23 @@ work on bytes. A reader that fails with an exception gives a record with an
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from types import ModuleType
+from typing import IO, Any
 
 from mjlog import archives, jsontext, serialize, storage
 from mjlog.compression import GZIP_MAGIC, gunzip, record_limit
 from mjlog.diagnostics import Diagnostic, InputError, Src
 from mjlog.events import EVENT_TYPES, PAO_UNNAMED, Event, GameStart
-from mjlog.formats import (
-    kobalab,
-    limits,
-    majsoul,
-    majsoul_wire,
-    mjai,
-    mleague,
-    notation,
-    riichicity,
-    tenhou6,
-    tenhou_xml,
-)
+from mjlog.formats import limits
 from mjlog.formats.head import Head
-from mjlog.formats.sheets import csvsheet as csvsheet
-from mjlog.formats.sheets import pantheon as pantheon
+from mjlog.formats.origin import with_origin
 from mjlog.record import GameRecord, PositionKind
 from mjlog.replay.state import misfit
 from mjlog.tiles import UNKNOWN
@@ -73,20 +66,33 @@ Reader = Callable[[bytes, str, bool], list[GameRecord]]
 Writer = Callable[[Sequence[Event], WriteOptions], str]
 
 
+def _module(name: str) -> Any:
+    """The format module ``mjlog.formats.NAME``, imported the first time it is asked for
+    (reading a Tenhou file imports neither the other readers nor what they import)."""
+    return importlib.import_module(f"mjlog.formats.{name}")
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Format:
-    """One record format: how to recognise, read and write it."""
+    """One record format: how to recognise, read and write it.
+
+    ``looks_like``, ``read`` and ``write`` import the format's module (``module``) when
+    first called, not before: the registry itself imports no reader."""
 
     name: str
     title: str
+    module: str
+    """The module that reads (and writes) it (``mjlog.formats.tenhou_xml``)."""
     looks_like: Callable[[Head], bool]
     read: Reader
     write: Writer | None
     extension: str
     positions: PositionKind
     dialects: tuple[str, ...] = ()
-    families: tuple[str, ...] = ("riichi", "taiwan16")
-    """The rule families (``Ruleset.family``) whose games it can hold when writing."""
+    families: tuple[str, ...] = ()
+    """The rule families (``Ruleset.family``) whose games it can hold when writing; empty:
+    every registered family (a format that writes what the family states, through
+    :class:`mjlog.family.RuleFamily`, such as JSON Lines and notation)."""
     players: tuple[int, ...] = (3, 4)
     """The numbers of players whose games it can hold when writing."""
     one_game: bool = False
@@ -103,77 +109,104 @@ class Format:
     nobody says nobody is; where it cannot, only the win's payments show liability, and
     score verification checks those alone."""
 
+    def reader(self) -> ModuleType:
+        """The format's module, imported if it is not yet."""
+        return importlib.import_module(self.module)
+
+
+NOTATION_MAGIC = b"mjlog-notation 1"
+"""The first line of mjlog notation (:data:`mjlog.formats.notation.MAGIC`), known here so
+that detecting another format does not import the notation reader."""
+MJAI_DIALECTS = ("mortal", "mjai", "mjai.app", "mjai-legacy")
+"""The mjai dialects (:data:`mjlog.formats.mjai.DIALECTS`), known here for the same reason."""
+
 
 FORMATS: dict[str, Format] = {f.name: f for f in (
     Format(name="notation", title="mjlog notation, written by hand or by mjlog (*.mjn)",
-           looks_like=lambda h: h.start.startswith(notation.MAGIC.encode()),
-           read=lambda d, p, s: notation.read(d, p, strict=s),
-           write=lambda ev, o: notation.write(ev, exact=not o.plain),
-           extension=notation.EXTENSION, positions="text", pao=True),
+           module="mjlog.formats.notation",
+           looks_like=lambda h: h.start.startswith(NOTATION_MAGIC),
+           read=lambda d, p, s: _module("notation").read(d, p, strict=s),
+           write=lambda ev, o: _module("notation").write(ev, exact=not o.plain),
+           extension=".mjn", positions="text", pao=True),
     Format(name="tenhou-xml", title="Tenhou mjlog XML, plain or gzip",
-           looks_like=lambda h: h.start.startswith(b"<") and tenhou_xml.looks_like(h.start),
-           read=lambda d, p, s: [tenhou_xml.read(d, p, strict=s)], write=None,
+           module="mjlog.formats.tenhou_xml",
+           looks_like=lambda h: h.start.startswith(b"<") and _module("tenhou_xml").looks_like(
+               h.start),
+           read=lambda d, p, s: [_module("tenhou_xml").read(d, p, strict=s)], write=None,
            extension=".mjlog", positions="xml", one_game=True, pao=True),
     Format(name="jsonl", title="mjlog's own JSON Lines (schemas/events.schema.json)",
+           module="mjlog.serialize",
            looks_like=lambda h: h.first_type() in EVENT_TYPES,
            read=lambda d, p, s: serialize.read(d, p, strict=s),
            write=lambda ev, o: "".join(serialize.write_lines(ev)),
            extension=".jsonl", positions="jsonl", verbatim=True, pao=True),
     Format(name="majsoul", title="Mahjong Soul's own record (GameDetailRecords as JSON)",
-           looks_like=lambda h: majsoul.looks_like(h.start),
-           read=lambda d, p, s: majsoul.read(d, p, strict=s), write=None,
+           module="mjlog.formats.majsoul",
+           looks_like=lambda h: _module("majsoul").looks_like(h.start),
+           read=lambda d, p, s: _module("majsoul").read(d, p, strict=s), write=None,
            extension=".json", positions="json", families=("riichi",), one_game=True),
     Format(name="majsoul-binary", title="Mahjong Soul's own record in its binary "
            "protobuf form (a record request's answer, or its data alone)",
-           looks_like=lambda h: majsoul_wire.looks_like(h.data),
-           read=lambda d, p, s: majsoul.read_binary(d, p, strict=s), write=None,
+           module="mjlog.formats.majsoul",
+           looks_like=lambda h: _module("majsoul_wire").looks_like(h.data),
+           read=lambda d, p, s: _module("majsoul").read_binary(d, p, strict=s), write=None,
            extension=".bin", positions="json", families=("riichi",), one_game=True),
     Format(name="riichicity", title="Riichi City's own record (the game record of its API)",
-           looks_like=lambda h: riichicity.looks_like(h.start),
-           read=lambda d, p, s: riichicity.read(d, p, strict=s), write=None,
+           module="mjlog.formats.riichicity",
+           looks_like=lambda h: _module("riichicity").looks_like(h.start),
+           read=lambda d, p, s: _module("riichicity").read(d, p, strict=s), write=None,
            extension=".json", positions="json", families=("riichi",), one_game=True),
     Format(name="mleague", title="M-League's game log (the viewer's command list)",
-           looks_like=lambda h: mleague.looks_like(h.start),
-           read=lambda d, p, s: mleague.read(d, p, strict=s), write=None,
+           module="mjlog.formats.mleague",
+           looks_like=lambda h: _module("mleague").looks_like(h.start),
+           read=lambda d, p, s: _module("mleague").read(d, p, strict=s), write=None,
            extension=".json", positions="json", families=("riichi",), one_game=True),
     Format(name="kobalab", title="kobalab's 牌譜 JSON (電脳麻将, majiang-core)",
-           looks_like=lambda h: kobalab.looks_like(h.start),
-           read=lambda d, p, s: kobalab.read(d, p, strict=s),
-           write=lambda ev, o: kobalab.write(ev),
+           module="mjlog.formats.kobalab",
+           looks_like=lambda h: _module("kobalab").looks_like(h.start),
+           read=lambda d, p, s: _module("kobalab").read(d, p, strict=s),
+           write=lambda ev, o: _module("kobalab").write(ev),
            extension=".json", positions="json", families=("riichi",), players=(4,),
            one_game=True, hidden=False),
     Format(name="tenhou6", title="tenhou.net/6 JSON, incl. Mahjong Soul games converted to it",
-           looks_like=lambda h: not kobalab.looks_like(h.start) and (
+           module="mjlog.formats.tenhou6",
+           looks_like=lambda h: not _module("kobalab").looks_like(h.start) and (
                isinstance(h.first_object().get("log"), list)
-               or (h.first_object_fails() and tenhou6.looks_like(h.start))),
-           read=lambda d, p, s: tenhou6.read(d, p, strict=s),
-           write=lambda ev, o: tenhou6.write(ev, per_round=o.per_round),
+               or (h.first_object_fails() and _module("tenhou6").looks_like(h.start))),
+           read=lambda d, p, s: _module("tenhou6").read(d, p, strict=s),
+           write=lambda ev, o: _module("tenhou6").write(ev, per_round=o.per_round),
            extension=".json", positions="json", families=("riichi",), one_game=True,
            hidden=False, pao=True),
     Format(name="tenhou-link", title="a text with tenhou.net viewer links that carry their "
-           "game (#json=...), as converters' reports write them",
-           looks_like=lambda h: tenhou6.looks_like_link(h.start),
-           read=lambda d, p, s: tenhou6.read_links(d, p, strict=s), write=None,
+           "game (#json=...), as converters' reports write them", module="mjlog.formats.tenhou6",
+           looks_like=lambda h: _module("tenhou6").looks_like_link(h.start),
+           read=lambda d, p, s: _module("tenhou6").read_links(d, p, strict=s), write=None,
            extension=".txt", positions="json", families=("riichi",), one_game=True,
            pao=True),
-    Format(name="mjai", title="mjai JSON Lines, any dialect",
-           looks_like=lambda h: mjai.looks_like(h.first_object())
-           or mjai.looks_like_wrapped(h.start),
-           read=lambda d, p, s: mjai.read(d, p, strict=s),
-           write=lambda ev, o: mjai.write(ev, dialect=o.dialect, log_name=o.log_name or None),
-           extension=".mjson", positions="jsonl", dialects=mjai.DIALECTS,
+    Format(name="mjai", title="mjai JSON Lines, any dialect", module="mjlog.formats.mjai",
+           looks_like=lambda h: _module("mjai").looks_like(h.first_object())
+           or _module("mjai").looks_like_wrapped(h.start),
+           read=lambda d, p, s: _module("mjai").read(d, p, strict=s),
+           write=lambda ev, o: _module("mjai").write(ev, dialect=o.dialect,
+                                                     log_name=o.log_name or None),
+           extension=".mjson", positions="jsonl", dialects=MJAI_DIALECTS,
            families=("riichi",), one_game=True),
     Format(name="pantheon", title="Pantheon's textlog: a score sheet as statements "
-           "(ron A from B 3han 30fu riichi C)",
-           looks_like=lambda h: pantheon.looks_like(h.start),
-           read=lambda d, p, s: pantheon.read(d, p, strict=s), write=None,
+           "(ron A from B 3han 30fu riichi C)", module="mjlog.formats.sheets.pantheon",
+           looks_like=lambda h: _module("sheets.pantheon").looks_like(h.start),
+           read=lambda d, p, s: _module("sheets.pantheon").read(d, p, strict=s), write=None,
            extension=".txt", positions="text", families=("riichi",)),
     Format(name="csv-sheet", title="a score sheet as CSV, one row per hand "
-           "(docs/formats.md)",
-           looks_like=lambda h: csvsheet.looks_like(h.start),
-           read=lambda d, p, s: [csvsheet.read(d, p, strict=s)], write=None,
+           "(docs/formats.md)", module="mjlog.formats.sheets.csvsheet",
+           looks_like=lambda h: _module("sheets.csvsheet").looks_like(h.start),
+           read=lambda d, p, s: [_module("sheets.csvsheet").read(d, p, strict=s)], write=None,
            extension=".csv", positions="text", families=("riichi",), one_game=True,
            pao=True),
+    Format(name="botzone", title="Botzone's Chinese Standard Mahjong (MCR) match data "
+           "(Match, Wind, Player N Deal/Draw/Play …)", module="mjlog.formats.botzone",
+           looks_like=lambda h: _module("botzone").looks_like(h.start),
+           read=lambda d, p, s: _module("botzone").read(d, p, strict=s), write=None,
+           extension=".txt", positions="text", families=("mcr",)),
 )}
 """Every format by name, in the order detection tries them."""
 PAO_UNNAMED.update(name for name, f in FORMATS.items() if not f.pao)
@@ -227,7 +260,9 @@ def read_bytes(data: bytes, path: str = "", *, fmt: str | None = None,
     before any record could be read (``bad-gzip``). A stream damaged later keeps
     what decompressed before the damage, with the ``bad-gzip`` diagnostic on
     the first game. Every game's values are held to the ranges of
-    :mod:`mjlog.formats.limits` (``bad-value``), whatever its format.
+    :mod:`mjlog.formats.limits` (``bad-value``), whatever its format, and every game start
+    has its origin (:func:`mjlog.formats.origin.with_origin`: its reader's, else read from
+    its metadata, as for JSON Lines and notation).
     """
     text, damage = gunzip(data)
     fmt = fmt or detect_text(text)
@@ -251,6 +286,7 @@ def read_bytes(data: bytes, path: str = "", *, fmt: str | None = None,
                                                       f"{exc!r}")])]
     for rec in records:
         limits.check(rec, strict)
+        with_origin(rec)
     if damage is not None:
         if strict:
             raise InputError(damage)
@@ -353,7 +389,7 @@ def _stream(file: IO[bytes], path: str) -> Iterator[GameRecord]:
     try:
         for rec in serialize.read_lines(jsontext.file_lines(file), path):
             limits.check(rec)
-            yield rec
+            yield with_origin(rec)
     except Exception as exc:  # a reader's bug: reported, never a traceback
         yield GameRecord(path=path, format="jsonl", position_kind="jsonl",
                          diagnostics=[Diagnostic(code="internal-error", message=(
@@ -381,7 +417,7 @@ def write(fmt: str, events: Sequence[Event], options: WriteOptions = WriteOption
     if writer is None:
         raise ValueError(f"mjlog does not write {fmt}; it writes {', '.join(writers())}")
     family = next((e.ruleset.family for e in events if isinstance(e, GameStart)), "riichi")
-    if family not in FORMATS[fmt].families:
+    if FORMATS[fmt].families and family not in FORMATS[fmt].families:
         raise InputError(Diagnostic(code="cannot-write", message=(
             f"{fmt} holds {' and '.join(FORMATS[fmt].families)} games only; this one is "
             f"{family}")))
@@ -403,12 +439,11 @@ def write(fmt: str, events: Sequence[Event], options: WriteOptions = WriteOption
             "hold one")))
     try:
         return writer(events, options)
-    except kobalab.CannotWrite as exc:  # what the format cannot hold, said as such
-        raise InputError(Diagnostic(code="cannot-write", message=(
-            f"{fmt} cannot hold this game: {exc}"))) from exc
     except Exception as exc:  # a writer's bug: reported, never a traceback
-        raise InputError(Diagnostic(code="cannot-write", message=(
-            f"the {fmt} writer failed: {exc!r}"))) from exc
+        cannot = _module("kobalab").CannotWrite  # what a format cannot hold
+        why = (f"{fmt} cannot hold this game: {exc}" if isinstance(exc, cannot)
+               else f"the {fmt} writer failed: {exc!r}")
+        raise InputError(Diagnostic(code="cannot-write", message=why)) from exc
 
 
 def _hidden_at(events: Sequence[Event]) -> int | None:

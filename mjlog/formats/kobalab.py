@@ -70,6 +70,7 @@ from mjlog.formats.kinds import (
 from mjlog.formats.platform import MALFORMED, BadValue, JsonReader, Tiles, load
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset, option_value, with_rounding_of
+from mjlog.scoring.payments import worked_back
 from mjlog.settlement import FLOATING_UMA
 from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile
 
@@ -501,8 +502,8 @@ class _Round:
         yakuman = _int(data.get("damanguan"))
         points = _int(data.get("defen"))
         if tsumo:  # the record gives a tsumo's ron value; its payments give its sum
-            points = deltas[w] - (0 if self.done else 1000 * self.sticks) \
-                - 100 * (self.n - 1) * self.honba
+            points = worked_back(deltas[w], sticks=0 if self.done else self.sticks,
+                                 honba=self.honba, players=self.n)
         self.r.emit(Win(
             winner=w, from_player=frm, hand=hand, win_tile=win_tile,
             melds=tuple(meld_tiles(m) for m in self.melds[w]), yaku=yaku, fu=fu,

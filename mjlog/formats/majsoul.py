@@ -58,6 +58,7 @@ from mjlog.events import (
     Pairs,
     PlayerInfo,
     Pon,
+    Published,
     RiichiAccepted,
     RoundEnd,
     RoundStart,
@@ -66,6 +67,7 @@ from mjlog.events import (
 )
 from mjlog.formats.kinds import Meld, limit_of, meld_tiles, winning_hand
 from mjlog.formats.majsoul_wire import WRAPPER_START, WireError, decode, decode_record
+from mjlog.formats.origin import origin_of
 from mjlog.formats.platform import MALFORMED, BadValue, JsonReader, Tiles, load
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset
@@ -230,6 +232,19 @@ def _red_shown(messages: list[tuple[str, str, Any]]) -> bool | None:
 
 _RED: Final = re.compile(r"0[mps]")
 
+
+
+def _published(data: dict[str, Any]) -> Published | None:
+    """The wall a round publishes (``paishan``) with its commitment, or ``None``: the
+    typed twin of the ``majsoul.*`` keys the round start's ``extra`` keeps."""
+    def text(key: str) -> str | None:
+        return None if data.get(key) in (None, "") else str(data[key])
+
+    wall = text("paishan")
+    if wall is None:
+        return None
+    return Published(platform="majsoul", wall=wall, md5=text("md5"), sha256=text("sha256"),
+                     salt=text("salt"), salt_sha256=text("saltSha256"))
 
 def _tile(value: Any, path: str) -> tuple[Kind, bool]:
     """``(kind, red)`` of one mpsz tile string."""
@@ -415,8 +430,10 @@ class _Reader(JsonReader):
                 if 0 <= seat < n:
                     names[seat] = PlayerInfo(name=str(acc.get("nickname", "")),
                                              rank=_rank(acc.get("level3" if n == 3 else "level")))
-        self.emit(GameStart(source=FORMAT, players=tuple(names), ruleset=rules,
-                            meta=_meta(head, skipped)), "$.head")
+        meta = _meta(head, skipped)
+        self.emit(GameStart(source=FORMAT, players=tuple(names), ruleset=rules, meta=meta,
+                            origin=origin_of(meta, source=FORMAT, ruleset_name=rules.name,
+                                             path=self.rec.path)), "$.head")
 
     def red_from_walls(self, rules: Ruleset, messages: list[tuple[str, str, Any]]) -> Ruleset:
         """``rules`` with red fives as a record that states no rules shows them: none when
@@ -541,7 +558,7 @@ class _Round:
         reader.emit(RoundStart(round_wind=wind, round_number=ju + 1, honba=honba,
                                kyotaku=sticks, dealer=dealer, scores=tuple(self.scores),
                                dora_indicator=self.indicators[0], hands=tuple(dealt),
-                               extra=extra), at)
+                               extra=extra, published=_published(data)), at)
         assert first is not None
         self.melds: list[list[Meld]] = [[] for _ in range(n)]
         self.riichi = [False] * n

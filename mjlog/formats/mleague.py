@@ -51,9 +51,11 @@ from mjlog.formats.kinds import (
     winning_hand,
 )
 from mjlog.formats.kinds import yaku_from_text as _yaku_from_text
+from mjlog.formats.origin import origin_of
 from mjlog.formats.platform import MALFORMED, BadValue, JsonReader, Tiles, load
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS
+from mjlog.scoring.payments import worked_back
 from mjlog.tiles import KIND_OF, Kind, Tile
 
 FORMAT = "mleague"
@@ -174,8 +176,11 @@ class _Reader(JsonReader):
         self.started = True
         self.first_dealer = dealer
         meta = (("mleague.id", self.game_id),) if self.game_id else ()
+        rules = PRESETS["mleague"]
         self.emit(GameStart(source=FORMAT, players=tuple(PlayerInfo(name=n) for n in self.names),
-                            first_dealer=dealer, ruleset=PRESETS["mleague"], meta=meta), "$")
+                            first_dealer=dealer, ruleset=rules, meta=meta,
+                            origin=origin_of(meta, source=FORMAT, ruleset_name=rules.name,
+                                             path=self.rec.path)), "$")
 
     def game_end(self, args: list[Any], path: str) -> None:
         points = [0.0] * 4
@@ -386,7 +391,7 @@ class _Round:
         limit = LIMIT_ALIASES.get(value, "") or limit_of(han, fu, False)
         points = int(value) if value.isdigit() else 0
         if not ron:  # the log writes a tsumo's ron value; its payments give its sum
-            points = deltas[w] - 1000 * self.sticks - 300 * self.honba
+            points = worked_back(deltas[w], sticks=self.sticks, honba=self.honba, players=4)
         elif value in LIMIT_ALIASES:
             points = _LIMIT_POINTS[limit] * (6 if w == self.dealer else 4)
         self.r.emit(Win(

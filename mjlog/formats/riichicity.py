@@ -51,6 +51,7 @@ from mjlog.events import (
     OpenKan,
     PlayerInfo,
     Pon,
+    Published,
     RiichiAccepted,
     RoundEnd,
     RoundStart,
@@ -58,9 +59,11 @@ from mjlog.events import (
     YakuClaim,
 )
 from mjlog.formats.kinds import Meld, limit_of, meld_tiles, winning_hand
+from mjlog.formats.origin import origin_of
 from mjlog.formats.platform import MALFORMED, BadValue, JsonReader, Tiles, load, numbers
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset
+from mjlog.scoring.payments import worked_back
 from mjlog.tiles import KIND_OF, Kind, Tile
 
 FORMAT = "riichicity"
@@ -227,7 +230,9 @@ class _Reader(JsonReader):
         meta = tuple((f"riichicity.{k}", v if isinstance(v, str) else json.dumps(v))
                      for k, v in data.items() if k != "handRecord")
         self.emit(GameStart(source=FORMAT, players=tuple(names), ruleset=rules, meta=meta,
-                            first_dealer=_first_dealer(first)), self.root)
+                            first_dealer=_first_dealer(first),
+                            origin=origin_of(meta, source=FORMAT, ruleset_name=rules.name,
+                                             path=self.rec.path)), self.root)
         for r, hand in enumerate(hands):
             at = f"{self.root}.handRecord[{r}]"
             try:
@@ -343,7 +348,8 @@ class _Round:
         self.r.emit(RoundStart(
             round_wind=self.wind, round_number=number, honba=self.honba, kyotaku=self.sticks,
             dealer=dealer, scores=tuple(scores), dora_indicator=self.indicators[0],
-            hands=tuple(hands), dice=tuple(d.get("dices") or ()), extra=extra), path)
+            hands=tuple(hands), dice=tuple(d.get("dices") or ()), extra=extra,
+            published=_published(hand)), path)
         self.r.emit(Draw(player=dealer, tile=first), path)
         self.drawn[dealer] = first
 
@@ -536,7 +542,8 @@ class _Round:
         seats = {self.r.seat(w.get("user_id") if isinstance(w, dict) else None,
                              f"{path}[{i}].user_id"): (i, w) for i, w in enumerate(wins)}
         order = sorted(seats, key=lambda p: (p - d) % self.n)
-        paid = [deltas[p] - (1000 * self.sticks if k == 0 else 0) for k, p in enumerate(order)]
+        paid = [worked_back(deltas[p], sticks=self.sticks if k == 0 else 0)  # honba kept in
+                for k, p in enumerate(order)]
         others = [deltas[p] for p in range(self.n) if p != d and p not in seats]
         if d in seats or any(others) or sum(paid) != -deltas[d]:
             raise BadValue(f"{path}", "the summed payments of several winners cannot be told "
@@ -604,3 +611,14 @@ def _first_dealer(hand: dict[str, Any]) -> int:
             dealer = data.get("dealer_pos") if isinstance(data, dict) else None
             return dealer if isinstance(dealer, int) else 0
     return 0
+
+
+def _published(hand: dict[str, Any]) -> Published | None:
+    """The whole wall a round publishes (``handCardEncode``) with its sha256
+    (``handCardsSHA256``), or ``None``: the typed twin of the ``riichicity.*`` keys the
+    round start's ``extra`` keeps."""
+    if not hand.get("handCardEncode"):
+        return None
+    sha = hand.get("handCardsSHA256")
+    return Published(platform="riichicity", wall=str(hand["handCardEncode"]),
+                     sha256=str(sha) if sha else None)

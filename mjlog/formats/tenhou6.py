@@ -84,6 +84,7 @@ from mjlog.formats.kinds import (
     winning_hand,
     yaku_from_text,
 )
+from mjlog.formats.origin import origin_of
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset, option_value, with_rounding_of
 from mjlog.scoring.fast import hand_value, up100
@@ -359,7 +360,9 @@ class _Reader:
         meta = _meta(doc, sanma)
         rules = _starting_score(ruleset_from_rule(rule, doc, sanma=sanma, red=self.red),
                                 rounds, self.players)
-        self.emit(GameStart(source=FORMAT, players=tuple(infos), ruleset=rules, meta=meta), "$")
+        self.emit(GameStart(source=FORMAT, players=tuple(infos), ruleset=rules, meta=meta,
+                            origin=origin_of(meta, source=FORMAT, ruleset_name=rules.name,
+                                             path=self.rec.path)), "$")
 
     def end(self, sc: Any) -> None:
         n = self.players

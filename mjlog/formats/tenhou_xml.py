@@ -74,6 +74,7 @@ from mjlog.events import (
     YakuClaim,
     round_label,
 )
+from mjlog.formats.origin import origin_of
 from mjlog.record import GameRecord
 from mjlog.ruleset import PRESETS, Ruleset, with_rounding_of
 from mjlog.scoring.yaku import yaku_name
@@ -617,9 +618,11 @@ class _Reader:
         )
         index, line = self.index, self.line
         self.index, self.line = self.start_index, self.start_line
+        meta = tuple(self.meta)
         self.emit(GameStart(
             source=FORMAT, players=players, first_dealer=self.first_dealer, ruleset=rules,
-            meta=tuple(self.meta),
+            meta=meta, origin=origin_of(meta, source=FORMAT, ruleset_name=rules.name,
+                                        path=self.rec.path),
         ))
         self.started = True
         for ev, at, line in self.early:

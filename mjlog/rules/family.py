@@ -43,6 +43,8 @@ from mjlog.scoring.situation import situation
 from mjlog.scoring.verify import Verifier, WinValues
 from mjlog.scoring.written import payer
 from mjlog.scoring.yaku import YAKU, default_han
+from mjlog.wall.dealing import RIICHI as RIICHI_WALL
+from mjlog.wall.dealing import Geometry
 
 CHECKS: tuple[type[Check[Any]], ...] = (
     DoubleRon, Abortive, RinshanDraw, KanDora, Kuikae, RiichiHandChanged, RiichiIllegal,
@@ -64,6 +66,12 @@ class Riichi(RuleFamily):
 
     name: ClassVar[str] = "riichi"
     options = RiichiOptions
+    title = "The checks"
+
+    def wall(self, players: int) -> Geometry | None:
+        """The four-player table's walls of 17 stacks (the wall check refuses a stated wall
+        of another number of players)."""
+        return RIICHI_WALL
 
     def checks(self) -> Sequence[type[Check[Any]]]:
         return CHECKS

@@ -22,7 +22,7 @@ with Tenhou's as defaults, each found in Tenhou's own records:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import TYPE_CHECKING
 
 from mjlog.scoring.fast import up100
@@ -100,6 +100,27 @@ def _ron_value(val: Valuation, sit: WinSituation) -> int:
     if sit.is_dealer:
         return val.main * 3
     return val.main + 2 * val.additional
+
+
+def worked_back(change: int, *, sticks: int, honba: int = 0, players: int = 4) -> int:
+    """What the other seats paid a winner whose score changed by ``change``, worked back
+    from it: the change less the ``sticks`` riichi sticks it collected (1000 each) and,
+    with ``honba``, less 100 per honba from each of the other ``players - 1`` seats (what
+    :func:`split_deltas` adds), which leaves the hand's value: a ron's payment or a
+    tsumo's total. For a record that states a win's score changes but not its value (or
+    the sum of a multiple ron's changes alone). It does not check that the value is one
+    a hand can have."""
+    return change - 1000 * sticks - 100 * (players - 1) * honba
+
+
+def written_deltas(before: Sequence[int], after: Sequence[int], riichi: Container[int]
+                   ) -> tuple[int, ...]:
+    """A result's payments worked back from the scores written before and after it (a
+    score sheet's): each seat's change, the stick of each riichi declarer in ``riichi``
+    (1000, paid into the pot before the result) apart. Raises ``ValueError`` when the two
+    do not have as many scores; checks nothing else."""
+    return tuple(a - (b - 1000 * (p in riichi))
+                 for p, (b, a) in enumerate(zip(before, after, strict=True)))
 
 
 def noten_deltas(tenpai: Sequence[bool], pool: int) -> list[int]:

@@ -27,14 +27,11 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 import math
-import os
-import re
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
@@ -54,6 +51,7 @@ from mjlog.events import (
     GameEnd,
     GameStart,
     OpenKan,
+    Origin,
     Pon,
     RiichiAccepted,
     RoundStart,
@@ -68,6 +66,8 @@ from mjlog.formats import (
     read_bytes,
     tenhou_xml,
 )
+from mjlog.formats.origin import of_start
+from mjlog.formats.origin import tenhou_id as tenhou_id
 from mjlog.record import GameRecord
 from mjlog.scoring.yaku import YAKU, yaku_name
 from mjlog.stats import moves
@@ -137,14 +137,6 @@ DERIVED: dict[str, dict[str, pl.Expr]] = {"player_rounds": {
 }}
 """Columns computed from the others when a batch becomes DataFrames (in polars, not row by
 row): their rows do not carry them."""
-
-_MAJSOUL_ID = re.compile(r"(\d{2})(\d{2})(\d{2})-[0-9a-f]{8}-[0-9a-f-]+")
-"""A Mahjong Soul game uuid (``250113-20340fc8-…``): its date comes first."""
-_ROOM_BY_LEVEL = {0x00: "ippan", 0x80: "joukyuu", 0x20: "tokujou", 0xA0: "houou"}
-_ROOM_BY_TABLE = {"般": "ippan", "上": "joukyuu", "特": "tokujou", "鳳": "houou"}
-"""Tenhou's rooms by the first letter of a table code (``鳳南喰赤``)."""
-_TENHOU_TABLE = re.compile(r"三?[般上特鳳技若銀琥孔][東南]喰?赤?速?")
-
 
 _GAME_COLUMNS = tuple(c for c in GROUP_SCHEMA if c != "player")
 _PR_COLUMNS = ("_game", "player", *(c for c in SCHEMAS["player_rounds"]
@@ -346,7 +338,7 @@ def game_key(start: GameStart, events: list[Event]) -> int:
 
 def key_of(start: GameStart, first_hands: Sequence[Sequence[int] | None]) -> int:
     """:func:`game_key` of a game whose first round deals ``first_hands``."""
-    seed = next((v for k, v in reversed(start.meta) if k == "shuffle.seed"), None)  # the last
+    seed = of_start(start, "").shuffle_seed
     parts = ["\x1f".join(p.name for p in start.players).encode(), b"\x1e", str(seed).encode(),
              b"\x1e"]
     for hand in first_hands:
@@ -355,135 +347,32 @@ def key_of(start: GameStart, first_hands: Sequence[Sequence[int] | None]) -> int
     return int.from_bytes(digest, "little")
 
 
-def _json_meta(meta: dict[str, str], key: str) -> Any:
-    """A tenhou.net/6 or mjai field kept verbatim (JSON) in a game start's metadata."""
-    try:
-        return json.loads(meta[key]) if key in meta else None
-    except ValueError:
-        return None
-
-
-def _log_id(path: str, meta: dict[str, str]) -> tuple[str, str, datetime | None] | None:
-    """The platform's own id of a game (platform, id, date): a platform's own record's,
-    else from a tenhou.net/6 ``ref`` or the file name."""
-    own = _own_id(meta)
-    if own is not None:
-        return own
-    ref = _json_meta(meta, "tenhou6.ref")
-    for text in (ref if isinstance(ref, str) else "", os.path.basename(path)):
-        if not text:
-            continue
-        tenhou = tenhou_id(text)
-        if tenhou is not None:
-            return "tenhou", *tenhou
-        m = _MAJSOUL_ID.match(text)
-        if m:
-            return "majsoul", m[0], datetime(2000 + int(m[1]), int(m[2]), int(m[3]))
-    return None
-
-
-_HEX: Final = "0123456789abcdef"
-_GM: Final = "gm-"
-"""What follows the date and hour in a Tenhou log id."""
-
-
-def tenhou_id(text: str) -> tuple[str, datetime] | None:
-    """The first Tenhou log id in ``text`` (``2016010100gm-00a9-0000-0123abcd``: ten
-    digits, the date and hour, then ``gm-`` and three groups of lowercase hex digits), with
-    its date and hour. Raises ``ValueError`` for a date that does not exist.
-
-    Found with string methods, not a regular expression: met cold after each file is
-    read, a regular expression search cost more than all of a game's other columns."""
-    at = text.find(_GM, 10)
-    while at != -1:
-        found = text[at - 10:at + 21]
-        if (len(found) == 31 and found[:10].isdecimal() and found[17] == found[22] == "-"
-                and not (found[13:17] + found[18:22] + found[23:]).strip(_HEX)):
-            return found, datetime(int(found[:4]), int(found[4:6]), int(found[6:8]),
-                                   int(found[8:10]))
-        at = text.find(_GM, at + 1)
-    return None
-
-
-def _own_id(meta: dict[str, str]) -> tuple[str, str, datetime | None] | None:
-    """The id a platform's own record gives its game: Mahjong Soul's uuid (with the game's
-    start time), Riichi City's key, M-League's game id."""
-    if "majsoul.uuid" in meta:
-        start = meta.get("majsoul.start_time", "")
-        when = datetime.fromtimestamp(int(start), UTC).replace(tzinfo=None) \
-            if start.isdigit() else None
-        return "majsoul", meta["majsoul.uuid"], when
-    if "riichicity.keyValue" in meta:
-        now = meta.get("riichicity.nowTime", "")
-        when = datetime.fromtimestamp(int(now), UTC).replace(tzinfo=None) \
-            if now.isdigit() else None
-        return "riichicity", meta["riichicity.keyValue"], when
-    if "mleague.id" in meta:
-        return "mleague", meta["mleague.id"], None
-    return None
-
-
-def _disp(meta: dict[str, str]) -> str:
-    """A tenhou.net/6 record's ``rule.disp`` (``鳳南喰赤``, a room's or a title's name), or ""."""
-    rule = _json_meta(meta, "tenhou6.rule")
-    return str(rule.get("disp", "")) if isinstance(rule, dict) else ""
-
-
-def _room(start: GameStart, meta: dict[str, str], go_type: int | None, disp: str) -> str | None:
-    """Tenhou's room (``ippan`` … ``houou``, ``lobby-N``), a Mahjong Soul room's name, or None."""
-    if go_type is not None:
-        lobby = meta.get("go.lobby", "0")
-        if lobby not in ("", "0"):
-            return f"lobby-{lobby}"
-        return _ROOM_BY_LEVEL.get(go_type & 0xA0, "ippan")
-    if _TENHOU_TABLE.fullmatch(disp):
-        return _ROOM_BY_TABLE.get(disp.lstrip("三")[:1])
-    if start.ruleset.name.startswith("majsoul") and disp:
-        return disp
-    return meta.get("majsoul.room") or _RIICHI_CITY_ROOMS.get(meta.get("riichicity.gamePlay", ""))
-
-
-_RIICHI_CITY_ROOMS: Final = {"1001": "段位戦", "1002": "大会戦", "1003": "友人戦"}
-"""Riichi City's kinds of game (``gamePlay``): ranked, tournament, friends'."""
-
-
-def _platform(start: GameStart, meta: dict[str, str], log: tuple[str, str, Any] | None,
-              disp: str) -> str | None:
-    """Where the game was played, when the record says: ``tenhou``, ``majsoul``, or None."""
-    if start.source == "tenhou_xml" or "go.type" in meta:
-        return "tenhou"
-    if start.ruleset.name.startswith("majsoul"):
-        return "majsoul"
-    if start.source in ("riichicity", "mleague"):
-        return start.source
-    if log is not None:
-        return log[0]
-    return "tenhou" if _TENHOU_TABLE.fullmatch(disp) else None
+def _origin(path: str, start: GameStart) -> Origin:
+    """The game's origin (:func:`mjlog.formats.origin.of_start`). Raises ``ValueError``
+    where its id names a day that does not exist: such a game is not summarised."""
+    origin = of_start(start, path)
+    if origin.bad_date is not None:
+        raise ValueError(origin.bad_date)
+    return origin
 
 
 def where_and_when(path: str, start: GameStart) -> tuple[str | None, datetime | None]:
     """The platform a game was played on and its date, as the ``games`` table gives them
     (``None`` where the record does not say)."""
-    meta = dict(start.meta)
-    log = _log_id(path, meta)
-    return _platform(start, meta, log, _disp(meta)), log[2] if log else None
+    origin = _origin(path, start)
+    return origin.platform, origin.date
 
 
 def _game_info(path: str, start: GameStart, index: int, key: int, complete: bool
                ) -> tuple[Any, ...]:
     """The per-game columns, in the order of :data:`_GAME_COLUMNS`: the stable id, date,
     platform, room, ruleset, source and whether the game is complete."""
-    meta = dict(start.meta)
-    log = _log_id(path, meta)
-    date = log[2] if log else None
-    go = meta.get("go.type", "")
-    go_type = int(go) if go.isascii() and go.isdigit() else None
-    disp = _disp(meta)
-    room = _room(start, meta, go_type, disp)
-    return (f"{log[0]}:{log[1]}" if log else f"hash:{key:016x}", key, date,
+    origin = _origin(path, start)
+    date = origin.date
+    return (origin.game_id or f"hash:{key:016x}", key, date,
             date.year if date else None, date.month if date else None,
-            _platform(start, meta, log, disp), start.ruleset.name, room, start.ruleset.length,
-            len(start.players), go_type, complete,
+            origin.platform, start.ruleset.name, origin.room, start.ruleset.length,
+            len(start.players), origin.lobby_type, complete,
             path if index == 0 else f"{path}#{index + 1}")
 
 

@@ -38,6 +38,7 @@ from mjlog.taiwan.hand import waits
 from mjlog.taiwan.play import TaiwanGame
 from mjlog.taiwan.referee import TaiwanReferee
 from mjlog.taiwan.scorer import TaiwanScorer
+from mjlog.wall.dealing import TAIWAN, Geometry
 
 CHECKS: tuple[type[Check[Any]], ...] = (
     FlowerKept, FlowerDiscarded, DiscardAfterCall, CallLate, PonSameGoAround, FlowerOrder,
@@ -55,6 +56,11 @@ class Taiwan16(RuleFamily):
     riichi_stick = False
     needs_value = False
     value_unit = "台"
+    title = "Taiwanese 16-tile (`--rules taiwan16`)"
+
+    def wall(self, players: int) -> Geometry | None:
+        """Walls of 18 stacks, a 16-tile dead wall, three dice."""
+        return TAIWAN
 
     def checks(self) -> Sequence[type[Check[Any]]]:
         return CHECKS

@@ -856,6 +856,34 @@ TITLES: Final[dict[str, Entry]] = {
     "Only a player with seven flowers may take the eighth (七搶一), where the ruleset plays it.": (
         "8枚目を取れるのは花牌7枚を持つプレイヤーのみ（七搶一）、ルールにある場合。",
         "只有持有七张花牌的玩家才能取第八张（七抢一），限规则包含此项时。"),
+    # MCR (Chinese Official) rules
+    "A win needs a winning shape: four sets and a pair, seven pairs, thirteen orphans or a "
+    "knitted hand; anything else is 错和.": (
+        "和了には和了形（4面子1雀頭、七対子、国士無双、全不靠系の形）が必要。それ以外は錯和。",
+        "和牌须为和牌型（四副面子加一对将、七对、十三幺或全不靠类牌型），否则为错和。"),
+    "A win needs 8 fan (the ruleset's minimum) without the flowers; less is 错和.": (
+        "和了には花牌を除いて8番（ルールの最低番数）が必要。不足は錯和。",
+        "和牌须有不计花牌的8番（规则规定的起和番），不足即为错和。"),
+    "Only an added kong may be robbed; a concealed kong never.": (
+        "搶槓できるのは加槓のみ。暗槓は搶槓できない。",
+        "只能抢补杠的牌；暗杠不能抢。"),
+    "One player wins a discard: the next in turn from the discarder (截和), unless the ruleset "
+    "allows double wins.": (
+        "1枚の捨て牌で和了できるのは1人：放銃者から順番の近い者（截和）。ダブロンを認めるルールを"
+        "除く。",
+        "一张打出的牌只能由一人和牌：按出牌者之后顺序最近的玩家（截和），除非规则允许一炮多响。"),
+    "A flower is set aside and replaced at once, never kept in hand.": (
+        "花牌はすぐに抜いて補充する。手牌に残してはならない。",
+        "花牌须立即补花，不得留在手牌中。"),
+    "A flower is set aside and replaced, never discarded.": (
+        "花牌は抜いて補充する。捨ててはならない。",
+        "花牌须补花，不得打出。"),
+    "Each flower set aside is replaced from the wall.": (
+        "抜いた花牌はそれぞれ牌山から補充する。",
+        "每补一张花牌都须从牌墙补摸一张。"),
+    "A hand holds 13 tiles after its discard, each kong counting three (相公: it may not win).": (
+        "打牌後の手牌は13枚（槓は3枚と数える）。違えば相公で和了できない。",
+        "打牌后手牌为13张（杠按3张计）；否则为相公，不能和牌。"),
     "A player who passed a win (過水) may not win until a discard from an incomplete hand or an "
     "added kan.": (
         "和了を見逃したプレイヤー（過水）は、未完成の手からの打牌か加槓まで和了できない。",
@@ -879,6 +907,13 @@ TITLES: Final[dict[str, Entry]] = {
     "a line of a score sheet that cannot be read, at its line and column; it is left out": (
         "読めない点数表の行（行と列を示す）：その行は除く",
         "无法读取的计分表行（注明行和列）：该行不计"),
+    "a line of a Botzone match that cannot be read, at its line and column; it is left out": (
+        "読めないBotzone対局の行（行と列を示す）：その行は除く",
+        "无法读取的Botzone对局行（注明行和列）：该行不计"),
+    "a Botzone move that does not fit the tiles read (a claim with no discard to take, a "
+    "fifth copy of a tile); it is left out": (
+        "読んだ牌と合わないBotzoneの手（取る打牌のない鳴き、5枚目の牌）：その手は除く",
+        "与已读牌不符的Botzone行动（没有可吃碰的打牌、第五张牌）：该行动不计"),
     "a score sheet's chombo: the hand ends there, and the settlement charges the ruleset's "
     "chombo to its offender": (
         "点数表のチョンボ：その局はそこで終わり、精算がルールのチョンボを違反者に科す",

@@ -79,9 +79,8 @@ RIICHI = Geometry()
 """Four-player riichi: 136 tiles, walls of 17 stacks, 14-tile dead wall."""
 TAIWAN = Geometry(stacks=18, dead_stacks=8, hand=16, block_rounds=4, chonchon=False,
                   indicators=False, dice=3)
-"""Taiwanese 16-tile: 144 tiles, walls of 18 stacks, 16-tile dead wall, three dice."""
-GEOMETRIES: dict[int, Geometry] = {136: RIICHI, 144: TAIWAN}
-"""The physical table of each set of tiles, by its number of tiles (four players)."""
+"""Taiwanese 16-tile: 144 tiles, walls of 18 stacks, 16-tile dead wall, three dice.
+(Each family states the table it builds: :meth:`mjlog.family.RuleFamily.wall`.)"""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

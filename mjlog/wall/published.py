@@ -9,7 +9,8 @@ one), and a commitment
 published before the round: ``md5`` = md5(paishan) in records of about
 2021, ``sha256`` = sha256(paishan + salt) in later ones, with the ``salt``
 revealed after the game (and ``saltSha256`` = sha256(salt)). Its reader keeps
-them verbatim in the round start's ``extra`` (``majsoul.paishan`` ...).
+them verbatim in the round start's ``extra`` (``majsoul.paishan`` ...) and typed in its
+``published`` (:class:`mjlog.events.Published`), which is what this module reads.
 
 The layout, as the corpus supports it: draws come from the front, the
 dealer's fourteenth dealt tile before them; the last 14 tiles are the dead
@@ -34,7 +35,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Final
 
-from mjlog.events import RoundStart
+from mjlog.events import Published, RoundStart
 from mjlog.ruleset import Ruleset
 from mjlog.tiles import (
     KIND_OF,
@@ -49,7 +50,8 @@ from mjlog.tiles import (
 
 KindTile = tuple[Kind, bool]
 PUBLISHED: Final = frozenset({"majsoul.paishan", "riichicity.handCardEncode"})
-"""The round start keys under which a platform's published wall is kept."""
+"""The round start keys under which a platform's published wall is kept verbatim (its
+typed reading: :func:`mjlog.formats.origin.published_of`)."""
 Problem = tuple[str, str]
 """A problem found with a published wall: its code and message."""
 _REPLACEMENTS: Final = {3: 8, 4: 4}
@@ -123,14 +125,11 @@ def key(tile: int, red_fives: bool = True) -> KindTile:
     return KIND_OF[tile], red_fives and tile in RED_FIVE_IDS
 
 
-def commitment(extra: dict[str, str], prefix: str) -> Problem | None:
-    """(code, message) of a round's commitment that does not match its wall, or of one
-    that cannot be checked; ``None`` when it matches. ``prefix`` names the platform's
-    keys (``majsoul``)."""
-    wall = extra.get(f"{prefix}.paishan", "")
-    md5 = extra.get(f"{prefix}.md5")
-    sha = extra.get(f"{prefix}.sha256")
-    salt = extra.get(f"{prefix}.salt")
+def commitment(published: Published) -> Problem | None:
+    """(code, message) of a round's commitment (Mahjong Soul's: md5, or sha256 with a
+    salt) that does not match its wall, or of one that cannot be checked; ``None`` when it
+    matches."""
+    wall, md5, sha, salt = published.wall, published.md5, published.sha256, published.salt
     if md5 is not None:
         got = hashlib.md5(wall.encode(), usedforsecurity=False).hexdigest()
         if got != md5.lower():
@@ -142,7 +141,7 @@ def commitment(extra: dict[str, str], prefix: str) -> Problem | None:
     if salt is None:
         return problem("wall-uncommitted", "the round commits to its wall by sha256 with a "
                        "salt the record does not reveal: the commitment is not checked")
-    salted = extra.get(f"{prefix}.saltSha256")
+    salted = published.salt_sha256
     if salted is not None and hashlib.sha256(salt.encode()).hexdigest() != salted.lower():
         return problem("wall-commitment-mismatch", "the revealed salt is not the one committed "
                        "to")
@@ -153,18 +152,15 @@ def commitment(extra: dict[str, str], prefix: str) -> Problem | None:
     return None
 
 
-def majsoul_wall(rs: RoundStart, first_draw: Tile, rules: Ruleset
+def majsoul_wall(rs: RoundStart, published: Published, first_draw: Tile, rules: Ruleset
                  ) -> tuple[PublishedWall | None, list[Problem]]:
-    """The wall a Mahjong Soul round start publishes and the problems found with it:
-    its commitment (:func:`commitment`) and whether hands, first draw and wall make up
-    the whole set of tiles (``wall-dealt-mismatch``). ``None`` when the round publishes
-    no wall or it cannot be read (``wall-undealable``)."""
-    extra = dict(rs.extra)
-    text = extra.get("majsoul.paishan")
-    if text is None:
-        return None, []
+    """The wall a Mahjong Soul round start publishes (``published``) and the problems
+    found with it: its commitment (:func:`commitment`) and whether hands, first draw and
+    wall make up the whole set of tiles (``wall-dealt-mismatch``). ``None`` when it
+    cannot be read (``wall-undealable``)."""
+    text = published.wall
     problems: list[Problem] = []
-    found = commitment(extra, "majsoul")
+    found = commitment(published)
     if found is not None:
         problems.append(found)
     try:
@@ -199,7 +195,7 @@ def _names(tiles: list[KindTile]) -> str:
         or "none"
 
 
-def riichicity_wall(rs: RoundStart, rules: Ruleset
+def riichicity_wall(rs: RoundStart, published: Published, rules: Ruleset
                     ) -> tuple[PublishedWall | None, list[Problem]]:
     """The whole wall a Riichi City round publishes (``handCardEncode``) and the problems
     found with it: whether it is the one its sha256 (``handCardsSHA256``) committed to.
@@ -208,10 +204,9 @@ def riichicity_wall(rs: RoundStart, rules: Ruleset
     the dealer on, three times, then one each, the dealer's fourteenth after them; the
     draws follow from the front, the dead wall is at the end as in :func:`majsoul_wall`.
     """
-    extra = dict(rs.extra)
-    text = extra.get("riichicity.handCardEncode", "")
+    text = published.wall
     problems: list[Problem] = []
-    committed = extra.get("riichicity.handCardsSHA256")
+    committed = published.sha256
     got = hashlib.sha256(text.encode()).hexdigest()
     if committed is None:
         problems.append(problem("wall-uncommitted", "the record gives the wall but no "

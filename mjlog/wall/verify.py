@@ -25,17 +25,19 @@ from mjlog.events import (
     Draw,
     Event,
     GameStart,
+    Published,
     RoundStart,
     Win,
     round_label,
 )
+from mjlog.families import family_of
+from mjlog.formats.origin import of_start, round_published
 from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
 from mjlog.tiles import Tile, tile_str
-from mjlog.wall.dealing import GEOMETRIES, RIICHI, Deal, DealError, deal
+from mjlog.wall.dealing import Deal, DealError, deal
 from mjlog.wall.published import (
-    PUBLISHED,
     Problem,
     key,
     majsoul_wall,
@@ -50,8 +52,8 @@ SEARCH_DEALS = 64
 
 
 def seed_text(start: GameStart) -> str | None:
-    """The ``SHUFFLE seed`` a Tenhou game start carries, if any."""
-    return dict(start.meta).get("shuffle.seed")
+    """The ``SHUFFLE seed`` a Tenhou game start carries, if any (its origin's)."""
+    return of_start(start, "").shuffle_seed
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +91,19 @@ class DealtWall:
         return self.deal.ura_indicators[k]
 
 
+class NoDeal(DealError):
+    """A stated wall of a family that defines no physical deal
+    (:meth:`mjlog.family.RuleFamily.wall`): unverifiable, not wrong."""
+
+
 def _stated_wall(rs: RoundStart, start: GameStart) -> DealtWall:
-    """The deal a round's stated wall and dice give; raises :class:`DealError`."""
+    """The deal a round's stated wall and dice give, with the table its family builds;
+    raises :class:`DealError` (:class:`NoDeal` where the family builds none)."""
     assert rs.wall is not None
     rules = start.ruleset
-    geometry = GEOMETRIES.get(rules.table.tiles, RIICHI)
+    geometry = family_of(rules).wall(rules.players)
+    if geometry is None:
+        raise NoDeal(f"mjlog defines no physical deal for the {rules.family} family")
     if len(rs.hands) != geometry.players:
         raise DealError(f"physical dealing is defined for {geometry.players} players")
     per_wall = geometry.stacks * 2
@@ -167,12 +177,15 @@ def round_walls(record: GameRecord, starts: list[int] | None = None
     for r, (i, rs) in enumerate(rounds):
         if walls[r] is not None:
             continue
-        if any(k in PUBLISHED for k, _ in rs.extra):
-            walls[r], problems = _published(events, i, rs, start)
+        if (published := round_published(rs)) is not None:
+            walls[r], problems = _published(events, i, rs, published, start)
             said[r].extend((code, msg, code == "wall-uncommitted") for code, msg in problems)
         elif rs.wall is not None:
             try:
                 walls[r] = _stated_wall(rs, start)
+            except NoDeal as exc:
+                said[r].append((*problem("wall-unverifiable", "the wall cannot be verified: "
+                                         f"{exc}"), False))
             except DealError as exc:
                 said[r].append((*problem("wall-undealable", "the stated wall cannot be dealt: "
                                          f"{exc}"), False))
@@ -224,16 +237,16 @@ def _round_seed(rs: RoundStart, why: str) -> tuple[WallSource | None, str]:
         return None, f"this round's shuffle: {exc}"
 
 
-def _published(events: list[Event], i: int, rs: RoundStart, start: GameStart
-               ) -> tuple[WallSource | None, list[Problem]]:
+def _published(events: list[Event], i: int, rs: RoundStart, published: Published,
+               start: GameStart) -> tuple[WallSource | None, list[Problem]]:
     """A round's published wall (:mod:`mjlog.wall.published`) and its problems."""
     first = events[i + 1] if i + 1 < len(events) else None
     if not isinstance(first, Draw) or first.player != rs.dealer:
         return None, [problem("wall-undealable", "the round does not start with the dealer's "
                               "fourteenth tile")]
-    if any(k == "riichicity.handCardEncode" for k, _ in rs.extra):
-        return riichicity_wall(rs, start.ruleset)
-    return majsoul_wall(rs, first.tile, start.ruleset)
+    if published.platform == "riichicity":
+        return riichicity_wall(rs, published, start.ruleset)
+    return majsoul_wall(rs, published, first.tile, start.ruleset)
 
 
 def _seeded(

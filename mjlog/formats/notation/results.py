@@ -31,6 +31,7 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
+from mjlog.scoring.payments import written_deltas
 
 LIMIT_WORDS: Final = {"mangan": 5, "haneman": 6, "baiman": 8, "sanbaiman": 11}
 """A limit written instead of han, and the han it stands for (as the sheet readers read
@@ -62,7 +63,7 @@ def sheet_deltas(before: Sequence[int] | None, after: Sequence[int] | None,
     written or has not one score per seat (as :mod:`mjlog.formats.sheets` does)."""
     if before is None or after is None or len(before) != n or len(after) != n:
         return ()
-    return tuple(after[p] - (before[p] - 1000 * (p in riichi)) for p in range(n))
+    return written_deltas(before, after, riichi)
 
 
 @dataclass(slots=True)

@@ -42,7 +42,7 @@ from mjlog.events import (
 )
 from mjlog.record import GameRecord
 from mjlog.ruleset import Ruleset
-from mjlog.scoring.payments import next_round
+from mjlog.scoring.payments import next_round, written_deltas
 from mjlog.tiles import UNKNOWN
 
 Place = tuple[int, int]
@@ -197,8 +197,7 @@ def _written_deltas(table: _Table, hand: Hand) -> tuple[int, ...]:
     before, after = table.scores, hand.scores
     if before is None or after is None or len(hand.wins) > 1 or hand.result == "chombo":
         return ()
-    paid = [before[p] - 1000 * (p in hand.riichi) for p in range(table.n)]
-    return tuple(a - b for a, b in zip(after, paid, strict=True))
+    return written_deltas(before[:table.n], after, hand.riichi)
 
 
 def _results(table: _Table, hand: Hand, deltas: tuple[int, ...]) -> list[Event]:

@@ -9,8 +9,8 @@ FOLDER (``../shared/corpus/tenhou-xml``), reads them once, then measures the pro
 time (the machine may be shared: wall time would count the others' work) of, each the
 best of ``--repeat`` interleaved runs over the games already read:
 
-* the full audit (:func:`mjlog.audit.audit_record`: replay, wall, scores, rule checks);
-* the decision facts (:func:`mjlog.decisions.decisions`: shanten and ukeire of every
+* the full audit (:func:`mjlog.reports.audit.audit_record`: replay, wall, scores, rule checks);
+* the decision facts (:func:`mjlog.families.riichi.decisions.decisions`: shanten and ukeire of every
   discard choice, the call decisions, the safety classes), on the core this environment
   gives it (``MJLOG_PURE=1`` for the Python route);
 * the facts and their JSON objects (what ``mjlog review -o`` writes, without the disk),
@@ -39,10 +39,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_peers import houou_games  # noqa: E402
-from mjlog import native  # noqa: E402
-from mjlog.audit import audit_record  # noqa: E402
-from mjlog.decisions import decisions  # noqa: E402
-from mjlog.record import GameRecord  # noqa: E402
+from mjlog.core import native  # noqa: E402
+from mjlog.core.record import GameRecord  # noqa: E402
+from mjlog.families.riichi.decisions import decisions  # noqa: E402
+from mjlog.reports.audit import audit_record  # noqa: E402
 
 
 def cpu(fn: Callable[[GameRecord], object], records: list[GameRecord]) -> float:

@@ -45,8 +45,8 @@ def build(folder: str, facts: Path) -> float:
 
 def time_facts(facts: Path, repeat: int) -> float:
     """Time each query on the facts folder; print its figures; the slowest best time."""
-    from mjlog.find.fast import search_facts
-    from mjlog.find.query import parse
+    from mjlog.stats.find.fast import search_facts
+    from mjlog.stats.find.query import parse
 
     worst = 0.0
     for text in QUERIES:
@@ -69,9 +69,9 @@ def time_facts(facts: Path, repeat: int) -> float:
 
 def time_exact(folder: str, files: int) -> None:
     """Games/s of the exact route over the first ``files`` records of ``folder``."""
-    from mjlog.find.exact import search_records
-    from mjlog.find.query import parse
     from mjlog.formats import expand
+    from mjlog.stats.find.exact import search_records
+    from mjlog.stats.find.query import parse
 
     items = list(expand([folder]))[:files]
     for text in ("yakuman", "code=furiten-ron"):

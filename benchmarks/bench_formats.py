@@ -33,9 +33,9 @@ from typing import TypeVar
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mjlog import serialize  # noqa: E402
-from mjlog.diagnostics import InputError  # noqa: E402
-from mjlog.events import RoundStart  # noqa: E402
+from mjlog.core.diagnostics import InputError  # noqa: E402
+from mjlog.core.events import RoundStart  # noqa: E402
+from mjlog.core.record import GameRecord  # noqa: E402
 from mjlog.formats import (  # noqa: E402
     FORMATS,
     Reader,
@@ -43,10 +43,10 @@ from mjlog.formats import (  # noqa: E402
     kobalab,
     mjai,
     notation,
+    serialize,
     tenhou6,
     tenhou_xml,
 )
-from mjlog.record import GameRecord  # noqa: E402
 
 PLATFORMS = {"majsoul": "majsoul-raw", "riichicity": "other/0num4-paifu-playground-riichicity",
              "mleague": "other/Preserver6166-MleaguePaifuParser",

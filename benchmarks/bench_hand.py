@@ -3,7 +3,7 @@
 Collects every distinct concealed hand that follows a discard in the Tenhou
 corpus (``../shared/corpus/tenhou-xml``), then measures side by side, in one run:
 
-* waits on the tenpai hands: mjlog's kernel (``mjlog.hand.shape.waits``) against
+* waits on the tenpai hands: mjlog's kernel (``mjlog.families.riichi.hand.shape.waits``) against
   brute force with the library's agari check over all 34 kinds;
 * shanten on a sample of all hands: mjlog's kernel against the library's
   ``Shanten.calculate_shanten``;
@@ -24,12 +24,12 @@ from pathlib import Path
 from mahjong.agari import Agari
 from mahjong.shanten import Shanten
 
-from mjlog.diagnostics import InputError
-from mjlog.events import Discard
+from mjlog.core.diagnostics import InputError
+from mjlog.core.events import Discard
+from mjlog.core.tiles import KIND_OF
+from mjlog.families.riichi.hand.shape import shanten, waits
 from mjlog.formats import expand, read_path
-from mjlog.hand.shape import shanten, waits
 from mjlog.replay.engine import Engine
-from mjlog.tiles import KIND_OF
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "tenhou-xml"
 

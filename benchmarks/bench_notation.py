@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mjlog.events import GameStart  # noqa: E402
+from mjlog.core.events import GameStart  # noqa: E402
 from mjlog.formats import detect, notation, tenhou_xml  # noqa: E402
 
 

@@ -53,13 +53,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import timed  # noqa: E402
-from mjlog import native  # noqa: E402
-from mjlog.audit import audit_record  # noqa: E402
-from mjlog.compression import gunzip  # noqa: E402
-from mjlog.events import GameStart  # noqa: E402
+from mjlog.core import native  # noqa: E402
+from mjlog.core.events import GameStart  # noqa: E402
+from mjlog.core.record import GameRecord  # noqa: E402
 from mjlog.formats import mjai, tenhou_xml  # noqa: E402
-from mjlog.record import GameRecord  # noqa: E402
+from mjlog.formats.compression import gunzip  # noqa: E402
 from mjlog.replay.engine import replay  # noqa: E402
+from mjlog.reports.audit import audit_record  # noqa: E402
 
 LIBRIICHI = r"""
 import importlib.util, sys, time
@@ -90,7 +90,7 @@ print(best)
 
 MJLOG = r"""
 import sys, time
-from mjlog.audit import audit_record
+from mjlog.reports.audit import audit_record
 from mjlog.formats import read_bytes
 data = [open(f, "rb").read() for f in sys.argv[1:]]
 t = time.process_time()

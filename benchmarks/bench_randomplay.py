@@ -5,9 +5,9 @@ Usage::
     python benchmarks/bench_randomplay.py [--games N] [--rules PRESET ...]
 
 For each preset (default ``tenhou``, ``tenhou-sanma`` and ``taiwan16``), side by side in
-one run: playing N games (:func:`mjlog.families.random_game`), the bare
+one run: playing N games (:func:`mjlog.families.registry.random_game`), the bare
 replay of those games, and their whole audit (replay, rule checks and score
-verification: :func:`mjlog.audit.audit_record`). Prints games/s, moves/s of
+verification: :func:`mjlog.reports.audit.audit_record`). Prints games/s, moves/s of
 play and the audit's ratio to play and to the bare replay.
 """
 
@@ -22,11 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mjlog.audit import audit_record  # noqa: E402
-from mjlog.events import MOVES  # noqa: E402
-from mjlog.families import random_game  # noqa: E402
+from mjlog.core.events import MOVES  # noqa: E402
+from mjlog.core.ruleset import preset  # noqa: E402
+from mjlog.families.registry import random_game  # noqa: E402
 from mjlog.replay.engine import replay  # noqa: E402
-from mjlog.ruleset import preset  # noqa: E402
+from mjlog.reports.audit import audit_record  # noqa: E402
 
 
 def main() -> None:

@@ -8,11 +8,11 @@ FOLDER defaults to ``../shared/corpus/tenhou-xml``. Records are read once;
 then, side by side, the best of N interleaved runs of:
 
 * the bare replay (:func:`mjlog.replay.engine.replay`);
-* the replay with every rule check (:func:`mjlog.families.check`) under
+* the replay with every rule check (:func:`mjlog.families.registry.check`) under
   the records' own rulesets, or under ``--rules PRESET`` (``kansaki`` turns
   on sakizuke and the strict kan rule), and its ratio to the bare replay;
 * the whole audit of every file from disk (read, replay, wall, scores and
-  rules: :func:`mjlog.audit.audit_items`) with ``jobs=1`` and ``jobs=2``,
+  rules: :func:`mjlog.reports.audit.audit_items`) with ``jobs=1`` and ``jobs=2``,
   without and with the rule checks.
 
 Prints games/s for each and the ratios.
@@ -28,13 +28,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import timed  # noqa: E402
-from mjlog.audit import Checks, audit_items, collect, ruleset_for  # noqa: E402
-from mjlog.diagnostics import InputError  # noqa: E402
-from mjlog.events import GameStart  # noqa: E402
-from mjlog.families import check  # noqa: E402
+from mjlog.core.diagnostics import InputError  # noqa: E402
+from mjlog.core.events import GameStart  # noqa: E402
+from mjlog.core.record import GameRecord  # noqa: E402
+from mjlog.families.registry import check  # noqa: E402
 from mjlog.formats import read_path  # noqa: E402
-from mjlog.record import GameRecord  # noqa: E402
 from mjlog.replay.engine import replay  # noqa: E402
+from mjlog.reports.audit import Checks, audit_items, collect, ruleset_for  # noqa: E402
 
 
 def main() -> None:

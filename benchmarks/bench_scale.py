@@ -55,7 +55,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mjlog.diagnostics import InputError  # noqa: E402
+from mjlog.core.diagnostics import InputError  # noqa: E402
 from mjlog.formats import detect, file_bytes  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "tenhou-xml"

@@ -8,9 +8,9 @@ FOLDER defaults to ``../shared/corpus/tenhou-xml``. Measures, in one process,
 the best of N interleaved runs of:
 
 * the audit of every file (read, replay, wall check) without and with score
-  verification (:func:`mjlog.audit.audit_file`), and the ratio;
+  verification (:func:`mjlog.reports.audit.audit_file`), and the ratio;
 * valuing every win of the folder with mjlog's fast path and with the
-  ``mahjong`` library alone (:mod:`mjlog.scoring.riichi`), and the ratio.
+  ``mahjong`` library alone (:mod:`mjlog.families.riichi.scoring.riichi`), and the ratio.
 """
 
 from __future__ import annotations
@@ -23,13 +23,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import timed  # noqa: E402
-from mjlog.audit import Checks, audit_file, collect  # noqa: E402
-from mjlog.diagnostics import InputError  # noqa: E402
+from mjlog.core.diagnostics import InputError  # noqa: E402
+from mjlog.core.ruleset import Ruleset  # noqa: E402
+from mjlog.families.riichi.scoring.riichi import library_value, value  # noqa: E402
+from mjlog.families.riichi.scoring.situation import WinSituation  # noqa: E402
+from mjlog.families.riichi.scoring.verify import win_situations  # noqa: E402
 from mjlog.formats import read_path  # noqa: E402
-from mjlog.ruleset import Ruleset  # noqa: E402
-from mjlog.scoring.riichi import library_value, value  # noqa: E402
-from mjlog.scoring.situation import WinSituation  # noqa: E402
-from mjlog.scoring.verify import win_situations  # noqa: E402
+from mjlog.reports.audit import Checks, audit_file, collect  # noqa: E402
 
 
 def wins(items: list[tuple[str, bool]]) -> list[tuple[WinSituation, Ruleset]]:

@@ -38,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mjlog.diagnostics import InputError  # noqa: E402
+from mjlog.core.diagnostics import InputError  # noqa: E402
 from mjlog.formats import detect, expand, read_path  # noqa: E402
 from mjlog.stats import summarize  # noqa: E402
 

@@ -27,8 +27,8 @@ from lxml import etree
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mjlog.compression import decompress  # noqa: E402
 from mjlog.formats import detect, tenhou_xml  # noqa: E402
+from mjlog.formats.compression import decompress  # noqa: E402
 from mjlog.replay.engine import replay  # noqa: E402
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)

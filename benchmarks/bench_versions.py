@@ -5,7 +5,7 @@ Usage::
     python benchmarks/bench_versions.py --base REV [FOLDER] [--repeat N] [--no-rules]
 
 Checks the commit ``REV`` out into a temporary git worktree and times
-``mjlog.audit.audit_items`` (the full audit: rules, scores, wall) of every
+``mjlog.reports.audit.audit_items`` (the full audit: rules, scores, wall) of every
 record under FOLDER (default ``../shared/corpus/tenhou-xml``) in a fresh
 process of each version, the two versions taking turns ``--repeat`` times, so
 that a slow spell of a shared machine slows both alike. Prints each run, the
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 _PROGRAM = """
 import sys, time
-from mjlog.audit import Checks, audit_items, collect
+from mjlog.reports.audit import Checks, audit_items, collect
 items = collect([sys.argv[1]])
 checks = Checks(rules=sys.argv[2] == "rules")
 t = time.perf_counter()

@@ -8,9 +8,9 @@ Usage::
 FOLDER defaults to ``../shared/corpus/tenhou-xml``. For the first ``--limit``
 record files (all by default), times in one run, taking turns ``--repeat``
 times (3), the best of each: reading alone, the full audit of each game
-(:func:`mjlog.audit.audit_record`: rules, scores, wall), and the viewer's page
-of each game (:func:`mjlog.view.model.game_view`, which is the audit with the
-table recorded at every event, then :func:`mjlog.view.page.viewer_page`). Prints
+(:func:`mjlog.reports.audit.audit_record`: rules, scores, wall), and the viewer's page
+of each game (:func:`mjlog.reports.view.model.game_view`, which is the audit with the
+table recorded at every event, then :func:`mjlog.reports.view.page.viewer_page`). Prints
 games/s of each and the page's cost as a multiple of the audit's, the page
 sizes (median, largest), and, with Playwright and Debian's Chromium installed,
 the largest page's first contentful paint and the time until its table is drawn
@@ -30,12 +30,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mjlog.audit import audit_record  # noqa: E402
-from mjlog.diagnostics import InputError  # noqa: E402
+from mjlog.core.diagnostics import InputError  # noqa: E402
+from mjlog.core.record import GameRecord  # noqa: E402
 from mjlog.formats import expand, read_path  # noqa: E402
-from mjlog.record import GameRecord  # noqa: E402
-from mjlog.view.model import game_view  # noqa: E402
-from mjlog.view.page import viewer_page  # noqa: E402
+from mjlog.reports.audit import audit_record  # noqa: E402
+from mjlog.reports.view.model import game_view  # noqa: E402
+from mjlog.reports.view.page import viewer_page  # noqa: E402
 
 
 def records(folder: str, limit: int | None) -> list[GameRecord]:

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_tenhou import load  # noqa: E402
-from mjlog import native  # noqa: E402
+from mjlog.core import native  # noqa: E402
 from mjlog.formats import tenhou_xml  # noqa: E402
 from mjlog.replay.engine import replay  # noqa: E402
 from mjlog.wall.tenhou_shuffle import (  # noqa: E402

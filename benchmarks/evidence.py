@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from mjlog.events import (
+from mjlog.core.events import (
     AbortiveDraw,
     AddedKan,
     Chi,
@@ -41,11 +41,11 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
+from mjlog.core.tiles import KIND_OF
+from mjlog.families.riichi.hand.shape import counts_of, is_complete
 from mjlog.formats import read_path
-from mjlog.hand.shape import counts_of, is_complete
 from mjlog.replay.engine import Engine
 from mjlog.replay.state import TableState
-from mjlog.tiles import KIND_OF
 
 ROOT = Path(__file__).resolve().parent.parent
 CALLS = (Chi, Pon, OpenKan, AddedKan, ClosedKan, Kita)

@@ -30,9 +30,9 @@ sys.path.insert(0, str(ROOT))
 import atheris  # noqa: E402
 
 with atheris.instrument_imports(include=["mjlog"]):
-    from mjlog.audit import audit_record
-    from mjlog.diagnostics import InputError
+    from mjlog.core.diagnostics import InputError
     from mjlog.formats import FORMATS, WriteOptions, read_bytes, write, writers
+    from mjlog.reports.audit import audit_record
 
 READ_ERRORS = {"unknown-format", "bad-gzip", "too-large"}
 OPTIONS = [(fmt, WriteOptions()) for fmt in writers()] + [

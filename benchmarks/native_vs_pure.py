@@ -74,7 +74,7 @@ def main() -> int:
     parser.add_argument("--rules", help="audit under this preset (--force-rules)")
     parser.add_argument("--jobs", type=int, default=2)
     opts = parser.parse_args()
-    from mjlog import native
+    from mjlog.core import native
 
     if native.core() is None:
         print(native.describe(), "- nothing to compare")

@@ -157,8 +157,7 @@ EXAMPLES = {"east-ron": (1, False), "east-riichi": (2, True)}
 def render_all() -> dict[str, str]:
     """Every example file's name and text: the XML games and their JSON Lines."""
     sys.path.insert(0, str(HERE.parent))
-    from mjlog import serialize
-    from mjlog.formats import tenhou_xml
+    from mjlog.formats import serialize, tenhou_xml
 
     out = {}
     games = {name: game(seed, riichi) for name, (seed, riichi) in EXAMPLES.items()}

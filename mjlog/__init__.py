@@ -1,10 +1,10 @@
 """mjlog: read, replay, audit and convert mahjong game records.
 
 The flow is ``formats → events → replay → reports``: importers in
-:mod:`mjlog.formats` turn a record into canonical :mod:`mjlog.events`, the
+:mod:`mjlog.formats` turn a record into canonical :mod:`mjlog.core.events`, the
 :mod:`mjlog.replay` engine steps through them with full table state, and
-:mod:`mjlog.audit` reports what it finds. The core (tiles, events, ruleset,
-replay) uses only the standard library.
+:mod:`mjlog.reports.audit` reports what it finds. The core (:mod:`mjlog.core`: tiles,
+events, ruleset, findings, records) and the replay use only the standard library.
 
 In Python and notebooks (``docs/api.md``, :mod:`mjlog.api`)::
 
@@ -15,12 +15,13 @@ In Python and notebooks (``docs/api.md``, :mod:`mjlog.api`)::
 
 ``mjlog.read``, ``mjlog.audit``, ``mjlog.Report``, ``mjlog.Game`` and
 ``mjlog.InputError`` are loaded when first used: ``import mjlog`` imports this file and
-:mod:`mjlog.about` only, none of the readers, the scoring library, polars or the page
+:mod:`mjlog.core.about` only, none of the readers, the scoring library, polars or the page
 templates, so that a program that wants one submodule pays for that one.
 
 ``mjlog.audit`` is also the module :mod:`mjlog.audit`, the auditor, as it always was
-(``mjlog.audit.audit_record``). This package makes that module callable when it is
-imported, by anyone and in any order: calling it is calling :func:`mjlog.api.audit`.
+(``mjlog.audit.audit_record``): that name is the module :mod:`mjlog.reports.audit`
+itself. This package makes that module callable when it is bound here, by anyone and in
+any order: calling it is calling :func:`mjlog.api.audit`.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import sys
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from mjlog.about import __version__, install_hint
+from mjlog.core.about import __version__, install_hint
 
 if TYPE_CHECKING:
     from mjlog.api import Game, InputError, Report, audit, read

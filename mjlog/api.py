@@ -4,9 +4,9 @@ The package exposes these names lazily: ``mjlog.read``, ``mjlog.audit``,
 ``mjlog.Report``, ``mjlog.Game`` and ``mjlog.InputError``.
 
 * :func:`read` gives every game of one file as a :class:`Game`, a
-  :class:`~mjlog.record.GameRecord` that knows its place in the file.
+  :class:`~mjlog.core.record.GameRecord` that knows its place in the file.
 * :func:`audit` audits a game, or every game of one file, and gives a :class:`Report`
-  per game: the audit's own :class:`~mjlog.audit.GameReport` (its violations,
+  per game: the audit's own :class:`~mjlog.reports.audit.GameReport` (its violations,
   mismatches, findings, settlement and JSON entry), with a table of its findings
   (:meth:`Report.to_polars`) and the text of ``mjlog audit``.
 * In a notebook a :class:`Game` shows the replay viewer of ``mjlog view`` and a
@@ -14,11 +14,11 @@ The package exposes these names lazily: ``mjlog.read``, ``mjlog.audit``,
   ``iframe`` of its own (``_repr_html_``).
 
 What it does not do: it judges nothing itself. Every report is
-:func:`mjlog.audit.audit_record`'s, under the same :class:`~mjlog.audit.Checks` that
+:func:`mjlog.reports.audit.audit_record`'s, under the same :class:`~mjlog.reports.audit.Checks` that
 ``mjlog audit --rules PRESET --set OPTION=VALUE`` builds, so that its ``to_dict`` is
 the game's entry in ``mjlog audit --format json``. It reads one file at a time (or one
 record of an archive, ``ARCHIVE!MEMBER``), in this process: folders, whole archives,
-worker pools and streaming are the command line's (:func:`mjlog.audit.audit_items`).
+worker pools and streaming are the command line's (:func:`mjlog.reports.audit.audit_items`).
 Importing it imports the readers and the auditor, but neither polars (only
 :meth:`Report.to_polars` does) nor the page templates (only ``_repr_html_`` does).
 """
@@ -33,8 +33,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, overload
 
-from mjlog.audit import Checks, GameReport, Options, _game_lines, audit_record, counted
-from mjlog.diagnostics import (
+from mjlog.core.diagnostics import (
     BaseFinding,
     Diagnostic,
     Finding,
@@ -43,11 +42,12 @@ from mjlog.diagnostics import (
     Severity,
     Violation,
 )
-from mjlog.events import GameStart, RoundStart
+from mjlog.core.events import GameStart, RoundStart
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import PRESETS, option_text, parse_option
 from mjlog.formats import read_path
-from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS, option_text, parse_option
-from mjlog.settlement import Settlement
+from mjlog.reports.audit import Checks, GameReport, Options, _game_lines, audit_record, counted
+from mjlog.reports.settlement import Settlement
 
 if TYPE_CHECKING:
     import polars as pl
@@ -62,7 +62,7 @@ def read(path: str | os.PathLike[str], *, strict: bool = False) -> list[Game]:
     """Every game in one file, in any format mjlog reads (found from the content, gzip
     undone), or in one record of an archive (``ARCHIVE!MEMBER``) or at a URL.
 
-    Raises :class:`~mjlog.diagnostics.InputError` when the file cannot be read as a
+    Raises :class:`~mjlog.core.diagnostics.InputError` when the file cannot be read as a
     record at all (missing, of no format mjlog reads, too large, a notation file without
     its first line …): its ``diagnostic`` has the code, the message and, where the input
     has one, the position (``diagnostic.src``). A problem inside a game does not raise:
@@ -91,9 +91,9 @@ def audit(source: Source, rules: str | None = None, *, force: bool = False,
     """Audit one game, or every game of one file, as ``mjlog audit`` does.
 
     ``source`` is a game (a :class:`Game` of :func:`read`, or any
-    :class:`~mjlog.record.GameRecord`): its :class:`Report` comes back. Or it is the
+    :class:`~mjlog.core.record.GameRecord`): its :class:`Report` comes back. Or it is the
     path of a file (read as :func:`read` reads it, raising
-    :class:`~mjlog.diagnostics.InputError` as it does): a file of one game gives that
+    :class:`~mjlog.core.diagnostics.InputError` as it does): a file of one game gives that
     game's :class:`Report`, a file of several games (or none) a list of them, in file
     order (``[audit(g) for g in read(path)]`` is always a list).
 
@@ -117,15 +117,15 @@ def audit(source: Source, rules: str | None = None, *, force: bool = False,
 
 def _audited(rec: GameRecord, index: int, checks: Checks) -> Report:
     """One game's report, made as the command line's audit makes it
-    (:func:`mjlog.audit.audit_file_lazily`)."""
+    (:func:`mjlog.reports.audit.audit_file_lazily`)."""
     g = audit_record(rec, index, wall=checks.wall, scores=checks.scores, rules=checks.rules,
                      preset=checks.preset, options=checks.options, force=checks.force)
     return Report(g, rec, checks)
 
 
 def rule_options(rules: str | None, options: Mapping[str, object]) -> Options:
-    """``options`` as the audit takes them (:data:`mjlog.audit.Options`), each value
-    parsed as ``--set NAME=VALUE`` parses its text (:func:`mjlog.ruleset.parse_option`:
+    """``options`` as the audit takes them (:data:`mjlog.reports.audit.Options`), each value
+    parsed as ``--set NAME=VALUE`` parses its text (:func:`mjlog.core.ruleset.parse_option`:
     ``True`` and ``"true"`` alike).
 
     Raises ``ValueError`` for a ``rules`` that is no preset, an unknown option, a value
@@ -148,7 +148,7 @@ def rule_options(rules: str | None, options: Mapping[str, object]) -> Options:
 @dataclass(slots=True, repr=False)
 class Game(GameRecord):
     """One game of a file, as :func:`read` gives it: a
-    :class:`~mjlog.record.GameRecord` (its events, where each came from, what reading
+    :class:`~mjlog.core.record.GameRecord` (its events, where each came from, what reading
     found) with its place in the file, a ``repr`` of one line, and the replay viewer as
     its display in a notebook. It holds no audit: :func:`audit` makes one."""
 
@@ -178,8 +178,8 @@ class Game(GameRecord):
         """The replay viewer's page of this game (``mjlog view``), under the ruleset the
         record suggests, in a sandboxed ``iframe``: the page and its script stay apart from
         the notebook's."""
-        from mjlog.view.model import game_view
-        from mjlog.view.page import viewer_page
+        from mjlog.reports.view.model import game_view
+        from mjlog.reports.view.page import viewer_page
 
         return framed(viewer_page(game_view(self, self.index)), _named(self.path, self.index),
                       height=760)
@@ -187,7 +187,7 @@ class Game(GameRecord):
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Report:
-    """One game's audit: the :class:`~mjlog.audit.GameReport` that ``mjlog audit``
+    """One game's audit: the :class:`~mjlog.reports.audit.GameReport` that ``mjlog audit``
     makes, with the game it judged and the checks it ran.
 
     It computes nothing of its own: every property reads the game report, ``to_dict`` is
@@ -361,12 +361,12 @@ _HEAD: Final = re.compile(r"<head\b[^>]*>", re.IGNORECASE)
 
 
 def _referee_page(report: Report) -> str:
-    """The referee's page of one report (:class:`mjlog.view.report.RefereeReport`), its
+    """The referee's page of one report (:class:`mjlog.reports.view.report.RefereeReport`), its
     table pictures from a replay of ``report.record`` (not of the file, which a game made
     in memory does not have), as text."""
-    from mjlog.audit import AuditReport
-    from mjlog.view.model import game_view
-    from mjlog.view.report import RefereeReport
+    from mjlog.reports.audit import AuditReport
+    from mjlog.reports.view.model import game_view
+    from mjlog.reports.view.report import RefereeReport
 
     class OneGame(RefereeReport):
         def _read(self, g: GameReport) -> GameRecord:

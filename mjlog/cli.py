@@ -26,27 +26,28 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from mjlog import __version__, api, archives, install_hint, native, parallel, screens, storage
-from mjlog.audit import (
-    AuditReport,
-    Checks,
-    GameReport,
-    Spool,
-    audit_items,
-    counted,
-    summary_line,
-)
-from mjlog.cluster import ClusterError
-from mjlog.compression import LIMIT_VARIABLE
-from mjlog.conversion import convert_all
-from mjlog.diagnostics import InputError
-from mjlog.docgen import rule_entry
-from mjlog.events import (
+from mjlog import __version__, api, install_hint
+from mjlog.core import native
+from mjlog.core.diagnostics import InputError
+from mjlog.core.events import (
     Event,
     RoundStart,
     round_label,
 )
-from mjlog.families import FAMILIES, engine_for, random_game, rules_by_code
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import (
+    MISSING,
+    OPTION_DOCS,
+    PRESETS,
+    citation,
+    flat,
+    option_default,
+    option_text,
+    option_value,
+)
+from mjlog.core.textsafe import terminal
+from mjlog.families.docgen import rule_entry
+from mjlog.families.registry import FAMILIES, engine_for, random_game, rules_by_code
 from mjlog.formats import (
     FORMATS,
     WriteOptions,
@@ -57,25 +58,27 @@ from mjlog.formats import (
     write,
     writers,
 )
-from mjlog.progress import Progress
-from mjlog.record import GameRecord
+from mjlog.formats.compression import LIMIT_VARIABLE
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import TurnLimit
-from mjlog.ruleset import (
-    MISSING,
-    OPTION_DOCS,
-    PRESETS,
-    citation,
-    flat,
-    option_default,
-    option_text,
-    option_value,
+from mjlog.reports import screens
+from mjlog.reports.audit import (
+    AuditReport,
+    Checks,
+    GameReport,
+    Spool,
+    audit_items,
+    counted,
+    summary_line,
 )
-from mjlog.textsafe import terminal
-from mjlog.view.model import game_view
-from mjlog.view.page import index_page, index_row, share_lines, viewer_page
-from mjlog.view.report import RefereeReport
-from mjlog.view.words import LANGS
+from mjlog.reports.view.model import game_view
+from mjlog.reports.view.page import index_page, index_row, share_lines, viewer_page
+from mjlog.reports.view.report import RefereeReport
+from mjlog.reports.view.words import LANGS
+from mjlog.run import archives, parallel, storage
+from mjlog.run.cluster import ClusterError
+from mjlog.run.conversion import convert_all
+from mjlog.run.progress import Progress
 from mjlog.wall.verify import walls_for
 
 if TYPE_CHECKING:
@@ -112,7 +115,7 @@ class InputFailure(click.ClickException):
 class _Input(click.Path):
     """A file or folder that exists here, a record in an archive (``ARCHIVE!MEMBER``, as
     reports name it), or a URL of an object store (``s3://…``), which is looked at when
-    the run reads it (:mod:`mjlog.storage`)."""
+    the run reads it (:mod:`mjlog.run.storage`)."""
 
     def convert(self, value: str | os.PathLike[str], param: click.Parameter | None,
                 ctx: click.Context | None) -> str | bytes | os.PathLike[str]:
@@ -467,7 +470,7 @@ def replay_cmd(input_: str, round_: str | None, turn: int | None, at_end: bool, 
 def _replay_interactively(input_: str, rec: GameRecord, where: tuple[int, int, bool] | None,
                           walls: screens.Walls | None) -> None:
     """``replay --interactive``: refused off a terminal or without prompt_toolkit, in one
-    line each; otherwise :func:`mjlog.tui.run` from ``where`` (the round's first event,
+    line each; otherwise :func:`mjlog.reports.tui.run` from ``where`` (the round's first event,
     the turn, whether at its end; ``None``: the game's start)."""
     if importlib.util.find_spec("prompt_toolkit") is None:
         raise click.UsageError("--interactive steps with prompt_toolkit, which is not "
@@ -475,7 +478,7 @@ def _replay_interactively(input_: str, rec: GameRecord, where: tuple[int, int, b
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise click.UsageError("--interactive needs a terminal (standard input and output); "
                                "without one, show a move with --turn N")
-    from mjlog import tui
+    from mjlog.reports import tui
 
     tui.run(rec, input_, where, walls)
 
@@ -631,7 +634,7 @@ def _view_pages(items: list[tuple[str, bool]], folder: Path, holders: list[tuple
 
 def _date_of(rec: GameRecord) -> str:
     """The date a game was played, as the record says it (empty when it does not)."""
-    from mjlog.events import GameStart
+    from mjlog.core.events import GameStart
     from mjlog.stats.facts import where_and_when
 
     start = rec.events[0] if rec.events else None
@@ -818,15 +821,15 @@ def event_cmd(event_file: str, fmt: str, output: str | None) -> None:
     penalties (docs/tournaments.md). Exit status: 0 when no check found an error, 1 when
     one did, 2 when the event file cannot be used.
     """
-    from mjlog import event as tournament
-    from mjlog.event.output import WRITERS
+    from mjlog.reports import event as tournament
+    from mjlog.reports.event.output import WRITERS
 
     try:
         report = tournament.run(tournament.load(event_file))
     except tournament.EventError as exc:
         raise InputFailure(terminal(str(exc))) from None
     if fmt == "html":
-        from mjlog.event.page import pages_folder, write_pages
+        from mjlog.reports.event.page import pages_folder, write_pages
 
         if not output or not output.endswith(".html"):
             raise click.UsageError("--format html writes a page and the referee's pages "
@@ -1200,8 +1203,8 @@ def fairness_cmd(inputs: tuple[str, ...], output: str | None, fmt: str | None,
     if importlib.util.find_spec("scipy") is None:
         raise click.UsageError("fairness tests with scipy, which is not installed: "
                                + install_hint("fairness"))
-    from mjlog import fairness
-    from mjlog.fairness import report as fair
+    from mjlog.stats import fairness
+    from mjlog.stats.fairness import report as fair
 
     kind = fmt or (Path(output).suffix.lstrip(".").lower() if output else "text")
     if kind not in ("text", "json", "html"):
@@ -1266,10 +1269,10 @@ def find_cmd(inputs: tuple[str, ...], where: tuple[str, ...], fmt: str, output: 
     (filtered in polars: fast, each match placed by its round). Exit status: 0 when
     something was found, 1 when nothing was, 2 for a wrong query or an unreadable input.
     """
-    from mjlog.find.command import query_of, search, summary
-    from mjlog.find.fast import NeedsRecords
-    from mjlog.find.output import write as write_matches
-    from mjlog.find.query import QueryError
+    from mjlog.stats.find.command import query_of, search, summary
+    from mjlog.stats.find.fast import NeedsRecords
+    from mjlog.stats.find.output import write as write_matches
+    from mjlog.stats.find.query import QueryError
 
     try:
         query = query_of(where)
@@ -1322,8 +1325,8 @@ def review_cmd(inputs: tuple[str, ...], output: str | None, seat: int | None,
     INPUTS are records, folders and archives. Without -o, a summary per round; with -o,
     JSON Lines. Exit status: 0 when all went well, 2 when an input could not be read.
     """
-    from mjlog.decisions import FactsError, decisions
-    from mjlog.decisions import command as facts
+    from mjlog.families.riichi.decisions import FactsError, decisions
+    from mjlog.families.riichi.decisions import command as facts
 
     items = _expanded(inputs)
     if output and Path(output).resolve() in {Path(p).resolve() for p, _ in items}:

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from mjlog.core.record import GameRecord
 from mjlog.formats import tenhou_xml
-from mjlog.record import GameRecord
 
 # The suite starts a few hundred Python processes (the command line, worker pools, a
 # cluster's scheduler and workers). Where the environment sets PYTHONDONTWRITEBYTECODE,

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
-from mjlog.events import (
+from mjlog.core.events import (
     AddedKan,
     Chi,
     ClosedKan,
@@ -24,12 +24,12 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
-from mjlog.families import check
-from mjlog.hand.shape import counts_of, waits
-from mjlog.record import GameRecord
+from mjlog.core.record import GameRecord
+from mjlog.core.tiles import KIND_OF, Tile
+from mjlog.families.registry import check
+from mjlog.families.riichi.hand.shape import counts_of, waits
 from mjlog.replay.engine import Engine
 from mjlog.replay.state import tiles_here
-from mjlog.tiles import KIND_OF, Tile
 
 Mutation = tuple[list[Event], str]
 """(the mutated events, the code expected)."""

@@ -4,7 +4,7 @@ Formats that name tiles by kind renumber the physical copies and drop what
 they have no place for (a platform's meta, a round's wall, final points in
 mjai, the fu of a limit hand and a yaku worth no han in tenhou.net/6), and
 tenhou.net/6 seats its first dealer first: games are compared with their seats
-turned so (:func:`mjlog.seats.from_first_dealer`), and with a round's kan dora
+turned so (:func:`mjlog.formats.seats.from_first_dealer`), and with a round's kan dora
 indicators at its result (when they are turned is not carried everywhere).
 :func:`outline` keeps what every format mjlog writes carries: who
 played, every move with its tiles by kind and red, every result with its
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from mjlog.events import (
+from mjlog.core.events import (
     AbortiveDraw,
     Discard,
     DoraReveal,
@@ -30,8 +30,8 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
-from mjlog.seats import from_first_dealer
-from mjlog.tiles import KIND_OF, RED_FIVE_IDS
+from mjlog.core.tiles import KIND_OF, RED_FIVE_IDS
+from mjlog.formats.seats import from_first_dealer
 
 
 class _Outliner:

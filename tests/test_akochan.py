@@ -17,12 +17,12 @@ import json
 import re
 from typing import Any
 
-from mjlog.audit import audit_record
-from mjlog.events import AbortiveDraw, ExhaustiveDraw, GameStart, Win
+from mjlog.core.events import AbortiveDraw, ExhaustiveDraw, GameStart, Win
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import PRESETS
+from mjlog.families.riichi.players import RandomGame
 from mjlog.formats import detect, mjai, read_bytes, read_path
-from mjlog.randomplay import RandomGame
-from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS
+from mjlog.reports.audit import audit_record
 from tests.conftest import EXAMPLES
 
 _HORA_KEYS = ("type", "actor", "target", "pai", "hora_tehais", "fan")

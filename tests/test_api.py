@@ -32,12 +32,12 @@ from click.testing import CliRunner
 
 import mjlog
 from mjlog.api import COLUMNS, Game, Report, framed
-from mjlog.audit import audit_record
 from mjlog.cli import main
-from mjlog.diagnostics import InputError
-from mjlog.events import AbortiveDraw, Discard, Draw, GameStart, Pon, Win
+from mjlog.core.diagnostics import InputError
+from mjlog.core.events import AbortiveDraw, Discard, Draw, GameStart, Pon, Win
+from mjlog.core.tiles import UNKNOWN, Tile
 from mjlog.formats import read_path
-from mjlog.tiles import UNKNOWN, Tile
+from mjlog.reports.audit import audit_record
 
 from .conftest import EXAMPLES, ROOT, corpus_paths
 
@@ -417,7 +417,7 @@ def _python(code: str) -> str:
 
 
 HEAVY = ("polars", "lxml", "mahjong", "jinja2", "markupsafe", "click", "mjlog.audit",
-         "mjlog.formats", "mjlog.api")
+         "mjlog.reports.audit", "mjlog.formats", "mjlog.api")
 
 
 def test_import_mjlog_loads_nothing_heavy_until_used() -> None:
@@ -438,14 +438,14 @@ print(sorted(m for m in ("polars", "jinja2") if m in sys.modules))
 
 def test_mjlog_audit_is_the_callable_module_whatever_came_first() -> None:
     for first in ("from mjlog.audit import audit_record", "import mjlog.cli",
-                  "import mjlog.audit as m", "import mjlog"):
+                  "import mjlog.audit as m", "import mjlog.reports.audit", "import mjlog"):
         out = _python(f"""
 {first}
 import mjlog
 import mjlog.audit
 from mjlog.audit import audit_record
 assert mjlog.audit.audit_record is audit_record
-assert mjlog.audit is sys.modules["mjlog.audit"]
+assert mjlog.audit is sys.modules["mjlog.audit"] is sys.modules["mjlog.reports.audit"]
 print(repr(mjlog.audit("examples/12-sakizuke.mjn", "kansaki")).split(":")[1])
 """.replace("import mjlog\n", "import sys, mjlog\n", 1))
         assert out == " 1 violation, 0 mismatches, 0 findings, 1 note>\n", first

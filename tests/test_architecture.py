@@ -3,9 +3,12 @@
 * no module but the family registry compares a rule family's name;
 * the imports of ``mjlog/`` form no cycle, counting imports inside functions;
 * no function is longer than 60 lines or of radon complexity grade E or F;
-* the core (tiles, events, ruleset, findings, record, replay) imports only the
-  standard library and itself, by any kind of import (``import x``, ``import x.y as z``,
-  ``from x import y``, relative, inside functions, ``importlib.import_module("x")``).
+* ``mjlog/`` holds one package per layer and only the API, the command line and the
+  documented name ``mjlog.audit`` beside them;
+* the core (``mjlog.core``: tiles, events, ruleset, findings, catalogue, record; and
+  ``mjlog.replay``) imports only the standard library and itself, by any kind of
+  import (``import x``, ``import x.y as z``, ``from x import y``, relative, inside
+  functions, ``importlib.import_module("x")``).
 """
 
 from __future__ import annotations
@@ -21,8 +24,14 @@ from .conftest import ROOT
 
 MJLOG = ROOT / "mjlog"
 MAX_LINES = 60
-CORE = ("mjlog.tiles", "mjlog.events", "mjlog.ruleset", "mjlog.diagnostics", "mjlog.record",
-        "mjlog.replay", "mjlog.catalogue")
+CORE = ("mjlog.core", "mjlog.replay")
+"""The core's packages: tiles, events, ruleset, findings, catalogue, record (``mjlog.core``)
+and the replay."""
+LAYERS = ("core", "formats", "replay", "families", "wall", "reports", "stats", "run")
+"""The packages of ``mjlog/``, one per layer of the pipeline (``docs/design.md``)."""
+TOP_MODULES = ("__init__", "api", "cli", "audit")
+"""The only modules at the top of ``mjlog/``: the package, the Python API, the command line
+and ``mjlog.audit``, the documented name of :mod:`mjlog.reports.audit`."""
 _FAMILY_TEST = re.compile(r"""\.family\s*[!=]=|[!=]=\s*["'](riichi|taiwan16)["']""")
 
 
@@ -57,7 +66,7 @@ def _imports(name: str, path: Path) -> set[str]:
 
 
 def test_no_module_but_the_registry_compares_a_family_name() -> None:
-    allowed = {"mjlog.families", "mjlog.ruleset"}
+    allowed = {"mjlog.families.registry", "mjlog.core.ruleset"}
     found = [f"{name}:{i}: {line.strip()}" for name, path in MODULES.items()
              if name not in allowed
              for i, line in enumerate(path.read_text("utf-8").splitlines(), 1)
@@ -119,10 +128,12 @@ def _dynamic_import(node: ast.Call) -> bool:
             and isinstance(node.args[0].value, str))
 
 
-_LOADED_BY_NAME = {("mjlog.ruleset", "mjlog.families")}
-"""The one import of the core outside it, by name at run time: the ruleset loads the
-registry of rule families when it meets a family or option it does not know yet
-(``mjlog.ruleset._load_registry``), so that the families register themselves."""
+_LOADED_BY_NAME = {("mjlog.core.ruleset", "mjlog.families.registry"),
+                   ("mjlog.core.native", "mjlog._native")}
+"""The core's imports outside it, by name at run time: the ruleset loads the registry of
+rule families when it meets a family or option it does not know yet
+(``mjlog.core.ruleset._load_registry``), so that the families register themselves; and
+``mjlog.core.native`` loads mjlog's own compiled extension, where it was built."""
 
 
 def _outside_the_core(source: str, name: str, package: str) -> list[str]:
@@ -131,17 +142,30 @@ def _outside_the_core(source: str, name: str, package: str) -> list[str]:
     bad = []
     for module, line in _imported(ast.parse(source), package):
         top = module.split(".")[0]
-        inside = (module.startswith(CORE) or (name, module) in _LOADED_BY_NAME
+        inside = (_in_core(module) or (name, module) in _LOADED_BY_NAME
                   if top == "mjlog" else top == "__future__" or top in sys.stdlib_module_names)
         if not inside:
             bad.append(f"{name}:{line}: {module}")
     return bad
 
 
+def _in_core(module: str) -> bool:
+    """Whether a module name is one of the core's packages or inside one."""
+    return module in CORE or module.startswith(tuple(f"{c}." for c in CORE))
+
+
+def test_the_top_of_the_package_is_the_pipeline() -> None:
+    top = sorted(p.name for p in MJLOG.iterdir() if p.name != "__pycache__"
+                 and (p.suffix == ".py" or (p.is_dir() and (p / "__init__.py").is_file())))
+    assert top == sorted([*LAYERS, *(f"{m}.py" for m in TOP_MODULES)])
+
+
 def test_the_core_imports_only_the_standard_library_and_itself() -> None:
     bad = []
+    assert {"mjlog.core.tiles", "mjlog.core.ruleset", "mjlog.replay.engine"} <= {
+        n for n in MODULES if _in_core(n)}
     for name, path in MODULES.items():
-        if name.startswith(CORE):
+        if _in_core(name):
             package = name if path.name == "__init__.py" else name.rpartition(".")[0]
             bad += _outside_the_core(path.read_text("utf-8"), name, package)
     assert bad == []
@@ -153,8 +177,8 @@ import lxml
 from polars import DataFrame
 import mahjong.hand_calculating.hand as hand
 import os.path, click
-from mjlog.tiles import Tile
-from mjlog.audit import audit_record
+from mjlog.core.tiles import Tile
+from mjlog.reports.audit import audit_record
 from . import state
 from .. import cli
 
@@ -177,7 +201,7 @@ def test_the_core_check_catches_every_kind_of_import() -> None:
     bad = _outside_the_core(_SAMPLE, "mjlog.replay.sample", "mjlog.replay")
     assert bad == [f"mjlog.replay.sample:{line}: {module}" for line, module in [
         (2, "lxml"), (3, "polars"), (4, "mahjong.hand_calculating.hand"), (5, "click"),
-        (7, "mjlog.audit"), (9, "mjlog.cli"), (13, "numpy"), (14, "scipy"),
+        (7, "mjlog.reports.audit"), (9, "mjlog.cli"), (13, "numpy"), (14, "scipy"),
         (15, "jinja2"), (20, "matplotlib")]]
 
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from mjlog import archives
-from mjlog.audit import audit
-from mjlog.diagnostics import InputError
+from mjlog.core.diagnostics import InputError
 from mjlog.formats import expand, file_bytes, read_path
+from mjlog.reports.audit import audit
+from mjlog.run import archives
 from mjlog.stats import summarize
 from tests.conftest import CORPUS, CORPUS_MISSING, EXAMPLES
 
@@ -237,7 +237,7 @@ def test_a_member_that_inflates_past_its_declared_size_is_refused_without_inflat
         data[at:at + 4] = (100).to_bytes(4, "little")
     bomb.write_bytes(bytes(data))
     # the probe's own peak (VmHWM): ru_maxrss would carry the test process's over exec
-    probe = ("import re, sys\nfrom mjlog import archives\ntry:\n"
+    probe = ("import re, sys\nfrom mjlog.run import archives\ntry:\n"
              "    archives.read(sys.argv[1], 'logs/bomb.mjlog', 2**28)\n"
              "except archives.ArchiveError as exc:\n    print('refused:', exc)\n"
              "print(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read())[1])")

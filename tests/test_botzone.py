@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mjlog.diagnostics import InputError
-from mjlog.events import (
+from mjlog.core.diagnostics import InputError
+from mjlog.core.events import (
     Chi,
     ClosedKan,
     Comment,
@@ -27,10 +27,10 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
+from mjlog.core.record import GameRecord
+from mjlog.core.tiles import KIND_OF, kind_str
 from mjlog.formats import FORMATS, botzone, detect_text, read_bytes
 from mjlog.formats.head import Head
-from mjlog.record import GameRecord
-from mjlog.tiles import KIND_OF, kind_str
 
 # Match 1: seat 1 pungs 中 off the dealer and wins seat 2's 南 on a single wait (Pure
 # Straight 16, Half Flush 6, Dragon Pung 2, Single Wait 1 = 25): seat 2 pays 8 + 25.
@@ -203,7 +203,7 @@ def test_a_drawn_hand_is_an_exhaustive_draw_with_its_scores() -> None:
 
 
 def test_every_fan_name_is_one_of_the_familys() -> None:
-    from mjlog.mcr.fan import EXTRA_FANS, FAN_NAMES
+    from mjlog.families.mcr.fan import EXTRA_FANS, FAN_NAMES
 
     # every fan the family counts has its Botzone name, and no Botzone name is unknown
     assert set(botzone.FANS.values()) == set(FAN_NAMES) | set(EXTRA_FANS)
@@ -265,7 +265,7 @@ def test_lines_before_any_match_are_reported_not_fatal() -> None:
 @pytest.mark.parametrize("match", [MATCH1, MATCH2, MATCH3])
 def test_our_matches_audit_clean_under_mcr(match: str) -> None:
     pytest.importorskip("MahjongGB", reason="the MCR fan counter (PyMahjongGB) is not installed")
-    from mjlog.audit import audit_record
+    from mjlog.reports.audit import audit_record
 
     rep = audit_record(_read(match)[0])
     assert rep.complete and rep.wins + rep.draws == 1
@@ -275,7 +275,7 @@ def test_our_matches_audit_clean_under_mcr(match: str) -> None:
 
 def test_a_wrong_score_or_fan_in_the_record_is_a_mismatch_at_the_hu_line() -> None:
     pytest.importorskip("MahjongGB", reason="the MCR fan counter (PyMahjongGB) is not installed")
-    from mjlog.audit import audit_record
+    from mjlog.reports.audit import audit_record
 
     wrong = MATCH1.replace("Score -8 49 -33 -8", "Score -8 50 -34 -8").replace(
         "单钓将*1", "边张*1")

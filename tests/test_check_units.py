@@ -21,14 +21,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from mjlog.audit import ruleset_for
-from mjlog.check import Check, Example, examples
 from mjlog.cli import main
-from mjlog.docgen import checks_table, stale
-from mjlog.events import GameStart
-from mjlog.families import FAMILIES, all_checks, check
+from mjlog.core.events import GameStart
+from mjlog.core.ruleset import parse_option
+from mjlog.families.check import Check, Example, examples
+from mjlog.families.docgen import checks_table, stale
+from mjlog.families.registry import FAMILIES, all_checks, check
 from mjlog.formats import notation
-from mjlog.ruleset import parse_option
+from mjlog.reports.audit import ruleset_for
 
 from .conftest import ROOT
 
@@ -76,7 +76,7 @@ def test_docstring_example_gives_what_it_says(unit: type[Check[Any]], kind: str,
 
 
 def test_the_docs_list_the_checks_the_units_define() -> None:
-    assert stale() == [], "generated docs are out of date: python -m mjlog.docgen"
+    assert stale() == [], "generated docs are out of date: python -m mjlog.families.docgen"
     doc = ROOT / "docs" / "rule-checks.md"
     out = CliRunner().invoke(main, ["rules"]).output
     for family in FAMILIES.values():

@@ -15,9 +15,9 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from mjlog.audit import audit, format_text
 from mjlog.cli import main
 from mjlog.formats import read_path, write
+from mjlog.reports.audit import audit, format_text
 
 from .conftest import EXAMPLES, ROOT
 

@@ -32,7 +32,7 @@ from typing import Any
 import polars as pl
 import pytest
 
-from mjlog.cluster import TLS_VARIABLES
+from mjlog.run.cluster import TLS_VARIABLES
 
 from .cluster.poison import MARK
 from .conftest import CORPUS, CORPUS_MISSING, EXAMPLES, ROOT

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 import mjlog
-from mjlog.ruleset import PRESET_SOURCES, PRESETS, Ruleset, citation, overrides
-from mjlog.settlement import Settlement
+from mjlog.core.ruleset import PRESET_SOURCES, PRESETS, Ruleset, citation, overrides
+from mjlog.reports.settlement import Settlement
 
 _PLAYERS = '[Players "Aoi" "Ben" "Chiyo" "Dai"]\n'
 _DRAW = """E1-0 dice=3,4 dora=9p

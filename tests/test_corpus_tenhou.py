@@ -21,13 +21,13 @@ import jsonschema
 import pytest
 from lxml import etree
 
-from mjlog import serialize
-from mjlog.audit import audit
-from mjlog.diagnostics import Diagnostic, Finding
-from mjlog.events import Event, GameEnd, GameStart, RoundStart
-from mjlog.record import GameRecord
+from mjlog.core.diagnostics import Diagnostic, Finding
+from mjlog.core.events import Event, GameEnd, GameStart, RoundStart
+from mjlog.core.record import GameRecord
+from mjlog.formats import serialize
 from mjlog.replay.engine import replay
-from mjlog.settlement import settle
+from mjlog.reports.audit import audit
+from mjlog.reports.settlement import settle
 
 from .conftest import CORPUS, ROOT
 

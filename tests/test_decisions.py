@@ -1,4 +1,5 @@
-"""The decision facts (``mjlog.decisions``): shanten and ukeire of every discard choice
+"""The decision facts (``mjlog.families.riichi.decisions``): shanten and ukeire of every discard
+choice
 against a brute-force count on real games, the native kernel against its Python twin,
 the records' shape, unknown tiles, and ``mjlog review`` end to end."""
 
@@ -14,23 +15,23 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mjlog import native
 from mjlog.cli import main
-from mjlog.decisions import CallDecision, DiscardDecision, decisions
-from mjlog.decisions.efficiency import (
+from mjlog.core import native
+from mjlog.core.events import AddedKan, ClosedKan, Discard
+from mjlog.core.record import GameRecord
+from mjlog.core.tiles import KIND_OF
+from mjlog.families.riichi.decisions import CallDecision, DiscardDecision, decisions
+from mjlog.families.riichi.decisions.efficiency import (
     py_call_offers,
     py_discard_facts,
     py_discard_options,
     py_hand_ukeire,
     py_offer_ukeire,
 )
-from mjlog.events import AddedKan, ClosedKan, Discard
+from mjlog.families.riichi.hand.shape import shanten, standard_shanten
 from mjlog.formats import notation, read_path, tenhou_xml
-from mjlog.hand.shape import shanten, standard_shanten
-from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
-from mjlog.tiles import KIND_OF
 
 from .conftest import CORPUS, EXAMPLES, corpus_paths
 
@@ -103,7 +104,8 @@ def brute_force(counts: list[int], melds: int, unseen: list[int], here: int,
                 measure: Callable[[bytes, int], int] = _shanten
                 ) -> dict[int, tuple[int, int, int]]:
     """Each discard's (shanten, ukeire mask, count) by drawing every kind into the hand
-    left and counting its shanten again (:func:`mjlog.hand.shape.shanten` by default)."""
+    left and counting its shanten again (:func:`mjlog.families.riichi.hand.shape.shanten` by
+    default)."""
     out = {}
     for d in range(34):
         if not counts[d]:
@@ -358,7 +360,8 @@ def test_call_offers_and_offer_ukeire_native_and_python_agree() -> None:
 
 def test_a_hand_ready_only_on_its_own_four_tiles() -> None:
     """6666s with three calls waits only on a fifth 6s: 1 from ready, as
-    :func:`~mjlog.hand.shape.shanten` counts it, and every other kind lowers that."""
+    :func:`~mjlog.families.riichi.hand.shape.shanten` counts it, and every other kind lowers
+    that."""
     counts = [0] * 34
     counts[23], counts[0] = 4, 1
     unseen = [4] * 34

@@ -10,9 +10,7 @@ import dataclasses
 
 import pytest
 
-from mjlog import serialize
-from mjlog.audit import audit_record
-from mjlog.events import (
+from mjlog.core.events import (
     Chi,
     Discard,
     Draw,
@@ -23,13 +21,14 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
-from mjlog.families import random_game
-from mjlog.formats import notation
-from mjlog.record import GameRecord
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import preset
+from mjlog.core.tiles import UNKNOWN, Tile
+from mjlog.families.registry import random_game
+from mjlog.formats import notation, serialize
 from mjlog.replay.engine import Engine, replay
 from mjlog.replay.observer import Observer
-from mjlog.ruleset import preset
-from mjlog.tiles import UNKNOWN, Tile
+from mjlog.reports.audit import audit_record
 
 from .conftest import EXAMPLES
 

@@ -24,10 +24,10 @@ import pytest
 from click.testing import CliRunner
 
 from mjlog.cli import main
-from mjlog.event import EventError, EventReport, load, run
-from mjlog.event.output import csv_standings, markdown, text_report
-from mjlog.events import AbortiveDraw, ExhaustiveDraw, GameEnd, RiichiAccepted, RoundStart, Win
+from mjlog.core.events import AbortiveDraw, ExhaustiveDraw, GameEnd, RiichiAccepted, RoundStart, Win
 from mjlog.formats import read_path
+from mjlog.reports.event import EventError, EventReport, load, run
+from mjlog.reports.event.output import csv_standings, markdown, text_report
 
 from .test_sheets import PANTHEON_GAMES
 from .viewer_pages import open_page

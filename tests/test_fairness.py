@@ -17,10 +17,10 @@ from click.testing import CliRunner
 pytest.importorskip("scipy", reason="the fairness report needs scipy (pip install '.[test]')")
 
 from mjlog.cli import main
-from mjlog.fairness.inference import Result, analyse
-from mjlog.fairness.sample import GameSample, expected_hits, wall_round
-from mjlog.fairness.tally import Tally
-from mjlog.tiles import KIND_OF, Tile
+from mjlog.core.tiles import KIND_OF, Tile
+from mjlog.stats.fairness.inference import Result, analyse
+from mjlog.stats.fairness.sample import GameSample, expected_hits, wall_round
+from mjlog.stats.fairness.tally import Tally
 from mjlog.wall.dealing import deal
 from mjlog.wall.verify import DealtWall
 

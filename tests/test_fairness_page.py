@@ -24,7 +24,7 @@ pytest.importorskip("scipy", reason="the fairness report needs scipy (pip instal
 pytest.importorskip("matplotlib", reason="the fairness page draws with matplotlib")
 
 from mjlog.cli import main
-from mjlog.fairness.report import _p
+from mjlog.stats.fairness.report import _p
 
 from .conftest import CORPUS, CORPUS_MISSING
 from .viewer_pages import open_page

@@ -17,16 +17,16 @@ import pytest
 from click.testing import CliRunner
 
 from mjlog.cli import main
-from mjlog.events import ClosedKan
-from mjlog.find.command import placed, query_of
-from mjlog.find.exact import CHECKS, search_records
-from mjlog.find.fast import NeedsRecords, search_facts, split_source
-from mjlog.find.match import Match, page_name
-from mjlog.find.output import render, write
-from mjlog.find.query import QueryError, parse
+from mjlog.core.events import ClosedKan
 from mjlog.formats import expand, read_path
+from mjlog.reports.view.model import game_view
 from mjlog.stats import Filters, summarize
-from mjlog.view.model import game_view
+from mjlog.stats.find.command import placed, query_of
+from mjlog.stats.find.exact import CHECKS, search_records
+from mjlog.stats.find.fast import NeedsRecords, search_facts, split_source
+from mjlog.stats.find.match import Match, page_name
+from mjlog.stats.find.output import render, write
+from mjlog.stats.find.query import QueryError, parse
 
 from .conftest import CORPUS, CORPUS_MISSING, EXAMPLES
 

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from mjlog.diagnostics import InputError, Severity
-from mjlog.events import (
+from mjlog.core.diagnostics import InputError, Severity
+from mjlog.core.events import (
     Chi,
     Discard,
     Draw,
@@ -33,7 +33,11 @@ from mjlog.events import (
     Unknown,
     Win,
 )
-from mjlog.families import check as audit_check
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import PRESETS
+from mjlog.core.tiles import Tile, tile_str
+from mjlog.families.registry import check as audit_check
+from mjlog.families.riichi.scoring.verify import verify
 from mjlog.formats import (
     WriteOptions,
     detect,
@@ -44,11 +48,7 @@ from mjlog.formats import (
     tenhou6,
     write,
 )
-from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS
-from mjlog.scoring.verify import verify
-from mjlog.settlement import settle
-from mjlog.tiles import Tile, tile_str
+from mjlog.reports.settlement import settle
 from tests.conftest import CORPUS, CORPUS_MISSING, EXAMPLES, ODD_JSON, corpus_paths
 
 MJX_JSON = CORPUS / "tenhou-json/mjx-project-mjx/tests_py/resources/mjscore"
@@ -765,7 +765,7 @@ def test_a_bots_log_of_event_arrays_is_read_as_its_game() -> None:
 def _unpaid() -> list[Any]:
     """A game of our own whose wins and draws state no payments (as a hand-written record
     may): their deltas and scores before left out."""
-    from mjlog.events import AbortiveDraw, ExhaustiveDraw, Win
+    from mjlog.core.events import AbortiveDraw, ExhaustiveDraw, Win
 
     (rec,) = read_path(EXAMPLES / "east-riichi.jsonl")
     return [dataclasses.replace(e, deltas=(), scores_before=None)
@@ -776,8 +776,8 @@ def _unpaid() -> list[Any]:
 def test_a_writer_never_invents_payments(fmt: str) -> None:
     """Written and read back, a record that states no payments still states none (zeros
     written in their place read back as payments, and as false win-deltas)."""
-    from mjlog.audit import audit_record
-    from mjlog.events import AbortiveDraw, ExhaustiveDraw, Win
+    from mjlog.core.events import AbortiveDraw, ExhaustiveDraw, Win
+    from mjlog.reports.audit import audit_record
 
     (back,) = read_bytes(write(fmt, _unpaid()).encode(), "back", fmt=fmt)
     results = [e for e in back.events if isinstance(e, Win | ExhaustiveDraw | AbortiveDraw)]
@@ -797,7 +797,7 @@ def test_a_riichi_declared_on_a_triple_ron_tile_is_not_accepted() -> None:
     """三家和了 takes the riichi discard as a ron does: no stick is paid (#48 item 7d). The
     corpus's triple-ron round with its last discard (the tile three players ron) made a
     riichi declaration; read before, the stick was paid before the abort."""
-    from mjlog.events import AbortiveDraw, RiichiAccepted
+    from mjlog.core.events import AbortiveDraw, RiichiAccepted
 
     path = (CORPUS / "tenhou-json/MahjongPantheon-pantheon/Mimir/tests/helpers/onlineLog/"
             "testdata/format6/triple_ron_draw.json")
@@ -825,7 +825,7 @@ def test_a_limit_hand_without_fu_is_written_to_mjai_without_one() -> None:
     """#48 item 7b: a 4-han mangan whose record states no fu (tenhou.net/6's 満貫) is
     written with no ``fu`` (it was ``"fu": 0``) and reads back as the mangan it is (it read
     back as no limit: a false win-limit)."""
-    from mjlog.audit import audit_record
+    from mjlog.reports.audit import audit_record
 
     path = (CORPUS / "tenhou-json/MahjongPantheon-pantheon/Mimir/tests/helpers/onlineLog/"
             "testdata/format6/yakuman_ron_no_pao.json")

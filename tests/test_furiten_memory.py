@@ -1,6 +1,7 @@
 """The referee's furiten, counted when asked, against furiten counted at every move.
 
-:class:`~mjlog.rules.referee.RiichiReferee` counts a player's waits only when a check
+:class:`~mjlog.families.riichi.rules.referee.RiichiReferee` counts a player's waits only when a
+check
 or the viewer asks, and goes through the tiles passed since the player's last discard
 then. :class:`_EveryMove` here keeps furiten the plain way (every player's waits after
 the deal and after each of its discards, each passed tile judged at once against every
@@ -12,15 +13,15 @@ from __future__ import annotations
 
 import pytest
 
-from mjlog.events import AddedKan, Discard, Event, RoundStart
-from mjlog.randomplay import RandomGame, Style
+from mjlog.core.events import AddedKan, Discard, Event, RoundStart
+from mjlog.core.ruleset import PRESETS
+from mjlog.core.tiles import KIND_OF, tile_str
+from mjlog.families.riichi.players import RandomGame, Style
+from mjlog.families.riichi.rules.evidence import kinds_text
+from mjlog.families.riichi.rules.referee import RiichiReferee, hand_waits
+from mjlog.families.riichi.scoring.verify import WinValues
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
-from mjlog.rules.evidence import kinds_text
-from mjlog.rules.referee import RiichiReferee, hand_waits
-from mjlog.ruleset import PRESETS
-from mjlog.scoring.verify import WinValues
-from mjlog.tiles import KIND_OF, tile_str
 
 
 class _EveryMove(Observer):

@@ -15,11 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mjlog import serialize
-from mjlog.audit import audit_record
-from mjlog.diagnostics import InputError
-from mjlog.formats import read_bytes, tenhou_xml
-from mjlog.record import GameRecord
+from mjlog.core.diagnostics import InputError
+from mjlog.core.record import GameRecord
+from mjlog.formats import read_bytes, serialize, tenhou_xml
+from mjlog.reports.audit import audit_record
 
 from .conftest import EXAMPLES
 

@@ -30,10 +30,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from mjlog.audit import audit_record
-from mjlog.diagnostics import InputError
-from mjlog.events import GameEnd, GameStart
+from mjlog.core.diagnostics import InputError
+from mjlog.core.events import GameEnd, GameStart
 from mjlog.formats import detect, read_bytes
+from mjlog.reports.audit import audit_record
 from tests.test_hostile_inputs import (
     _EXAMPLE,
     HOLE,

@@ -34,8 +34,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from mjlog.cli import main
-from mjlog.diagnostics import InputError
-from mjlog.events import GameStart
+from mjlog.core.diagnostics import InputError
+from mjlog.core.events import GameStart
 from mjlog.formats import FORMATS, read_bytes, write, writers
 
 from .conftest import EXAMPLES

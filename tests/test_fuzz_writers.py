@@ -23,10 +23,10 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from mjlog.audit import AuditReport, audit_record
-from mjlog.diagnostics import InputError
+from mjlog.core.diagnostics import InputError
+from mjlog.core.record import GameRecord
 from mjlog.formats import FORMATS, WriteOptions, read_bytes, write, writers
-from mjlog.record import GameRecord
+from mjlog.reports.audit import AuditReport, audit_record
 
 from .conftest import EXAMPLES, ODD_JSON, ROOT
 

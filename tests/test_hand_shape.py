@@ -11,8 +11,10 @@ import pytest
 from mahjong.agari import Agari
 from mahjong.shanten import Shanten
 
-from mjlog.events import Discard
-from mjlog.hand.shape import (
+from mjlog.core.events import Discard
+from mjlog.core.record import GameRecord
+from mjlog.core.tiles import KIND_OF, kind_str, parse_kinds
+from mjlog.families.riichi.hand.shape import (
     _sets_only,
     counts_of,
     is_complete,
@@ -25,9 +27,7 @@ from mjlog.hand.shape import (
     standard_shanten,
     waits,
 )
-from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
-from mjlog.tiles import KIND_OF, kind_str, parse_kinds
 
 
 def c(text: str) -> list[int]:

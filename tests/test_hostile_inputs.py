@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from mjlog.diagnostics import Diagnostic, InputError
+from mjlog.core.diagnostics import Diagnostic, InputError
 from mjlog.formats import detect, read_bytes, write
 from tests.conftest import EXAMPLES, ROOT
 
@@ -550,7 +550,7 @@ def test_a_query_past_its_step_bound_stops_with_a_reason(tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Every query of a houou-logs database runs under a bound of SQLite's steps: past it
     the query stops and the archive says why (here the bound is made small)."""
-    from mjlog import archives
+    from mjlog.run import archives
 
     rows = [(f"'2022010100gm-0000-0000-{i:08x}'", _hex(b"<mjloggm/>")) for i in range(300)]
     db = _houou_db(tmp_path / "many.db", rows)
@@ -565,10 +565,10 @@ def test_a_query_past_its_step_bound_stops_with_a_reason(tmp_path: Path,
 
 def test_records_past_the_row_bound_are_not_listed_and_the_database_says_so(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """At most :data:`mjlog.archives.SQLITE_ROWS` records of a database are listed (here
+    """At most :data:`mjlog.run.archives.SQLITE_ROWS` records of a database are listed (here
     made 2); the database is then an unreadable input that says how many were read."""
-    from mjlog import archives
     from mjlog.formats import expand, file_bytes
+    from mjlog.run import archives
 
     rows = [(f"'2022010100gm-0000-0000-{i:08x}'", _hex(b"<mjloggm/>")) for i in range(3)]
     db = _houou_db(tmp_path / "three.db", rows)
@@ -618,7 +618,7 @@ def test_a_query_that_never_ends_stops_at_its_step_bound_or_at_ctrl_c(
     import signal
     import time
 
-    from mjlog import archives
+    from mjlog.run import archives
 
     conn = sqlite3.connect(":memory:")
     monkeypatch.setattr(archives, "SQLITE_STEPS", 2_000_000)

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from mjlog.audit import audit_record
-from mjlog.diagnostics import InputError, Severity
-from mjlog.events import Draw, GameEnd, GameStart
+from mjlog.core.diagnostics import InputError, Severity
+from mjlog.core.events import Draw, GameEnd, GameStart
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import PRESETS
+from mjlog.core.tiles import UNKNOWN
+from mjlog.families.riichi.players import RandomGame
 from mjlog.formats import detect, kobalab, read_bytes, read_path, write
-from mjlog.randomplay import RandomGame
-from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS
-from mjlog.tiles import UNKNOWN
+from mjlog.reports.audit import audit_record
 from tests.conftest import CORPUS, CORPUS_MISSING, EXAMPLES
 from tests.outline import outline
 
@@ -157,7 +157,7 @@ def test_bad_input_gives_a_positioned_diagnostic(text: str, code: str, where: st
 def test_an_array_of_games_is_read_game_by_game(tmp_path: Path) -> None:
     """kobalab's tools save several games as one JSON array: each element is a game, in
     order, read as it reads alone; a bad element is that game's problem only."""
-    from mjlog.audit import audit
+    from mjlog.reports.audit import audit
 
     (first,) = read_path(EXAMPLES / "east-riichi.jsonl")
     (second,) = read_path(EXAMPLES / "east-ron.jsonl")
@@ -180,9 +180,9 @@ def test_the_fourth_riichi_stands_before_its_abortive_draw() -> None:
     """四家立直: the fourth riichi is accepted (its stick paid) before the round is
     aborted, as in the game written: read back, no stick is lost (which gave a false
     abortive-unjustified, kyotaku-mismatch and start-scores-mismatch)."""
-    from mjlog.events import AbortiveDraw, RiichiAccepted
-    from mjlog.families import random_game
-    from mjlog.ruleset import PRESETS
+    from mjlog.core.events import AbortiveDraw, RiichiAccepted
+    from mjlog.core.ruleset import PRESETS
+    from mjlog.families.registry import random_game
 
     game = next((g for g in (random_game(PRESETS["tenhou"], seed) for seed in range(100))
                  if any(isinstance(e, AbortiveDraw) and e.kind == "four-riichi"

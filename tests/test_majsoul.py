@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from mjlog.audit import audit_record
-from mjlog.diagnostics import Severity
-from mjlog.events import GameEnd, GameStart, RoundStart, Win
+from mjlog.core.diagnostics import Severity
+from mjlog.core.events import GameEnd, GameStart, RoundStart, Win
+from mjlog.core.record import GameRecord
 from mjlog.formats import detect, read_bytes, tenhou6, write
-from mjlog.record import GameRecord
+from mjlog.reports.audit import audit_record
 from tests.conftest import CORPUS, CORPUS_MISSING
 from tests.outline import outline
 

@@ -1,4 +1,4 @@
-"""Chinese Official mahjong (mjlog.mcr): hand-written disputes get the right verdicts at
+"""Chinese Official mahjong (mjlog.families.mcr): hand-written disputes get the right verdicts at
 the right place, the family's options and notation, and generated games that replay
 clean, verify their scores and survive the notation round trip.
 
@@ -15,18 +15,18 @@ from collections import Counter
 
 import pytest
 
-from mjlog.audit import audit_record
-from mjlog.diagnostics import ScoreMismatch, Violation
-from mjlog.events import AddedKan, Event, Flower, RoundStart, Win
-from mjlog.families import FAMILIES, family_of, random_game
+from mjlog.core.diagnostics import ScoreMismatch, Violation
+from mjlog.core.events import AddedKan, Event, Flower, RoundStart, Win
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import Ruleset, flat, from_flat, preset
+from mjlog.core.tiles import KIND_OF, Tile, parse_kinds
+from mjlog.families.mcr.family import MCR_FAMILY
+from mjlog.families.mcr.options import MCROptions, mcr_options
+from mjlog.families.mcr.scorer import fan_word
+from mjlog.families.registry import FAMILIES, family_of, random_game
 from mjlog.formats import notation
-from mjlog.mcr.family import MCR_FAMILY
-from mjlog.mcr.options import MCROptions, mcr_options
-from mjlog.mcr.scorer import fan_word
-from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
-from mjlog.ruleset import Ruleset, flat, from_flat, preset
-from mjlog.tiles import KIND_OF, Tile, parse_kinds
+from mjlog.reports.audit import audit_record
 
 RS = preset("mcr")
 DEAL = "hands 1488999p1122336z 123456789m23p55s 456789m567p4569s 123456m123567p8s"

@@ -19,7 +19,7 @@ Where a source's list and the library differ, the case carries a ``ruling`` (the
 change: ``x0`` drops one) and a comment naming the rule that decides; ``docs/mcr.md`` lists
 them. One JMHC case (two concealed kongs with a 2s chow) holds five 2s and is left out.
 
-Notation: mjlog's mpsz (:mod:`mjlog.tiles`; 1z-4z the winds E S W N, 5z white, 6z green,
+Notation: mjlog's mpsz (:mod:`mjlog.core.tiles`; 1z-4z the winds E S W N, 5z white, 6z green,
 7z red); ``[...]`` a claimed meld, ``(...)`` a concealed kong, then the concealed tiles without
 the winning tile. Winds: the prevalent wind, then the seat wind.
 """
@@ -33,8 +33,9 @@ from typing import Literal
 
 import pytest
 
-from mjlog.mcr import fan as fan_module
-from mjlog.mcr.fan import (
+from mjlog.core.tiles import parse_kinds
+from mjlog.families.mcr import fan as fan_module
+from mjlog.families.mcr.fan import (
     EXTRA_FANS,
     FAN_NAMES,
     MINIMUM_FAN,
@@ -45,7 +46,6 @@ from mjlog.mcr.fan import (
     count_fan,
     tile_code,
 )
-from mjlog.tiles import parse_kinds
 
 needs_library = pytest.mark.skipif(
     find_spec("MahjongGB") is None,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from mjlog.mcr.payments import BASE, FALSE_WIN_PENALTY, false_win_payments, win_payments
+from mjlog.families.mcr.payments import BASE, FALSE_WIN_PENALTY, false_win_payments, win_payments
 
 
 def test_guide_discard_example() -> None:

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from mjlog.audit import audit_record
-from mjlog.diagnostics import Severity
-from mjlog.events import GameEnd, GameStart, Win
+from mjlog.core.diagnostics import Severity
+from mjlog.core.events import GameEnd, GameStart, Win
 from mjlog.formats import detect, read_bytes, read_path, tenhou6, write
+from mjlog.reports.audit import audit_record
 from tests.conftest import CORPUS, CORPUS_MISSING
 from tests.outline import outline
 

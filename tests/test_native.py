@@ -21,11 +21,11 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from benchmarks.native_vs_pure import compare
-from mjlog import native
-from mjlog.compression import gunzip
-from mjlog.events import GameStart, RoundStart
+from mjlog.core import native
+from mjlog.core.events import GameStart, RoundStart
+from mjlog.core.record import GameRecord
 from mjlog.formats import tenhou_xml
-from mjlog.record import GameRecord
+from mjlog.formats.compression import gunzip
 from mjlog.wall.tenhou_shuffle import PythonShuffle, SeedError, TenhouSeed, parse_seed
 
 from .conftest import CORPUS, CORPUS_MISSING, EXAMPLES, ROOT
@@ -166,7 +166,7 @@ def test_without_cargo_mjlog_installs_as_pure_python_and_says_so(tmp_path: Path)
     (site / "deps.pth").write_text(deps + "\n", encoding="utf-8")
     python = str(venv / "bin" / "python")
     version = subprocess.run(
-        [python, "-c", "import mjlog.native as n; print(n.describe())"],
+        [python, "-c", "import mjlog.core.native as n; print(n.describe())"],
         env=env, capture_output=True, text=True, check=True, cwd=tmp_path).stdout
     assert "core: pure Python (the native core was not built" in version
     done = subprocess.run([python, "-c", "from mjlog.cli import run; run()", "audit",

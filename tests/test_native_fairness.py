@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 
 pytest.importorskip("scipy", reason="the fairness report needs scipy (pip install '.[test]')")
 
-from mjlog.compression import gunzip
-from mjlog.diagnostics import InputError
-from mjlog.fairness import inference
-from mjlog.fairness.sample import GameSample, sample_game, sample_native
+from mjlog.core.diagnostics import InputError
+from mjlog.families.riichi.hand.shape import shanten
 from mjlog.formats import file_bytes, read_bytes
-from mjlog.hand.shape import shanten
+from mjlog.formats.compression import gunzip
+from mjlog.stats.fairness import inference
+from mjlog.stats.fairness.sample import GameSample, sample_game, sample_native
 
 from .conftest import EXAMPLES
 from .test_native import _native_core, _route, xml_mutants

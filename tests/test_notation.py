@@ -10,14 +10,14 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from mjlog.audit import audit_record
-from mjlog.diagnostics import InputError
-from mjlog.events import Comment, Discard, Draw, Event, GameStart, Win
+from mjlog.core.diagnostics import InputError
+from mjlog.core.events import Comment, Discard, Draw, Event, GameStart, Win
+from mjlog.core.record import GameRecord
+from mjlog.core.tiles import KIND_OF
 from mjlog.formats import detect, read_path
 from mjlog.formats.notation import DIAGNOSTIC_CODES, pack_ids, read, unpack_ids, write
-from mjlog.record import GameRecord
 from mjlog.replay.engine import replay
-from mjlog.tiles import KIND_OF
+from mjlog.reports.audit import audit_record
 
 from .conftest import EXAMPLES, announced
 
@@ -51,7 +51,7 @@ def test_a_short_round_reads_and_fills_in() -> None:
 
 
 def replay_findings(events: list[Event]) -> list[str]:
-    from mjlog.record import GameRecord
+    from mjlog.core.record import GameRecord
     return [f.code for f in replay(GameRecord(path="", format="notation",
                                               events=events)).findings]
 

@@ -9,13 +9,13 @@ from dataclasses import replace
 
 import pytest
 
-from mjlog.audit import audit_record
-from mjlog.diagnostics import InputError
-from mjlog.events import Chombo, Comment, Event, GameStart, RoundStart, Win
+from mjlog.core.diagnostics import InputError
+from mjlog.core.events import Chombo, Comment, Event, GameStart, RoundStart, Win
+from mjlog.core.record import GameRecord
 from mjlog.formats import read_bytes, write
 from mjlog.formats.notation import read as read_notation
 from mjlog.formats.notation import write as write_notation
-from mjlog.record import GameRecord
+from mjlog.reports.audit import audit_record
 
 from .conftest import ROOT
 from .test_sheets import CLEAN, EMA_WRC, PANTHEON_GAMES, PLANTED

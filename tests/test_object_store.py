@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from mjlog import archives
 from mjlog.formats import expand, file_bytes, read_path, write
+from mjlog.run import archives
 
 from .conftest import CORPUS, CORPUS_MISSING, ROOT
 from .objectstore import REASON, S3Server, Unavailable

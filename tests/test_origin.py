@@ -1,6 +1,7 @@
 """The format seam: a game's typed origin (:mod:`mjlog.formats.origin`), which statistics
 and the wall check read instead of metadata keys, and the payments readers work back
-from score changes (:func:`mjlog.scoring.payments.worked_back`, ``written_deltas``)."""
+from score changes (:func:`mjlog.families.riichi.scoring.payments.worked_back`,
+``written_deltas``)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from mjlog.events import GameStart, Origin
+from mjlog.core.events import GameStart, Origin
+from mjlog.families.riichi.scoring.payments import points_deltas, worked_back, written_deltas
 from mjlog.formats import read_path, write
 from mjlog.formats.origin import origin_of
-from mjlog.scoring.payments import points_deltas, worked_back, written_deltas
 from mjlog.stats.facts import where_and_when
 from mjlog.wall.verify import seed_text
 

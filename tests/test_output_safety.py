@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from mjlog.cli import main
-from mjlog.textsafe import terminal
+from mjlog.core.textsafe import terminal
 
 from .conftest import EXAMPLES
 

@@ -39,7 +39,7 @@ def test_a_parallel_run_leaves_no_process(command: list[str], tmp_path: Path) ->
 
 _KILLED_WORKER = """
 import os, signal, sys, time
-from mjlog import parallel
+from mjlog.run import parallel
 if __name__ == "__main__":
     signal.signal(signal.SIGINT, parallel.interrupted)
     with parallel.workers(1, patience=2) as pool:

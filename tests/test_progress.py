@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from mjlog.progress import Progress
+from mjlog.run.progress import Progress
 
 
 class Terminal(io.StringIO):

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from mjlog.audit import audit_record
-from mjlog.events import ExhaustiveDraw, Win
-from mjlog.families import random_game, random_games
+from mjlog.core.events import ExhaustiveDraw, Win
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import Ruleset, TaiwanOptions, parse_option, preset
+from mjlog.families.registry import random_game, random_games
+from mjlog.families.riichi.players import SOURCE, RandomGame, Style
 from mjlog.formats import notation
-from mjlog.randomplay import SOURCE, RandomGame, Style
-from mjlog.record import GameRecord
-from mjlog.ruleset import Ruleset, TaiwanOptions, parse_option, preset
+from mjlog.reports.audit import audit_record
 
 from .mutations import MUTATORS, Tally
 

@@ -10,7 +10,7 @@ copy differs from this tree only in files the recipe paragraphs name; then, runn
 mjlog from the copy in a child process, that the toy family's games are generated,
 audited (its check finds a violation planted by an option at the discard that breaks
 it), written and read back in JSON Lines and notation, and documented by
-``python -m mjlog.docgen``; and that the toy format is detected, read and written. A
+``python -m mjlog.families.docgen``; and that the toy format is detected, read and written. A
 change any other file would need makes the child fail, so the recipe's claim ("its
 own files and one line") is what is tested.
 
@@ -33,11 +33,8 @@ from typing import Any, ClassVar
 
 import pytest
 
-from mjlog.events import RoundStart, round_label
-from mjlog.families import FAMILIES, register
-from mjlog.family import RuleFamily
-from mjlog.rules.family import RIICHI, Riichi
-from mjlog.ruleset import (
+from mjlog.core.events import RoundStart, round_label
+from mjlog.core.ruleset import (
     FAMILY_OPTIONS,
     OPTIONS,
     Option,
@@ -45,6 +42,9 @@ from mjlog.ruleset import (
     TableSize,
     register_options,
 )
+from mjlog.families.base import RuleFamily
+from mjlog.families.registry import FAMILIES, register
+from mjlog.families.riichi.family import RIICHI, Riichi
 from mjlog.wall.dealing import TAIWAN, Geometry, deal
 from mjlog.wall.verify import verify
 
@@ -65,7 +65,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from mjlog.ruleset import Option, Ruleset, TableSize
+from mjlog.core.ruleset import Option, Ruleset, TableSize
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -95,10 +95,10 @@ PRESET = Ruleset(name="toy", red_fives=False, length="one-round", uma="0-0", rou
 
 from __future__ import annotations
 
-from mjlog.check import Check, Referee, Rule
-from mjlog.events import Discard
-from mjlog.tiles import KIND_OF, tile_str
-from mjlog.toy.options import ToyOptions
+from mjlog.families.check import Check, Referee, Rule
+from mjlog.core.events import Discard
+from mjlog.core.tiles import KIND_OF, tile_str
+from mjlog.families.toy.options import ToyOptions
 
 
 class ForbiddenDiscard(Check[Referee]):
@@ -121,7 +121,7 @@ from __future__ import annotations
 
 import random
 
-from mjlog.events import (
+from mjlog.core.events import (
     Discard,
     Draw,
     Event,
@@ -132,10 +132,10 @@ from mjlog.events import (
     RoundEnd,
     RoundStart,
 )
-from mjlog.record import GameRecord
-from mjlog.ruleset import Ruleset
-from mjlog.tiles import UNKNOWN, Tile
-from mjlog.toy.options import ToyOptions
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import Ruleset
+from mjlog.core.tiles import UNKNOWN, Tile
+from mjlog.families.toy.options import ToyOptions
 
 
 def toy_deltas(players: int, dealer: int) -> tuple[int, ...]:
@@ -178,17 +178,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from mjlog.check import Check, Referee
-from mjlog.events import Event, Win, YakuClaim
-from mjlog.family import Judging, Result, RuleFamily
-from mjlog.randomplay import Style
-from mjlog.record import GameRecord
+from mjlog.families.check import Check, Referee
+from mjlog.core.events import Event, Win, YakuClaim
+from mjlog.families.base import Judging, Result, RuleFamily
+from mjlog.families.riichi.players import Style
+from mjlog.core.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.replay.state import TableState
-from mjlog.ruleset import Ruleset
-from mjlog.toy.checks import ForbiddenDiscard
-from mjlog.toy.options import PRESET, ROWS, ToyOptions
-from mjlog.toy.play import play, toy_deltas
+from mjlog.core.ruleset import Ruleset
+from mjlog.families.toy.checks import ForbiddenDiscard
+from mjlog.families.toy.options import PRESET, ROWS, ToyOptions
+from mjlog.families.toy.play import play, toy_deltas
 from mjlog.wall.dealing import RIICHI, Geometry
 
 
@@ -251,7 +251,7 @@ class Toy(RuleFamily):
 TOY = Toy()
 ''',
 }
-"""The toy family's package, ``mjlog/toy/``."""
+"""The toy family's package, ``mjlog/families/toy/``."""
 
 TOY_FORMAT = '''"""A toy record format: a magic line, then mjlog's JSON Lines."""
 
@@ -259,9 +259,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mjlog import serialize
-from mjlog.events import Event
-from mjlog.record import GameRecord
+from mjlog.formats import serialize
+from mjlog.core.events import Event
+from mjlog.core.record import GameRecord
 
 MAGIC = b"toyfmt 1\\n"
 
@@ -276,7 +276,7 @@ def write(events: Sequence[Event]) -> str:
     return MAGIC.decode() + "".join(serialize.write_lines(events))
 '''
 
-FAMILY_IMPORT = "from mjlog.toy.family import TOY\n"
+FAMILY_IMPORT = "from mjlog.families.toy.family import TOY\n"
 FAMILY_ENTRY = "    TOY,\n"
 FORMAT_ENTRY = (
     '    Format(name="toyfmt", title="a toy format", module="mjlog.formats.toyfmt",\n'
@@ -298,12 +298,12 @@ def _insert_after(path: Path, anchor: str, text: str) -> None:
 def _add_toys(tree: Path) -> None:
     """Follow the recipes in ``tree``: the toy family's package and its registry line,
     the toy format's module and its registry line (with the imports they need)."""
-    package = tree / "mjlog" / FAMILY
+    package = tree / "mjlog" / "families" / FAMILY
     package.mkdir()
     for name, text in TOY_PACKAGE.items():
         (package / name).write_text(text, "utf-8")
-    families = tree / "mjlog" / "families.py"
-    _insert_after(families, "from mjlog.taiwan.family import", FAMILY_IMPORT)
+    families = tree / "mjlog" / "families" / "registry.py"
+    _insert_after(families, "from mjlog.families.taiwan16.family import", FAMILY_IMPORT)
     _insert_after(families, "FAMILIES: dict[str, RuleFamily] = register(", FAMILY_ENTRY)
     (tree / "mjlog" / "formats" / f"{FORMAT}.py").write_text(TOY_FORMAT, "utf-8")
     _insert_after(tree / "mjlog" / "formats" / "__init__.py", "FORMATS: dict[str, Format] =",
@@ -370,9 +370,9 @@ discards = [e for e in map(json.loads, open("game.jsonl", encoding="utf-8"))
 out["kind"] = discards[9]["tile"] // 4
 out["planted"] = run("audit", "game.jsonl", "--format", "json", "--set",
                      f"toy_forbidden={out['kind']}")
-import mjlog.docgen, mjlog.schema
-mjlog.docgen.main()
-mjlog.schema.main([])
+import mjlog.families.docgen, mjlog.formats.schema
+mjlog.families.docgen.main()
+mjlog.formats.schema.main([])
 print(json.dumps(out))
 """
 """What the child process runs in the copy: the toy family's games generated, audited,
@@ -393,14 +393,14 @@ def _drive(tree: Path) -> dict[str, Any]:
 
 def test_the_recipes_name_every_file_the_toys_change(tree: Path) -> None:
     allowed = _recipe_paths("family", FAMILY) + _recipe_paths("format", FORMAT)
-    assert f"mjlog/{FAMILY}/" in allowed and "mjlog/families.py" in allowed
+    assert f"mjlog/families/{FAMILY}/" in allowed and "mjlog/families/registry.py" in allowed
     assert f"mjlog/formats/{FORMAT}.py" in allowed and "mjlog/formats/__init__.py" in allowed
     changed = _changed(tree)
     outside = [p for p in changed
                if not any(p == a or (a.endswith("/") and p.startswith(a)) for a in allowed)]
     assert outside == [], f"the toys change files the recipes do not name: {outside}"
-    assert changed == sorted([f"mjlog/{FAMILY}/{n}" for n in TOY_PACKAGE]
-                             + ["mjlog/families.py", "mjlog/formats/__init__.py",
+    assert changed == sorted([f"mjlog/families/{FAMILY}/{n}" for n in TOY_PACKAGE]
+                             + ["mjlog/families/registry.py", "mjlog/formats/__init__.py",
                                 f"mjlog/formats/{FORMAT}.py"])
 
 

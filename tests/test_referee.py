@@ -14,8 +14,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from mjlog.cli import main
-from mjlog.diagnostics import Violation
-from mjlog.events import (
+from mjlog.core.diagnostics import Violation
+from mjlog.core.events import (
     Event,
     ExhaustiveDraw,
     GameEnd,
@@ -24,10 +24,10 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
-from mjlog.families import rules_by_code
-from mjlog.ruleset import PRESETS
-from mjlog.settlement import settle, uma_of
-from mjlog.tiles import Tile
+from mjlog.core.ruleset import PRESETS
+from mjlog.core.tiles import Tile
+from mjlog.families.registry import rules_by_code
+from mjlog.reports.settlement import settle, uma_of
 
 from .conftest import EXAMPLES
 

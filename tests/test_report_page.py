@@ -20,9 +20,9 @@ import lxml.html
 import pytest
 from click.testing import CliRunner
 
-from mjlog.audit import audit_record
 from mjlog.cli import main
 from mjlog.formats import read_path
+from mjlog.reports.audit import audit_record
 
 from .conftest import CORPUS, EXAMPLES, corpus_paths
 

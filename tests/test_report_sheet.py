@@ -22,11 +22,11 @@ import lxml.html
 import pytest
 from click.testing import CliRunner
 
-from mjlog.audit import audit_record
 from mjlog.cli import main
-from mjlog.events import RoundStart, round_label
+from mjlog.core.events import RoundStart, round_label
 from mjlog.formats import read_bytes
-from mjlog.settlement import Settlement
+from mjlog.reports.audit import audit_record
+from mjlog.reports.settlement import Settlement
 
 from .test_sheets import CLEAN, PANTHEON_GAMES, PLANTED
 from .test_words import ENGLISH_WORD, TILE_CODES

@@ -21,12 +21,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from mjlog.audit import audit_record
 from mjlog.cli import main
-from mjlog.events import Chi, Discard, Pon, Win
+from mjlog.core.events import Chi, Discard, Pon, Win
+from mjlog.core.review import Review
 from mjlog.formats import detect, read_bytes, read_path
-from mjlog.review import Review
-from mjlog.view.model import game_view
+from mjlog.reports.audit import audit_record
+from mjlog.reports.view.model import game_view
 
 from .conftest import CORPUS, corpus_paths
 from .viewer_pages import open_page

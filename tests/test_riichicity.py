@@ -17,11 +17,11 @@ from typing import Any
 import jsonschema
 import pytest
 
-from mjlog.audit import audit, audit_record
-from mjlog.diagnostics import InputError, Severity
-from mjlog.events import GameEnd, RoundStart
+from mjlog.core.diagnostics import InputError, Severity
+from mjlog.core.events import GameEnd, RoundStart
+from mjlog.core.record import GameRecord
 from mjlog.formats import detect, read_bytes, read_path, write
-from mjlog.record import GameRecord
+from mjlog.reports.audit import audit, audit_record
 from mjlog.wall.verify import walls_for
 from tests.conftest import CORPUS, CORPUS_MISSING, ROOT
 from tests.outline import outline
@@ -207,7 +207,7 @@ def test_a_double_ron_is_two_wins_with_their_own_payments() -> None:
     from the discarder, each with its winner's change and what the discarder paid for it
     (``user_profit`` sums them), the riichi sticks to the first; the next round's scores
     follow (a second winner is given here to the first ron of a real game)."""
-    from mjlog.events import Win
+    from mjlog.core.events import Win
 
     path = FOLDER / "4ma_gin_han_sample.json"
     if not path.exists():
@@ -247,8 +247,8 @@ def test_three_player_tournament_rooms_pay_each_ready_player_2000_at_a_draw() ->
     """In 1002 rooms a three-player exhaustive draw pays each ready player 2,000 from the
     noten ones (4,000 from the one noten player when two are ready), where the usual pool
     is 2,000 in all; four-player and other rooms keep the pool."""
+    from mjlog.families.riichi.scoring.payments import draw_deltas
     from mjlog.formats.riichicity import ruleset_of
-    from mjlog.scoring.payments import draw_deltas
 
     room = ruleset_of({"gamePlay": 1002, "playerCount": 3}).riichi
     assert draw_deltas([True, True, False], room) == [2000, 2000, -4000]

@@ -1,4 +1,4 @@
-"""Rule checks (mjlog.rules): the cases written in notation, one game per case.
+"""Rule checks (mjlog.families.riichi.rules): the cases written in notation, one game per case.
 
 Each file of ``tests/rules/`` holds games announcing what they break, and where::
 
@@ -37,13 +37,13 @@ from pathlib import Path
 
 import pytest
 
-from mjlog.audit import ruleset_for
-from mjlog.diagnostics import Violation
-from mjlog.events import WIND_LETTERS, GameStart, RoundStart, round_label
-from mjlog.families import check, rules_by_code
+from mjlog.core.diagnostics import Violation
+from mjlog.core.events import WIND_LETTERS, GameStart, RoundStart, round_label
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import parse_option
+from mjlog.families.registry import check, rules_by_code
 from mjlog.formats import notation
-from mjlog.record import GameRecord
-from mjlog.ruleset import parse_option
+from mjlog.reports.audit import ruleset_for
 
 from .conftest import announced
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from mjlog.diagnostics import InputError
-from mjlog.families import check
+from mjlog.core.diagnostics import InputError
+from mjlog.core.record import GameRecord
+from mjlog.families.registry import check
 from mjlog.formats import read_path
-from mjlog.record import GameRecord
 
 from .conftest import CORPUS, CORPUS_MISSING
 from .mutations import MUTATORS, Tally

@@ -1,14 +1,15 @@
-"""Safety classes against a riichi (``mjlog.decisions.safety``), on hand-built games in
+"""Safety classes against a riichi (``mjlog.families.riichi.decisions.safety``), on hand-built
+games in
 mjlog notation and on the class rules one by one."""
 
 from __future__ import annotations
 
 import pytest
 
-from mjlog.decisions import DiscardDecision, decisions
-from mjlog.decisions.safety import CLASSES, safety_class, suji_mask, wall_class
+from mjlog.core.tiles import kind_str
+from mjlog.families.riichi.decisions import DiscardDecision, decisions
+from mjlog.families.riichi.decisions.safety import CLASSES, safety_class, suji_mask, wall_class
 from mjlog.formats import notation
-from mjlog.tiles import kind_str
 
 HEAD = """mjlog-notation 1
 [Players "Aoi" "Ben" "Chiyo" "Dai"]

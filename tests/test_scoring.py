@@ -17,13 +17,12 @@ from mahjong.constants import EAST
 from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
 from mahjong.hand_calculating.scores import ScoresCalculator
 
-from mjlog import serialize
-from mjlog.events import Win
-from mjlog.formats import mjai, notation, read_path
-from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS, Ruleset
-from mjlog.scoring import riichi as riichi_scoring
-from mjlog.scoring.fast import (
+from mjlog.core.events import Win
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import PRESETS, Ruleset
+from mjlog.core.tiles import Tile
+from mjlog.families.riichi.scoring import riichi as riichi_scoring
+from mjlog.families.riichi.scoring.fast import (
     FU_BASE,
     FU_CLOSED_RON,
     FU_SEVEN_PAIRS,
@@ -34,11 +33,11 @@ from mjlog.scoring.fast import (
     ron_points,
     set_fu,
 )
-from mjlog.scoring.payments import nagashi_deltas, next_round, noten_deltas
-from mjlog.scoring.riichi import Valuation
-from mjlog.scoring.situation import WinSituation
-from mjlog.scoring.verify import verify
-from mjlog.tiles import Tile
+from mjlog.families.riichi.scoring.payments import nagashi_deltas, next_round, noten_deltas
+from mjlog.families.riichi.scoring.riichi import Valuation
+from mjlog.families.riichi.scoring.situation import WinSituation
+from mjlog.families.riichi.scoring.verify import verify
+from mjlog.formats import mjai, notation, read_path, serialize
 
 from .conftest import EXAMPLES, ROOT
 

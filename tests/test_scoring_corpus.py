@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from mjlog.compression import decompress
-from mjlog.record import GameRecord
-from mjlog.scoring.riichi import library_value, value
-from mjlog.scoring.verify import ScoreReport, verify, win_situations
+from mjlog.core.record import GameRecord
+from mjlog.families.riichi.scoring.riichi import library_value, value
+from mjlog.families.riichi.scoring.verify import ScoreReport, verify, win_situations
+from mjlog.formats.compression import decompress
 
 from .conftest import CORPUS
 from .test_corpus_tenhou import KNOWN_INCONSISTENT

@@ -11,16 +11,16 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from mjlog.audit import audit_record
 from mjlog.cli import main
-from mjlog.diagnostics import InputError
-from mjlog.events import Discard, Draw, Event, RoundStart
+from mjlog.core.diagnostics import InputError
+from mjlog.core.events import Discard, Draw, Event, RoundStart
+from mjlog.core.tiles import UNKNOWN
+from mjlog.families.riichi.rules.kan import KanAfterRiichi
 from mjlog.formats import FORMATS, detect, read_bytes, read_path, write
 from mjlog.formats.head import Head
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
-from mjlog.rules.kan import KanAfterRiichi
-from mjlog.tiles import UNKNOWN
+from mjlog.reports.audit import audit_record
 
 from .conftest import CORPUS, CORPUS_MISSING, EXAMPLES
 
@@ -177,7 +177,7 @@ def test_no_corpus_file_is_claimed_by_two_formats() -> None:
         fmt = detect(data)
         if fmt is None:
             continue
-        from mjlog.compression import decompress
+        from mjlog.formats.compression import decompress
 
         head = Head(decompress(data))
         names = [name for name, f in FORMATS.items() if f.looks_like(head)]

@@ -9,10 +9,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from mjlog import jsontext, schema, serialize
-from mjlog.events import Discard, Draw, Event, GameStart, discard_of, draw_of
-from mjlog.formats import detect, iter_path, read_path, tenhou_xml
-from mjlog.ruleset import PRESETS
+from mjlog.core.events import Discard, Draw, Event, GameStart, discard_of, draw_of
+from mjlog.core.ruleset import PRESETS
+from mjlog.formats import detect, iter_path, jsontext, read_path, schema, serialize, tenhou_xml
 
 from .conftest import EXAMPLES, ROOT
 
@@ -24,7 +23,7 @@ def _validator() -> jsonschema.Draft202012Validator:
 
 def test_committed_schema_is_the_generated_one() -> None:
     committed = (ROOT / "schemas" / "events.schema.json").read_text(encoding="utf-8")
-    assert committed == schema.render(), "run: python -m mjlog.schema"
+    assert committed == schema.render(), "run: python -m mjlog.formats.schema"
     jsonschema.Draft202012Validator.check_schema(json.loads(committed))
 
 

@@ -16,14 +16,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mjlog.audit import audit_record
 from mjlog.cli import main
-from mjlog.diagnostics import InputError
-from mjlog.events import Chombo, ExhaustiveDraw, RiichiAccepted, RoundStart, Win
+from mjlog.core.diagnostics import InputError
+from mjlog.core.events import Chombo, ExhaustiveDraw, RiichiAccepted, RoundStart, Win
+from mjlog.core.record import GameRecord
+from mjlog.families.riichi.scoring.verify import verify
 from mjlog.formats import detect, read_bytes
-from mjlog.record import GameRecord
-from mjlog.scoring.verify import verify
-from mjlog.settlement import Settlement
+from mjlog.reports.audit import audit_record
+from mjlog.reports.settlement import Settlement
 
 PANTHEON_GAMES = [
     # games.txt, game 1: single rons, tsumo, a draw with two riichi sticks carried over.

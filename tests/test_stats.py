@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mjlog.events import (
+from mjlog.core.events import (
     AbortiveDraw,
     Chi,
     Discard,
@@ -36,11 +36,11 @@ from mjlog.events import (
     Win,
     YakuClaim,
 )
-from mjlog.record import GameRecord
+from mjlog.core.record import GameRecord
+from mjlog.core.tiles import Tile
 from mjlog.stats import SCHEMAS, Filters, facts, metrics, summarize
 from mjlog.stats.facts import Batch, add_game, tenhou_id
 from mjlog.stats.metrics import Totals, count, merge
-from mjlog.tiles import Tile
 
 from .conftest import CORPUS, EXAMPLES, corpus_paths
 
@@ -282,7 +282,7 @@ def test_duplicates_count_once() -> None:
 
 
 def test_a_game_that_does_not_fit_is_skipped_not_fatal(tmp_path: Path) -> None:
-    from mjlog import serialize
+    from mjlog.formats import serialize
     from mjlog.stats.facts import add_file
 
     bad = game_two()

@@ -18,8 +18,8 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from mjlog import serialize
 from mjlog.cli import main
+from mjlog.formats import serialize
 
 from .conftest import EXAMPLES
 from .test_stats import game_one, game_three

@@ -3,7 +3,8 @@ count made here, over Tenhou games of the shared corpus.
 
 The counts here do not go through :mod:`mjlog.stats.moves`: ready and not-ready deal-ins
 and discards are counted from the events with the engine's table and
-:func:`mjlog.hand.shape.shanten`; the most accepting discards, the ukeire lost and the
+:func:`mjlog.families.riichi.hand.shape.shanten`; the most accepting discards, the ukeire lost and
+the
 safety classes from each decision's JSON object (``to_json()``, the schema of
 ``docs/review.md``); riichi-to-win and calls-to-win from the events alone.
 """
@@ -21,20 +22,20 @@ import pytest
 from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
-from mjlog import native
 from mjlog.cli import main
-from mjlog.decisions import decisions
-from mjlog.events import Chi, Discard, OpenKan, Pon, RoundStart, Win
+from mjlog.core import native
+from mjlog.core.events import Chi, Discard, OpenKan, Pon, RoundStart, Win
+from mjlog.core.record import GameRecord
+from mjlog.core.tiles import KIND_OF
+from mjlog.families.riichi.decisions import decisions
+from mjlog.families.riichi.hand.shape import shanten
 from mjlog.formats import read_path
-from mjlog.hand.shape import shanten
-from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
 from mjlog.stats import facts, metrics, summarize
 from mjlog.stats.facts import DECISION_SCHEMA, TABLES, Batch, add_file
 from mjlog.stats.metrics import BY_NAME, SETS, options_in_force
 from mjlog.stats.table import NEEDS, Selection, render_text
-from mjlog.tiles import KIND_OF
 
 from .conftest import CORPUS, corpus_paths
 

@@ -1,4 +1,4 @@
-"""Taiwanese 16-tile mahjong (mjlog.taiwan): the worked examples of the source (seed 003)
+"""Taiwanese 16-tile mahjong (mjlog.families.taiwan16): the worked examples of the source (seed 003)
 with their exact figures, the special shapes' waits, and a thousand generated games that
 survive the notation round trip and audit clean, with injected faults caught.
 """
@@ -12,8 +12,7 @@ from dataclasses import replace
 
 import pytest
 
-from mjlog.audit import audit_record
-from mjlog.events import (
+from mjlog.core.events import (
     Chi,
     Discard,
     Draw,
@@ -25,16 +24,23 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
-from mjlog.families import random_game
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import preset
+from mjlog.core.tiles import FIRST_FLOWER, KIND_OF, Tile, kind_str, parse_kinds
+from mjlog.families.registry import random_game
+from mjlog.families.riichi.hand.shape import counts_of, kinds_of_mask
+from mjlog.families.taiwan16.family import TAIWAN16
+from mjlog.families.taiwan16.hand import (
+    is_liguligu,
+    is_sixteen_unrelated,
+    is_win,
+    kind_counts,
+    waits,
+)
+from mjlog.families.taiwan16.tai import TaiWin, flower_tai, payments, tai, total
 from mjlog.formats import notation
-from mjlog.hand.shape import counts_of, kinds_of_mask
-from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
-from mjlog.ruleset import preset
-from mjlog.taiwan.family import TAIWAN16
-from mjlog.taiwan.hand import is_liguligu, is_sixteen_unrelated, is_win, kind_counts, waits
-from mjlog.taiwan.tai import TaiWin, flower_tai, payments, tai, total
-from mjlog.tiles import FIRST_FLOWER, KIND_OF, Tile, kind_str, parse_kinds
+from mjlog.reports.audit import audit_record
 
 RS = preset("taiwan16")
 

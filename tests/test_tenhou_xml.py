@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from mjlog.compression import gunzip
-from mjlog.diagnostics import InputError, Severity
-from mjlog.events import (
+from mjlog.core.diagnostics import InputError, Severity
+from mjlog.core.events import (
     AddedKan,
     Chi,
     ClosedKan,
@@ -33,9 +32,10 @@ from mjlog.events import (
     Win,
     YakuClaim,
 )
+from mjlog.core.tiles import Tile
 from mjlog.formats import detect, read_bytes, read_path, tenhou_xml
+from mjlog.formats.compression import gunzip
 from mjlog.formats.tenhou_xml import decode_meld, ruleset_from_go
-from mjlog.tiles import Tile
 
 from .conftest import EXAMPLES, ROOT
 
@@ -360,8 +360,8 @@ def test_a_tag_cut_at_the_end_of_a_download_is_never_read_as_a_move() -> None:
     """A record cut inside its last discard (``<E8`` of ``<E88/>``): the cut tag is
     dropped, with the syntax and truncation diagnostics, and no player is convicted of
     discarding a tile they do not hold."""
-    from mjlog.audit import audit_record
-    from mjlog.events import Discard
+    from mjlog.core.events import Discard
+    from mjlog.reports.audit import audit_record
 
     text = (EXAMPLES / "east-riichi.mjlog").read_bytes()
     at = text.index(b"<E", len(text) // 2)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mjlog.tiles import (
+from mjlog.core.tiles import (
     KIND_OF,
     UNKNOWN,
     UNKNOWN_KIND,

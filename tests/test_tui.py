@@ -26,10 +26,10 @@ import pyte
 import pytest
 from click.testing import CliRunner
 
-from mjlog import tui
 from mjlog.cli import main
-from mjlog.events import RoundStart, round_label
+from mjlog.core.events import RoundStart, round_label
 from mjlog.formats import read_path
+from mjlog.reports import tui
 from mjlog.wall.verify import walls_for
 
 from .conftest import CORPUS, CORPUS_MISSING, EXAMPLES
@@ -174,7 +174,7 @@ def replay(path: Path, label: str, turn: int | None) -> list[str]:
 
 def moves_of_rounds(path: Path) -> list[tuple[str, int]]:
     """Each round's label and how many moves it has, from ``mjlog replay --round R``
-    (the table just before the result names its turn): found without :mod:`mjlog.tui`."""
+    (the table just before the result names its turn): found without :mod:`mjlog.reports.tui`."""
     rec = read_path(str(path))[0]
     labels = [round_label(ev.round_wind, ev.round_number, ev.honba)
               for ev in rec.events if isinstance(ev, RoundStart)]

@@ -19,8 +19,8 @@ from click.testing import CliRunner
 from mjlog.cli import main
 from mjlog.formats import read_path
 from mjlog.replay.engine import Engine
-from mjlog.view.captions import codes
-from mjlog.view.model import game_view, merged
+from mjlog.reports.view.captions import codes
+from mjlog.reports.view.model import game_view, merged
 
 from .conftest import EXAMPLES
 from .viewer_pages import OURS, SAMPLES, sample
@@ -179,7 +179,7 @@ def test_a_page_stops_at_its_step_cap_and_says_so(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Past the most steps a page draws, the page stops and a page-capped finding says
     how many moves it left out (the cap lowered here, so the test stays quick)."""
-    from mjlog.view import model
+    from mjlog.reports.view import model
 
     monkeypatch.setattr(model, "MAX_STEPS", 300)
     page = tmp_path / "capped.html"

@@ -5,7 +5,8 @@ deal-in's result says how far from ready its discarder was and the tile's class;
 list's filters find the discards that were not the most accepting and, beside an AI
 review, the moves where the player, the AI and the most accepting choice all differ.
 
-Every expectation here is read from :func:`mjlog.decisions.decisions` (the observer run
+Every expectation here is read from :func:`mjlog.families.riichi.decisions.decisions` (the observer
+run
 on its own replay) and decoded from the page data by this file's own reader, never from
 the viewer's code.
 """
@@ -22,14 +23,14 @@ import pytest
 from click.testing import CliRunner
 
 from mjlog.cli import main
-from mjlog.decisions import DecisionFacts, DiscardDecision, decisions
-from mjlog.decisions.safety import CLASSES
+from mjlog.core.record import GameRecord
+from mjlog.core.review import Review
+from mjlog.core.tiles import kind_str
+from mjlog.families.riichi.decisions import DecisionFacts, DiscardDecision, decisions
+from mjlog.families.riichi.decisions.safety import CLASSES
 from mjlog.formats import read_bytes, read_path
-from mjlog.record import GameRecord
-from mjlog.review import Review
-from mjlog.tiles import kind_str
-from mjlog.view.model import game_view
-from mjlog.view.page import KINDS_LEFT_OUT, packed, viewer_page, without_kinds
+from mjlog.reports.view.model import game_view
+from mjlog.reports.view.page import KINDS_LEFT_OUT, packed, viewer_page, without_kinds
 
 from .conftest import CORPUS, EXAMPLES, corpus_paths
 from .test_review_report import _mjai_log, _report
@@ -59,7 +60,7 @@ def _kinds(mask: int | str) -> list[int]:
 
 def _decode(facts: dict[str, Any], row: list[Any], steps: list[dict[str, Any]]) -> dict[str, Any]:
     """One decision of the page data written back as ``DiscardDecision.to_json`` writes it
-    (the encoding of ``mjlog/view/facts.py``'s docstring)."""
+    (the encoding of ``mjlog/reports/view/facts.py``'s docstring)."""
     row = row + [[], None, 0][len(row) - 8:] if len(row) < 11 else row
     step, seat, taken, flags, held, text, best, loss, threats, deal_in, nc = row
     kinds = _kinds(held)

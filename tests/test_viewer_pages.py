@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from mjlog.cli import main
 from mjlog.formats import expand, read_path
-from mjlog.view.model import game_view
-from mjlog.view.page import viewer_page
+from mjlog.reports.view.model import game_view
+from mjlog.reports.view.page import viewer_page
 
 from .conftest import CORPUS, EXAMPLES, corpus_paths
 from .viewer_pages import open_page, page_of, shown

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from mjlog.formats import read_path
-from mjlog.view.model import game_view
+from mjlog.reports.view.model import game_view
 
 from .viewer_pages import OURS, SAMPLES, open_page, page_of, sample, step_through_a_round
 

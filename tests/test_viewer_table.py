@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from mjlog.cli import main
-from mjlog.families import random_game
+from mjlog.core.ruleset import PRESETS
+from mjlog.families.registry import random_game
 from mjlog.formats import write
-from mjlog.ruleset import PRESETS
 
 from .conftest import EXAMPLES
 from .viewer_pages import SAMPLES, open_page, page_of, sample

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 
 import pytest
 
-from mjlog.diagnostics import Severity
-from mjlog.events import Discard, Draw, Event, GameStart, PlayerInfo, RoundStart
-from mjlog.record import GameRecord
-from mjlog.ruleset import Ruleset
-from mjlog.tiles import Tile
+from mjlog.core.diagnostics import Severity
+from mjlog.core.events import Discard, Draw, Event, GameStart, PlayerInfo, RoundStart
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import Ruleset
+from mjlog.core.tiles import Tile
 from mjlog.wall.dealing import (
     RIICHI,
     TAIWAN,

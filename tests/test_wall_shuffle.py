@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from mjlog import serialize
-from mjlog.events import Discard, Draw, Event, GameStart, RoundStart
-from mjlog.formats import tenhou_xml
-from mjlog.record import GameRecord
+from mjlog.core.events import Discard, Draw, Event, GameStart, RoundStart
+from mjlog.core.record import GameRecord
+from mjlog.formats import serialize, tenhou_xml
 from mjlog.replay.engine import replay
 from mjlog.wall.tenhou_shuffle import (
     LAYOUTS,

@@ -26,8 +26,7 @@ import pytest
 from click.testing import CliRunner
 
 from mjlog.cli import main
-from mjlog.docgen import catalogue
-from mjlog.events import (
+from mjlog.core.events import (
     ABORTIVE_KINDS,
     Comment,
     Disconnect,
@@ -36,14 +35,15 @@ from mjlog.events import (
     Reconnect,
     Unknown,
 )
+from mjlog.families.docgen import catalogue
+from mjlog.families.riichi.scoring.yaku import YAKU_NAMES
+from mjlog.families.taiwan16.tai import PATTERNS
 from mjlog.formats import majsoul, mjai, mleague, read_path, riichicity
 from mjlog.formats.kinds import LIMIT_ALIASES, YAKU_ALIASES
 from mjlog.replay.state import TableState
-from mjlog.scoring.yaku import YAKU_NAMES
-from mjlog.taiwan.tai import PATTERNS
-from mjlog.view.captions import caption
-from mjlog.view.model import game_view
-from mjlog.view.words import (
+from mjlog.reports.view.captions import caption
+from mjlog.reports.view.model import game_view
+from mjlog.reports.view.words import (
     LANGS,
     PAGE_SECTIONS,
     SECTIONS,

@@ -11,9 +11,9 @@ from typing import Any
 from click.testing import CliRunner
 
 from mjlog.cli import main
-from mjlog.families import random_game
+from mjlog.core.ruleset import PRESETS
+from mjlog.families.registry import random_game
 from mjlog.formats import write
-from mjlog.ruleset import PRESETS
 
 from .conftest import CORPUS, EXAMPLES, corpus_paths
 

@@ -8,7 +8,7 @@ Detection walks the registry in its order (notation, Tenhou XML, JSON Lines,
 Mahjong Soul, Riichi City, M-League, kobalab, tenhou.net/6, tenhou.net links, mjai,
 Pantheon's textlog, CSV score sheets, Botzone's MCR data)
 and takes the first format whose signature matches; the file name does not matter.
-Compression (gzip) is undone before (by :mod:`mjlog.compression`), for every format
+Compression (gzip) is undone before (by :mod:`mjlog.formats.compression`), for every format
 alike.
 
 The registry imports no reader: each :class:`Format` names its module, imported the
@@ -31,16 +31,16 @@ from pathlib import Path
 from types import ModuleType
 from typing import IO, Any
 
-from mjlog import archives, jsontext, serialize, storage
-from mjlog.compression import GZIP_MAGIC, gunzip, record_limit
-from mjlog.diagnostics import Diagnostic, InputError, Src
-from mjlog.events import EVENT_TYPES, PAO_UNNAMED, Event, GameStart
-from mjlog.formats import limits
+from mjlog.core.diagnostics import Diagnostic, InputError, Src
+from mjlog.core.events import EVENT_TYPES, PAO_UNNAMED, Event, GameStart
+from mjlog.core.record import GameRecord, PositionKind
+from mjlog.core.tiles import UNKNOWN
+from mjlog.formats import jsontext, limits, serialize
+from mjlog.formats.compression import GZIP_MAGIC, gunzip, record_limit
 from mjlog.formats.head import Head
 from mjlog.formats.origin import with_origin
-from mjlog.record import GameRecord, PositionKind
 from mjlog.replay.state import misfit
-from mjlog.tiles import UNKNOWN
+from mjlog.run import archives, storage
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -60,7 +60,7 @@ class WriteOptions:
 ONE_GAME_LIMIT = 16 * 2**20
 """The most bytes of text a format that holds one game a file reads (the largest real
 records are about 1 MB); past it, or past the record limit when that is smaller
-(:func:`mjlog.compression.record_limit`), the file is refused as ``too-large``."""
+(:func:`mjlog.formats.compression.record_limit`), the file is refused as ``too-large``."""
 
 Reader = Callable[[bytes, str, bool], list[GameRecord]]
 Writer = Callable[[Sequence[Event], WriteOptions], str]
@@ -92,7 +92,7 @@ class Format:
     families: tuple[str, ...] = ()
     """The rule families (``Ruleset.family``) whose games it can hold when writing; empty:
     every registered family (a format that writes what the family states, through
-    :class:`mjlog.family.RuleFamily`, such as JSON Lines and notation)."""
+    :class:`mjlog.families.base.RuleFamily`, such as JSON Lines and notation)."""
     players: tuple[int, ...] = (3, 4)
     """The numbers of players whose games it can hold when writing."""
     one_game: bool = False
@@ -102,7 +102,7 @@ class Format:
     """Whether it writes any events as they are, even a game that does not fit its table
     (the canonical event stream); the others refuse such a game."""
     hidden: bool = True
-    """Whether it can write a tile nobody saw (:data:`mjlog.tiles.UNKNOWN`, an mjai ``?``);
+    """Whether it can write a tile nobody saw (:data:`mjlog.core.tiles.UNKNOWN`, an mjai ``?``);
     a format that cannot refuses a game that has one."""
     pao: bool = False
     """Whether a win in it names the player liable for it (pao), so that a win naming
@@ -135,7 +135,7 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            read=lambda d, p, s: [_module("tenhou_xml").read(d, p, strict=s)], write=None,
            extension=".mjlog", positions="xml", one_game=True, pao=True),
     Format(name="jsonl", title="mjlog's own JSON Lines (schemas/events.schema.json)",
-           module="mjlog.serialize",
+           module="mjlog.formats.serialize",
            looks_like=lambda h: h.first_type() in EVENT_TYPES,
            read=lambda d, p, s: serialize.read(d, p, strict=s),
            write=lambda ev, o: "".join(serialize.write_lines(ev)),
@@ -255,7 +255,7 @@ def read_bytes(data: bytes, path: str = "", *, fmt: str | None = None,
     """Read every game in ``data``.
 
     Raises :class:`InputError` if the format is unknown, if gzip data expands
-    past the record limit (:func:`mjlog.compression.record_limit`) or the text of a
+    past the record limit (:func:`mjlog.formats.compression.record_limit`) or the text of a
     one-game format past :data:`ONE_GAME_LIMIT` (``too-large``), or if it is damaged
     before any record could be read (``bad-gzip``). A stream damaged later keeps
     what decompressed before the damage, with the ``bad-gzip`` diagnostic on
@@ -322,12 +322,12 @@ def _local(path: str | Path) -> str:
 
 def read_path(path: str | Path, *, strict: bool = False) -> list[GameRecord]:
     """Read every game in one file, or in one record of an archive (``ARCHIVE!MEMBER``,
-    :mod:`mjlog.archives`). Raises :class:`InputError` if unreadable or unknown."""
+    :mod:`mjlog.run.archives`). Raises :class:`InputError` if unreadable or unknown."""
     return read_bytes(file_bytes(path), str(path), strict=strict)
 
 
 def file_bytes(path: str | Path) -> bytes:
-    """A file's bytes, or an archive member's, here or at a URL (:mod:`mjlog.storage`).
+    """A file's bytes, or an archive member's, here or at a URL (:mod:`mjlog.run.storage`).
     Raises :class:`InputError` (``unreadable``; ``too-large`` for a member past the record
     limit; ``unreadable`` for an archive that cannot be opened, named as a record)."""
     where = _local(path)
@@ -352,7 +352,7 @@ def file_bytes(path: str | Path) -> bytes:
 def _refuse_damaged_archive(name: str) -> None:
     """An archive that reached here as a record is one that :func:`expand` could not open
     or read to its end (a tar cut short: its members before the damage are read as
-    records of their own): raise the reason (:func:`mjlog.archives.damage`)."""
+    records of their own): raise the reason (:func:`mjlog.run.archives.damage`)."""
     if archives.named_like(name):
         why = archives.damage(name)
         if why is not None:
@@ -468,10 +468,10 @@ def expand(inputs: Iterable[str | Path]) -> Iterator[tuple[str, bool]]:
     command line (an unknown format there is an error), false for one found in
     a directory (an unknown format there is skipped). Hidden files and
     folders are not searched. An archive (zip, tar, a houou-logs database;
-    :mod:`mjlog.archives`), named or found, gives each of its records as
+    :mod:`mjlog.run.archives`), named or found, gives each of its records as
     ``ARCHIVE!MEMBER``, as files found in a directory; one that cannot be opened is
     yielded as a named file, whose reading gives the reason. A URL (``s3://bucket/2024/``,
-    :mod:`mjlog.storage`) is a folder when objects lie below it; a URL that cannot be
+    :mod:`mjlog.run.storage`) is a folder when objects lie below it; a URL that cannot be
     listed raises :class:`InputError`.
     """
     for item in inputs:

@@ -45,8 +45,8 @@ import re
 from array import array
 from typing import Final
 
-from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
-from mjlog.events import (
+from mjlog.core.diagnostics import Diagnostic, InputError, Severity, Src
+from mjlog.core.events import (
     AddedKan,
     Chi,
     ClosedKan,
@@ -68,11 +68,11 @@ from mjlog.events import (
     discard_of,
     draw_of,
 )
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import PRESETS, Ruleset
+from mjlog.core.tiles import FIRST_FLOWER, KIND_OF, NUM_KINDS, UNKNOWN, Kind, Tile, TileError
+from mjlog.families.mcr.options import PRESET as MCR_PRESET
 from mjlog.formats.kinds import Hands, winning_hand
-from mjlog.mcr.options import PRESET as MCR_PRESET
-from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS, Ruleset
-from mjlog.tiles import FIRST_FLOWER, KIND_OF, NUM_KINDS, UNKNOWN, Kind, Tile, TileError
 
 FORMAT = "botzone"
 DIAGNOSTIC_CODES: Final = frozenset({"botzone-syntax", "botzone-move", "no-result",
@@ -127,7 +127,7 @@ _FAN_PAIRS: Final = (
 FANS: Final[dict[str, str]] = dict(_FAN_PAIRS)
 """The fans as Botzone's records name them (ChineseOfficialMahjongHelper's simplified
 Chinese, the three waits without its ``独听・`` prefix) -> their canonical English names
-(:data:`mjlog.mcr.fan.FAN_NAMES`, :data:`~mjlog.mcr.fan.EXTRA_FANS`)."""
+(:data:`mjlog.families.mcr.fan.FAN_NAMES`, :data:`~mjlog.families.mcr.fan.EXTRA_FANS`)."""
 
 
 class BotzoneError(Exception):
@@ -481,7 +481,7 @@ class _Match:
     def claim_of(self, name: str, count: int, number: int) -> YakuClaim:
         """One fan as a yaku claim: its notation word (``half-flush``, as the ``mcr``
         family names claims) and the fan it counts, points times count."""
-        from mjlog.mcr.scorer import FAN_POINTS, fan_word
+        from mjlog.families.mcr.scorer import FAN_POINTS, fan_word
 
         english = FANS.get(name)
         word = fan_word(english) if english is not None else ""

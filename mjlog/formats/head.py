@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mjlog import jsontext
+from mjlog.formats import jsontext
 
 _BLANK = b"\xef\xbb\xbf \t\r\n"
 

@@ -2,7 +2,7 @@
 
 Those formats say "a 5p", not which of the four 5p. Their readers follow each
 hand and give every tile that enters play a physical id of its own with
-:func:`mjlog.tiles.assign_ids` (red fives take copy 0, other tiles the lowest
+:func:`mjlog.core.tiles.assign_ids` (red fives take copy 0, other tiles the lowest
 free copy), so that the replay engine can follow physical tiles as it does
 for Tenhou's XML. Writers only need the kind and whether a five is red.
 
@@ -16,10 +16,8 @@ from __future__ import annotations
 import functools
 from typing import Final
 
-from mjlog.events import AddedKan, Chi, ClosedKan, Discard, Event, Kita, OpenKan, Pon
-from mjlog.hand.shape import waits
-from mjlog.scoring.yaku import YAKU
-from mjlog.tiles import (
+from mjlog.core.events import AddedKan, Chi, ClosedKan, Discard, Event, Kita, OpenKan, Pon
+from mjlog.core.tiles import (
     KIND_OF,
     RED_FIVE_IDS,
     UNKNOWN,
@@ -29,6 +27,8 @@ from mjlog.tiles import (
     assign_ids,
     kind_str,
 )
+from mjlog.families.riichi.hand.shape import waits
+from mjlog.families.riichi.scoring.yaku import YAKU
 
 MALFORMED: Final = (TypeError, ValueError, KeyError, AttributeError, IndexError)
 """What a reader of a platform's JSON meets on a value of the wrong kind or shape (a
@@ -53,7 +53,7 @@ class Hands:
     ``take(p, kind, red)`` removes and returns a physical tile of that kind
     from player ``p``'s hand (the red one only when ``red``); ``new(kind,
     red)`` gives a tile that has not been in play this round. Raises
-    :class:`~mjlog.tiles.TileError` when the hand has no such tile or all
+    :class:`~mjlog.core.tiles.TileError` when the hand has no such tile or all
     copies are in play; the caller turns that into a diagnostic.
     """
 
@@ -66,7 +66,7 @@ class Hands:
 
     def new(self, kind: Kind, red: bool) -> Tile:
         """A physical tile of ``kind`` not yet in play this round (see
-        :func:`~mjlog.tiles.assign_ids`, whose order of copies this follows)."""
+        :func:`~mjlog.core.tiles.assign_ids`, whose order of copies this follows)."""
         used = self.used
         if kind < 34 and not red:
             base = kind * 4

@@ -36,8 +36,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from mjlog.diagnostics import Severity
-from mjlog.events import (
+from mjlog.core.diagnostics import Severity
+from mjlog.core.events import (
     AbortiveDraw,
     AddedKan,
     Chi,
@@ -59,6 +59,10 @@ from mjlog.events import (
     Win,
     YakuClaim,
 )
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import PRESETS, Ruleset, option_value, with_rounding_of
+from mjlog.core.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile
+from mjlog.families.riichi.scoring.payments import worked_back
 from mjlog.formats.kinds import (
     TENHOU_JAPANESE,
     Meld,
@@ -68,11 +72,7 @@ from mjlog.formats.kinds import (
     yaku_from_text,
 )
 from mjlog.formats.platform import MALFORMED, BadValue, JsonReader, Tiles, load
-from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS, Ruleset, option_value, with_rounding_of
-from mjlog.scoring.payments import worked_back
-from mjlog.settlement import FLOATING_UMA
-from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile
+from mjlog.reports.settlement import FLOATING_UMA
 
 FORMAT = "kobalab"
 DIAGNOSTIC_CODES: Final = frozenset({
@@ -220,7 +220,7 @@ def shown_options(doc: dict[str, Any]) -> dict[str, Any]:
 
 def _uma(doc: dict[str, Any], start: int) -> str | None:
     """The uma the final points show beyond each score's distance from ``start``:
-    ``a-b`` (+b, +a, -a, -b) or ``float`` (:data:`mjlog.settlement.FLOATING_UMA`);
+    ``a-b`` (+b, +a, -a, -b) or ``float`` (:data:`mjlog.reports.settlement.FLOATING_UMA`);
     ``None`` when no points are given or they show neither."""
     scores, points, ranks = doc.get("defen"), doc.get("point"), doc.get("rank")
     if not all(isinstance(x, list) and len(x) == 4 for x in (scores, points, ranks)):

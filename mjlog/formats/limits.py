@@ -19,7 +19,7 @@ makes of it, and statistics leave the game out, :mod:`mjlog.stats.facts`); a flo
 not finite (``nan``, ``inf``, which Tenhou XML and notation would read from text) is not
 read: the player's rating, or the game's final points, become unknown, since no JSON
 written from them could hold it. Numbers that JSON text cannot hold are refused earlier, by
-the decoder (:mod:`mjlog.jsontext`). This module judges nothing else: not whether a score
+the decoder (:mod:`mjlog.formats.jsontext`). This module judges nothing else: not whether a score
 adds up, not whether a seat or tile fits its table (:func:`mjlog.replay.state.misfit`).
 """
 
@@ -30,8 +30,8 @@ import math
 from collections.abc import Iterator
 from typing import Any, Final
 
-from mjlog.diagnostics import Diagnostic, InputError, Src
-from mjlog.events import (
+from mjlog.core.diagnostics import Diagnostic, InputError, Src
+from mjlog.core.events import (
     AbortiveDraw,
     Event,
     ExhaustiveDraw,
@@ -42,7 +42,7 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
-from mjlog.record import GameRecord
+from mjlog.core.record import GameRecord
 
 SCORE_LIMIT: Final = 10**9
 """The largest magnitude of a score, a payment or a final point count mjlog reads: a

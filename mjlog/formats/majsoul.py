@@ -39,8 +39,8 @@ import json
 import re
 from typing import Any, Final
 
-from mjlog.diagnostics import Severity
-from mjlog.events import (
+from mjlog.core.diagnostics import Severity
+from mjlog.core.events import (
     ABORTIVE_KINDS,
     AbortiveDraw,
     AddedKan,
@@ -65,13 +65,13 @@ from mjlog.events import (
     Win,
     YakuClaim,
 )
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import PRESETS, Ruleset
+from mjlog.core.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile, TileError, parse_kinds
 from mjlog.formats.kinds import Meld, limit_of, meld_tiles, winning_hand
 from mjlog.formats.majsoul_wire import WRAPPER_START, WireError, decode, decode_record
 from mjlog.formats.origin import origin_of
 from mjlog.formats.platform import MALFORMED, BadValue, JsonReader, Tiles, load
-from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS, Ruleset
-from mjlog.tiles import KIND_OF, RED_FIVE_IDS, Kind, Tile, TileError, parse_kinds
 
 FORMAT = "majsoul"
 DIAGNOSTIC_CODES: Final = frozenset({

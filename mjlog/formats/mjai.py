@@ -37,7 +37,7 @@ mjlog writes, and :func:`detect_dialect` tells them apart when reading:
 
 Reading gives every tile a physical id (see :mod:`mjlog.formats.kinds`);
 an ``error`` event and unknown event types are kept as
-:class:`~mjlog.events.Unknown` events. Per-event bot annotations (``logs``,
+:class:`~mjlog.core.events.Unknown` events. Per-event bot annotations (``logs``,
 ``meta``) are not kept: a diagnostic says how many events carried them.
 This module does no file I/O.
 """
@@ -49,9 +49,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 
-from mjlog import jsontext
-from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
-from mjlog.events import (
+from mjlog.core.diagnostics import Diagnostic, InputError, Severity, Src
+from mjlog.core.events import (
     AbortiveDraw,
     AddedKan,
     Chi,
@@ -76,6 +75,12 @@ from mjlog.events import (
     discard_of,
     draw_of,
 )
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import PRESETS, Ruleset
+from mjlog.core.tiles import KIND_OF, RED_FIVE_IDS, UNKNOWN, Kind, Tile, TileError
+from mjlog.families.riichi.scoring.fast import hand_value
+from mjlog.families.riichi.scoring.yaku import BY_NAME
+from mjlog.formats import jsontext
 from mjlog.formats.kinds import (
     COPY_ORDER,
     Hands,
@@ -86,11 +91,6 @@ from mjlog.formats.kinds import (
     yaku_from_text,
 )
 from mjlog.formats.review import review_of
-from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS, Ruleset
-from mjlog.scoring.fast import hand_value
-from mjlog.scoring.yaku import BY_NAME
-from mjlog.tiles import KIND_OF, RED_FIVE_IDS, UNKNOWN, Kind, Tile, TileError
 
 FORMAT = "mjai"
 DIALECTS: Final = ("mortal", "mjai", "mjai.app", "mjai-legacy")

@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from mjlog.diagnostics import Severity
-from mjlog.events import (
+from mjlog.core.diagnostics import Severity
+from mjlog.core.events import (
     Chi,
     Discard,
     DoraReveal,
@@ -43,6 +43,10 @@ from mjlog.events import (
     Win,
     YakuClaim,
 )
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import PRESETS
+from mjlog.core.tiles import KIND_OF, Kind, Tile
+from mjlog.families.riichi.scoring.payments import worked_back
 from mjlog.formats.kinds import (
     LIMIT_ALIASES,
     Meld,
@@ -53,10 +57,6 @@ from mjlog.formats.kinds import (
 from mjlog.formats.kinds import yaku_from_text as _yaku_from_text
 from mjlog.formats.origin import origin_of
 from mjlog.formats.platform import MALFORMED, BadValue, JsonReader, Tiles, load
-from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS
-from mjlog.scoring.payments import worked_back
-from mjlog.tiles import KIND_OF, Kind, Tile
 
 FORMAT = "mleague"
 DIAGNOSTIC_CODES: Final = frozenset({

@@ -1,7 +1,7 @@
-"""Where and when a game was played: its :class:`~mjlog.events.Origin`, from the facts a
+"""Where and when a game was played: its :class:`~mjlog.core.events.Origin`, from the facts a
 record keeps verbatim.
 
-Every reader's game start carries an origin (:attr:`mjlog.events.GameStart.origin`):
+Every reader's game start carries an origin (:attr:`mjlog.core.events.GameStart.origin`):
 statistics (the ``games`` table's id, date, platform and room) and the wall check (the
 shuffle seed) read it and look up no metadata key. The platforms' own keys are read
 here and nowhere else:
@@ -36,8 +36,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from mjlog.events import GameStart, Origin, Pairs, Published, RoundStart
-from mjlog.record import GameRecord
+from mjlog.core.events import GameStart, Origin, Pairs, Published, RoundStart
+from mjlog.core.record import GameRecord
 
 _MAJSOUL_ID: Final = re.compile(r"(\d{2})(\d{2})(\d{2})-[0-9a-f]{8}-[0-9a-f-]+")
 """A Mahjong Soul game uuid (``250113-20340fc8-…``): its date comes first."""

@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-from mjlog import jsontext
-from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
-from mjlog.events import Event
+from mjlog.core.diagnostics import Diagnostic, InputError, Severity, Src
+from mjlog.core.events import Event
+from mjlog.core.record import GameRecord
+from mjlog.core.tiles import Kind, Tile, TileError
+from mjlog.formats import jsontext
 from mjlog.formats.kinds import Hands
-from mjlog.record import GameRecord
-from mjlog.tiles import Kind, Tile, TileError
 
 MALFORMED: Final = (TypeError, ValueError, KeyError, AttributeError, IndexError)
 """What a reader meets on a value of the wrong kind or shape (a number where a list was,
@@ -72,7 +72,8 @@ class JsonReader:
 def load(data: bytes, reader: JsonReader) -> tuple[bool, Any]:
     """``(True, document)``, or ``(False, None)`` with a ``bad-encoding`` or
     ``json-syntax`` diagnostic (with its line and column) when the text is not JSON. A
-    number mjlog does not read (``NaN``, ``1e999``, 10**30: :class:`mjlog.jsontext.BadNumber`)
+    number mjlog does not read (``NaN``, ``1e999``, 10**30:
+    :class:`mjlog.formats.jsontext.BadNumber`)
     is a ``bad-value`` at its path, and null in the document."""
     try:
         doc, bad = jsontext.decode(data.decode("utf-8-sig"))
@@ -87,7 +88,7 @@ def load(data: bytes, reader: JsonReader) -> tuple[bool, Any]:
 
 
 def numbers(reader: JsonReader, bad: list[jsontext.BadNumber], prefix: str = "$") -> None:
-    """A ``bad-value`` for each number :func:`mjlog.jsontext.decode` read as null, at its
+    """A ``bad-value`` for each number :func:`mjlog.formats.jsontext.decode` read as null, at its
     path below ``prefix`` (the path of the text it was in: a JSON string of the record
     holds a document of its own)."""
     for number in bad:

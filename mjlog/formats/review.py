@@ -29,7 +29,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from mjlog.review import Action, Choice, Review, ReviewedMove
+from mjlog.core.review import Action, Choice, Review, ReviewedMove
 
 _KINDS: Final = {"dahai": "discard", "reach": "riichi", "chi": "chi", "pon": "pon",
                  "daiminkan": "kan", "ankan": "kan", "kakan": "kan", "hora": "win",

@@ -33,9 +33,8 @@ import json
 import re
 from typing import Any, Final
 
-from mjlog import jsontext
-from mjlog.diagnostics import Diagnostic, InputError, Severity
-from mjlog.events import (
+from mjlog.core.diagnostics import Diagnostic, InputError, Severity
+from mjlog.core.events import (
     AbortiveDraw,
     AddedKan,
     Chi,
@@ -58,13 +57,14 @@ from mjlog.events import (
     Win,
     YakuClaim,
 )
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import PRESETS, Ruleset
+from mjlog.core.tiles import KIND_OF, Kind, Tile
+from mjlog.families.riichi.scoring.payments import worked_back
+from mjlog.formats import jsontext
 from mjlog.formats.kinds import Meld, limit_of, meld_tiles, winning_hand
 from mjlog.formats.origin import origin_of
 from mjlog.formats.platform import MALFORMED, BadValue, JsonReader, Tiles, load, numbers
-from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS, Ruleset
-from mjlog.scoring.payments import worked_back
-from mjlog.tiles import KIND_OF, Kind, Tile
 
 FORMAT = "riichicity"
 DIAGNOSTIC_CODES: Final = frozenset({

@@ -43,9 +43,8 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final, NoReturn, cast, overload
 
-from mjlog import jsontext
-from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
-from mjlog.events import (
+from mjlog.core.diagnostics import Diagnostic, InputError, Severity, Src
+from mjlog.core.events import (
     DISCARDS,
     DRAWS,
     AbortiveDraw,
@@ -71,6 +70,12 @@ from mjlog.events import (
     YakuClaim,
     round_label,
 )
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import PRESETS, Ruleset, option_value, with_rounding_of
+from mjlog.core.tiles import KIND_OF, NUM_TILES, RED_FIVE_IDS, Kind, Tile, TileError
+from mjlog.families.riichi.scoring.fast import hand_value, up100
+from mjlog.families.riichi.scoring.yaku import BY_NAME
+from mjlog.formats import jsontext
 from mjlog.formats.kinds import (
     ABORTIVE_JAPANESE,
     COPY_ORDER,
@@ -85,12 +90,7 @@ from mjlog.formats.kinds import (
     yaku_from_text,
 )
 from mjlog.formats.origin import origin_of
-from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS, Ruleset, option_value, with_rounding_of
-from mjlog.scoring.fast import hand_value, up100
-from mjlog.scoring.yaku import BY_NAME
-from mjlog.seats import from_first_dealer
-from mjlog.tiles import KIND_OF, NUM_TILES, RED_FIVE_IDS, Kind, Tile, TileError
+from mjlog.formats.seats import from_first_dealer
 
 FORMAT = "tenhou6"
 DIAGNOSTIC_CODES: Final = frozenset({
@@ -302,7 +302,7 @@ class _Reader:
 
     def numbers(self, bad: list[jsontext.BadNumber], line: int) -> None:
         """A ``bad-value`` for each number of the object at ``line`` that mjlog does not
-        read (:func:`mjlog.jsontext.decode` read them as null)."""
+        read (:func:`mjlog.formats.jsontext.decode` read them as null)."""
         self.line = line
         for number in bad:
             self.diag("bad-value", str(number), number.path)
@@ -1533,7 +1533,7 @@ def to_documents(events: Iterable[Event]) -> Iterator[dict[str, Any]]:
     """The tenhou.net/6 object of each game in ``events`` (each starting with a game start).
 
     A game whose first dealer is not seat 0 is written with its seats turned
-    (:func:`mjlog.seats.from_first_dealer`). What the format cannot hold is left out
+    (:func:`mjlog.formats.seats.from_first_dealer`). What the format cannot hold is left out
     (see ``docs/formats.md``):
     physical tile ids, dice and walls, disconnections, the timing of riichi
     and dora events, the tenpai hands of a draw, and moves of a round with

@@ -43,10 +43,9 @@ from urllib.parse import unquote
 
 from lxml import etree
 
-from mjlog import native
-from mjlog.compression import gunzip
-from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
-from mjlog.events import (
+from mjlog.core import native
+from mjlog.core.diagnostics import Diagnostic, InputError, Severity, Src
+from mjlog.core.events import (
     DISCARDS,
     DRAWS,
     AbortiveDraw,
@@ -74,11 +73,12 @@ from mjlog.events import (
     YakuClaim,
     round_label,
 )
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import PRESETS, Ruleset, with_rounding_of
+from mjlog.core.tiles import NUM_TILES, Tile
+from mjlog.families.riichi.scoring.yaku import yaku_name
+from mjlog.formats.compression import gunzip
 from mjlog.formats.origin import origin_of
-from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS, Ruleset, with_rounding_of
-from mjlog.scoring.yaku import yaku_name
-from mjlog.tiles import NUM_TILES, Tile
 
 FORMAT = "tenhou-xml"
 DIAGNOSTIC_CODES = frozenset({
@@ -93,7 +93,7 @@ _DRAW_LETTERS = "TUVW"
 _DISCARD_LETTERS = "DEFG"
 
 # Every draw and discard is an immutable value, so one object per (seat, tile,
-# flags) serves every game (mjlog.events.DRAWS, DISCARDS): the hot loop looks a tag
+# flags) serves every game (mjlog.core.events.DRAWS, DISCARDS): the hot loop looks a tag
 # up and allocates nothing.
 _DRAWS: Final = DRAWS[:4 * NUM_TILES]
 _RINSHAN_DRAWS: Final = DRAWS[4 * NUM_TILES:]

@@ -12,7 +12,7 @@ that :meth:`Engine.run` drives in the same replay.
 
 Its finding codes (``discard-not-in-hand``, ``out-of-turn``,
 ``tile-reused``, ``internal-error`` …) are listed with their meaning in
-:mod:`mjlog.catalogue`.
+:mod:`mjlog.core.catalogue`.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any, Final, NamedTuple, TypeVar
 
-from mjlog.diagnostics import PER_GAME, Finding, Severity, Src
-from mjlog.events import (
+from mjlog.core.diagnostics import PER_GAME, Finding, Severity, Src
+from mjlog.core.events import (
     AbortiveDraw,
     AddedKan,
     Chi,
@@ -50,17 +50,17 @@ from mjlog.events import (
     Win,
     round_label,
 )
-from mjlog.record import GameRecord
+from mjlog.core.record import GameRecord
+from mjlog.core.tiles import UNKNOWN, tile_str, tiles_str
 from mjlog.replay.observer import Hooks, Observer, hooks_of
 from mjlog.replay.state import TableState
-from mjlog.tiles import UNKNOWN, tile_str, tiles_str
 
 Handler = Callable[[Any], None]
 Payer = Callable[[Win | ExhaustiveDraw, TableState, bool], tuple[int, ...] | None]
 """Works out a score sheet's result that writes no payments: each seat's change for the
 result on the table just before it (``True``: the round's first win, which takes the
 honba and sticks), or ``None`` when the result states no value
-(:func:`mjlog.scoring.written.payer` makes one for a ruleset)."""
+(:func:`mjlog.families.riichi.scoring.written.payer` makes one for a ruleset)."""
 _Paid = TypeVar("_Paid", Win, ExhaustiveDraw)
 _OUTSIDE_ROUNDS = frozenset({GameStart, RoundStart, GameEnd})
 """The events observers see before the first round starts."""

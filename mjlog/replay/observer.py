@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from itertools import compress
 from typing import Any, ClassVar
 
-from mjlog.events import EVENT_TYPES
+from mjlog.core.events import EVENT_TYPES
 
 Hook = Callable[[Any], None]
 Hooks = dict[type, list[tuple["Observer", Hook]]]

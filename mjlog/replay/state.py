@@ -5,7 +5,7 @@ tiles, scores and turns, and never judges. The engine
 (:mod:`mjlog.replay.engine`) judges each event and then changes the table by
 these same transitions; the notation reader and writer and random play
 follow a game with them directly. Rivers hold the very
-:class:`~mjlog.events.Discard` events of the record (shared values), with the
+:class:`~mjlog.core.events.Discard` events of the record (shared values), with the
 indices of called-away tiles beside them, so following a game allocates
 almost nothing per move.
 
@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any, Final, cast
 
-from mjlog.events import (
+from mjlog.core.events import (
     MOVES,
     AbortiveDraw,
     AddedKan,
@@ -45,8 +45,8 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
-from mjlog.ruleset import Ruleset, TableSize
-from mjlog.tiles import FIRST_FLOWER, KIND_OF, UNKNOWN, Tile
+from mjlog.core.ruleset import Ruleset, TableSize
+from mjlog.core.tiles import FIRST_FLOWER, KIND_OF, UNKNOWN, Tile
 
 DEAD_WALL = 14
 """Tiles in the riichi dead wall (rinshan tiles and indicators)."""

@@ -26,8 +26,8 @@ from typing import Any
 
 import polars as pl
 
-from mjlog import parallel
 from mjlog.formats import expand
+from mjlog.run import parallel
 from mjlog.stats.facts import (
     FACTS_VERSION,
     SCHEMAS,
@@ -132,7 +132,7 @@ def _batches(items: list[tuple[str, bool]], engine: parallel.Engine, batch_games
              progress: Callable[[int, int], Any] | None, decisions: bool = False
              ) -> Generator[tuple[dict[str, pl.DataFrame], list[str]], None, None]:
     """Fact tables of about ``batch_games`` games at a time (and the games skipped), read
-    here, in a local pool or on a cluster (:func:`mjlog.parallel.map_batches`); with
+    here, in a local pool or on a cluster (:func:`mjlog.run.parallel.map_batches`); with
     ``decisions``, the ``decisions`` table too."""
     if engine.local:
         batch = Batch(decisions=decisions)
@@ -335,7 +335,7 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
     kept and only the inputs its manifest does not list are read: the table and the
     facts are those of a run over everything (an archive that grew costs only its
     new games). ``jobs`` reads in a pool of processes, ``cluster`` on the workers of
-    the Dask cluster whose scheduler is at that address (:mod:`mjlog.cluster`): the
+    the Dask cluster whose scheduler is at that address (:mod:`mjlog.run.cluster`): the
     same table and facts; without ``dedupe``, ``facts_dir`` and ``report`` there, each
     batch is counted where it is read and only its counters come back. ``listed``:
     ``inputs`` as :func:`mjlog.formats.expand` gives them, from a caller that has listed

@@ -15,7 +15,7 @@ from typing import Any
 
 import polars as pl
 
-from mjlog.textsafe import CSV_FORMULA
+from mjlog.core.textsafe import CSV_FORMULA
 
 FORMATS = ("table", "csv", "json", "markdown", "parquet")
 _BY_SUFFIX = {".csv": "csv", ".json": "json", ".md": "markdown", ".parquet": "parquet",

@@ -38,10 +38,9 @@ from typing import Any, Final
 
 import polars as pl
 
-from mjlog import native
-from mjlog.compression import gunzip, record_limit
-from mjlog.diagnostics import InputError
-from mjlog.events import (
+from mjlog.core import native
+from mjlog.core.diagnostics import InputError
+from mjlog.core.events import (
     AbortiveDraw,
     Chi,
     Discard,
@@ -57,6 +56,8 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
+from mjlog.core.record import GameRecord
+from mjlog.families.riichi.scoring.yaku import YAKU, yaku_name
 from mjlog.formats import (
     ONE_GAME_LIMIT,
     detect_text,
@@ -66,10 +67,9 @@ from mjlog.formats import (
     read_bytes,
     tenhou_xml,
 )
+from mjlog.formats.compression import gunzip, record_limit
 from mjlog.formats.origin import of_start
 from mjlog.formats.origin import tenhou_id as tenhou_id
-from mjlog.record import GameRecord
-from mjlog.scoring.yaku import YAKU, yaku_name
 from mjlog.stats import moves
 
 FACTS_VERSION = 2
@@ -623,7 +623,7 @@ def iter_batches(inputs: Iterable[str | Path], *, batch_games: int = 500,
     with ``decisions``, the ``decisions`` table too (:mod:`mjlog.stats.moves`).
 
     Files in folders that are not records are skipped; unreadable named files
-    raise :class:`~mjlog.diagnostics.InputError`.
+    raise :class:`~mjlog.core.diagnostics.InputError`.
     """
     batch = Batch(decisions=decisions)
     for item in expand(inputs):
@@ -672,7 +672,7 @@ def add_file(batch: Batch, item: tuple[str, bool]) -> None:
 @cache
 def _native_reader() -> Any:
     """The native core's reader of Tenhou XML games into fact rows, given the names the
-    Python route uses; None on the Python route (:mod:`mjlog.native`)."""
+    Python route uses; None on the Python route (:mod:`mjlog.core.native`)."""
     core = native.core()
     if core is None:
         return None
@@ -784,7 +784,7 @@ def facts(inputs: Iterable[str | Path], *, decisions: bool = False
           ) -> dict[str, pl.DataFrame]:
     """Every fact table for the records in ``inputs`` (files or folders); with
     ``decisions``, the ``decisions`` table too (each game replayed for its decision facts:
-    about as slow as :func:`mjlog.decisions.decisions`).
+    about as slow as :func:`mjlog.families.riichi.decisions.decisions`).
 
     Holds every row in memory; for large archives use :func:`iter_batches`
     or ``mjlog stats --facts DIR``.

@@ -1,6 +1,7 @@
 """The ``decisions`` fact table: each player-round's decision facts, counted.
 
-``mjlog stats --decisions`` replays every game with :func:`mjlog.decisions.decisions`
+``mjlog stats --decisions`` replays every game with
+:func:`mjlog.families.riichi.decisions.decisions`
 (shanten and ukeire of every discard choice, the safety class of every tile against
 each opponent in riichi) and sums, per player per round, what the metrics of
 ``docs/statistics.md`` need: discards made ready and not ready, deal-ins made ready and
@@ -22,9 +23,9 @@ from typing import Any, Final
 
 import polars as pl
 
-from mjlog.decisions.model import Decision, DiscardDecision
-from mjlog.events import RoundStart
-from mjlog.record import GameRecord
+from mjlog.core.events import RoundStart
+from mjlog.core.record import GameRecord
+from mjlog.families.riichi.decisions.model import Decision, DiscardDecision
 
 TABLE: Final = "decisions"
 """The fact table's name (a folder of its own in a facts folder)."""
@@ -116,7 +117,10 @@ def add_rows(cells: list[Any], game: int, names: list[str], rec: GameRecord) -> 
     """Append a game's rows (flat: the game's number in its batch, the player, the round,
     the seat, the counters) to ``cells``; ``None``, or why the decisions could not be
     computed (then nothing is appended)."""
-    from mjlog.decisions import FactsError, decisions  # the replay: only for --decisions
+    from mjlog.families.riichi.decisions import (  # the replay: only for --decisions
+        FactsError,
+        decisions,
+    )
 
     try:
         found = decisions(rec)

@@ -8,7 +8,7 @@ draws the pictures with matplotlib as inline SVG (text kept as text, no
 script, no network) and writes the page. Matplotlib is imported only here,
 and only when a report is asked for. The page's fixed words, the headline
 metrics' names and the yaku are written in the language asked for
-(:mod:`mjlog.view.words`); the caller's ``about`` line and the groups' names
+(:mod:`mjlog.reports.view.words`); the caller's ``about`` line and the groups' names
 are shown as given.
 """
 
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from mjlog.reports.view.words import t
 from mjlog.stats.metrics import (
     BY_NAME,
     Totals,
@@ -33,7 +34,6 @@ from mjlog.stats.metrics import (
     merge,
     options_in_force,
 )
-from mjlog.view.words import t
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

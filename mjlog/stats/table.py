@@ -17,8 +17,8 @@ from typing import Final
 
 import polars as pl
 
+from mjlog.core.textsafe import markdown_cell, terminal
 from mjlog.stats.metrics import BY_NAME, METRICS, SETS, Metric, column_name, old_column_name
-from mjlog.textsafe import markdown_cell, terminal
 
 
 def metric_names(spec: str) -> list[str]:

@@ -46,7 +46,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from mjlog.tiles import Tile
+from mjlog.core.tiles import Tile
 
 Method = Literal["one-roll", "two-rolls", "pakkoro", "automatic"]
 Stack = tuple[Tile, Tile]
@@ -80,7 +80,7 @@ RIICHI = Geometry()
 TAIWAN = Geometry(stacks=18, dead_stacks=8, hand=16, block_rounds=4, chonchon=False,
                   indicators=False, dice=3)
 """Taiwanese 16-tile: 144 tiles, walls of 18 stacks, 16-tile dead wall, three dice.
-(Each family states the table it builds: :meth:`mjlog.family.RuleFamily.wall`.)"""
+(Each family states the table it builds: :meth:`mjlog.families.base.RuleFamily.wall`.)"""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

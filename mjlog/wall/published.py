@@ -10,7 +10,7 @@ published before the round: ``md5`` = md5(paishan) in records of about
 2021, ``sha256`` = sha256(paishan + salt) in later ones, with the ``salt``
 revealed after the game (and ``saltSha256`` = sha256(salt)). Its reader keeps
 them verbatim in the round start's ``extra`` (``majsoul.paishan`` ...) and typed in its
-``published`` (:class:`mjlog.events.Published`), which is what this module reads.
+``published`` (:class:`mjlog.core.events.Published`), which is what this module reads.
 
 The layout, as the corpus supports it: draws come from the front, the
 dealer's fourteenth dealt tile before them; the last 14 tiles are the dead
@@ -35,9 +35,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Final
 
-from mjlog.events import Published, RoundStart
-from mjlog.ruleset import Ruleset
-from mjlog.tiles import (
+from mjlog.core.events import Published, RoundStart
+from mjlog.core.ruleset import Ruleset
+from mjlog.core.tiles import (
     KIND_OF,
     RED_FIVE_IDS,
     Kind,
@@ -60,7 +60,7 @@ the rest of the dead wall's 14 are dora and ura indicators in pairs."""
 
 
 def problem(code: str, message: str) -> Problem:
-    """A problem with its code (listed in :mod:`mjlog.catalogue`)."""
+    """A problem with its code (listed in :mod:`mjlog.core.catalogue`)."""
     return code, message
 
 

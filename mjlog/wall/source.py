@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from mjlog.tiles import Tile
+from mjlog.core.tiles import Tile
 
 
 class WallSource(Protocol):

@@ -38,8 +38,8 @@ import struct
 from dataclasses import dataclass
 from typing import Literal, Protocol, cast
 
-from mjlog import native
-from mjlog.tiles import Tile
+from mjlog.core import native
+from mjlog.core.tiles import Tile
 
 SeedForm = Literal["base64", "hex", "mt19937ar"]
 
@@ -214,7 +214,7 @@ class TenhouWall:
 class TenhouShuffler:
     """Produces one game's walls in order, one per round dealt.
 
-    The shuffle runs in the native core when this process uses it (:mod:`mjlog.native`;
+    The shuffle runs in the native core when this process uses it (:mod:`mjlog.core.native`;
     its twin is :class:`PythonShuffle`, the specification), else in Python.
     """
 

@@ -9,7 +9,7 @@ A record that states its physical wall (``RoundStart.wall`` with its dice) is
 checked the same way against the deal :mod:`mjlog.wall.dealing` computes under
 the ruleset's ``dealing`` method. The check is an observer of the replay
 (:class:`WallCheck`); its codes (``wall-draw-mismatch``, ``wall-unverifiable``
-…) are listed with their meaning in :mod:`mjlog.catalogue`.
+…) are listed with their meaning in :mod:`mjlog.core.catalogue`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from mjlog.diagnostics import Finding, Severity, Src
-from mjlog.events import (
+from mjlog.core.diagnostics import Finding, Severity, Src
+from mjlog.core.events import (
     DoraReveal,
     Draw,
     Event,
@@ -30,12 +30,12 @@ from mjlog.events import (
     Win,
     round_label,
 )
-from mjlog.families import family_of
+from mjlog.core.record import GameRecord
+from mjlog.core.tiles import Tile, tile_str
+from mjlog.families.registry import family_of
 from mjlog.formats.origin import of_start, round_published
-from mjlog.record import GameRecord
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
-from mjlog.tiles import Tile, tile_str
 from mjlog.wall.dealing import Deal, DealError, deal
 from mjlog.wall.published import (
     Problem,
@@ -93,7 +93,7 @@ class DealtWall:
 
 class NoDeal(DealError):
     """A stated wall of a family that defines no physical deal
-    (:meth:`mjlog.family.RuleFamily.wall`): unverifiable, not wrong."""
+    (:meth:`mjlog.families.base.RuleFamily.wall`): unverifiable, not wrong."""
 
 
 def _stated_wall(rs: RoundStart, start: GameStart) -> DealtWall:

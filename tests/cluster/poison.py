@@ -20,7 +20,7 @@ from multiprocessing.queues import SimpleQueue
 from typing import Any
 
 import mjlog.formats as formats
-from mjlog.record import GameRecord
+from mjlog.core.record import GameRecord
 
 MARK = b"mjlog-test: this record ends the worker"
 MARK_SENDING = b"mjlog-test: this record's worker dies sending its result"

@@ -19,7 +19,7 @@ Layers, each a module:
 
 What differs between rule families (whether a round turns a dora, whether a
 declaration pays a stick, the usual value of a yaku, the payments of a
-result) comes from the ruleset's family (:mod:`mjlog.family`). This package
+result) comes from the ruleset's family (:mod:`mjlog.families.base`). This package
 does no I/O and never judges legality: the replay does.
 """
 
@@ -27,12 +27,12 @@ from __future__ import annotations
 
 from typing import Final
 
-from mjlog.diagnostics import Diagnostic, InputError, Src
+from mjlog.core.diagnostics import Diagnostic, InputError, Src
+from mjlog.core.record import GameRecord
 from mjlog.formats.notation.ids import pack_ids, unpack_ids
 from mjlog.formats.notation.lexer import MAGIC, games
 from mjlog.formats.notation.reader import FORMAT, _Reader
 from mjlog.formats.notation.writer import MACHINE_META, write
-from mjlog.record import GameRecord
 
 EXTENSION: Final = ".mjn"
 DIAGNOSTIC_CODES: Final = frozenset({

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from mjlog.tiles import FIRST_FLOWER, NUM_KINDS, RED_FIVE_IDS
+from mjlog.core.tiles import FIRST_FLOWER, NUM_KINDS, RED_FIVE_IDS
 
 _B64: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 

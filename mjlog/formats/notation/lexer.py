@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from mjlog.tiles import NUM_KINDS, UNKNOWN_KIND
+from mjlog.core.tiles import NUM_KINDS, UNKNOWN_KIND
 
 MAGIC: Final = "mjlog-notation 1"
 """The first line of every notation file: the format and its version."""

@@ -21,9 +21,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, cast
 
-from mjlog import jsontext
-from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
-from mjlog.events import (
+from mjlog.core.diagnostics import Diagnostic, InputError, Severity, Src
+from mjlog.core.events import (
     AbortiveDraw,
     AddedKan,
     Chi,
@@ -54,6 +53,10 @@ from mjlog.events import (
     discard_of,
     draw_of,
 )
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import PRESETS, Ruleset, parse_option
+from mjlog.core.tiles import FIRST_FLOWER, KIND_OF, NUM_KINDS, UNKNOWN, UNKNOWN_KIND, Tile, tile_str
+from mjlog.formats import jsontext
 from mjlog.formats.notation.ids import unpack_ids
 from mjlog.formats.notation.lexer import (
     ABORTS,
@@ -78,9 +81,6 @@ from mjlog.formats.notation.lexer import (
 )
 from mjlog.formats.notation.results import LIMIT_WORDS, YAKUMAN, WrittenScores, han_word
 from mjlog.formats.notation.table import NotationTable
-from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS, Ruleset, parse_option
-from mjlog.tiles import FIRST_FLOWER, KIND_OF, NUM_KINDS, UNKNOWN, UNKNOWN_KIND, Tile, tile_str
 
 FORMAT = "notation"
 Tags = list[tuple[str, list[str], int]]

@@ -1,7 +1,7 @@
 """Results-only rounds: a round written with its outcome alone, as a score sheet has it.
 
 A round header not followed by a ``hands`` line opens a results-only round
-(:attr:`mjlog.events.RoundStart.results_only`): no tile is dealt, and its lines are
+(:attr:`mjlog.core.events.RoundStart.results_only`): no tile is dealt, and its lines are
 ``riichi`` declarations, results (``ron S from N 3han 30fu``, ``tsumo E mangan``,
 ``draw shown=ES``, ``abort``, ``chombo W``) and the scores after (``after …``). The reader
 gives the very events the score sheet readers (:mod:`mjlog.formats.sheets`) give for the
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from mjlog.events import (
+from mjlog.core.events import (
     AbortiveDraw,
     Chombo,
     Event,
@@ -31,7 +31,7 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
-from mjlog.scoring.payments import written_deltas
+from mjlog.families.riichi.scoring.payments import written_deltas
 
 LIMIT_WORDS: Final = {"mangan": 5, "haneman": 6, "baiman": 8, "sanbaiman": 11}
 """A limit written instead of han, and the han it stands for (as the sheet readers read

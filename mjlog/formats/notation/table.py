@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from mjlog.events import (
+from mjlog.core.events import (
     AbortiveDraw,
     AddedKan,
     Chi,
@@ -33,13 +33,13 @@ from mjlog.events import (
     RoundStart,
     Win,
 )
-from mjlog.families import family_of
-from mjlog.family import RuleFamily
+from mjlog.core.ruleset import Ruleset
+from mjlog.core.tiles import KIND_OF, RED_FIVE_IDS, UNKNOWN, UNKNOWN_KIND, Tile
+from mjlog.families.base import RuleFamily
+from mjlog.families.registry import family_of
 from mjlog.formats.notation.ids import copies
 from mjlog.formats.notation.lexer import WINDS
 from mjlog.replay.state import TableState, fresh_used
-from mjlog.ruleset import Ruleset
-from mjlog.tiles import KIND_OF, RED_FIVE_IDS, UNKNOWN, UNKNOWN_KIND, Tile
 
 Shown = Chi | Pon | OpenKan | AddedKan | ClosedKan | Kita
 
@@ -105,7 +105,7 @@ class NotationTable(TableState):
 
     def deltas_of(self, ev: Win | ExhaustiveDraw | AbortiveDraw, first: bool) -> tuple[int, ...]:
         """The score changes a result implies when the text states none (the family's
-        :meth:`~mjlog.family.RuleFamily.result_deltas`; ``first``: the round's first win)."""
+        :meth:`~mjlog.families.base.RuleFamily.result_deltas`; ``first``: the round's first win)."""
         return self.family.result_deltas(ev, players=self.n, dealer=self.dealer, first=first,
                                          ruleset=self.ruleset)
 

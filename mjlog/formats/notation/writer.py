@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from mjlog.events import (
+from mjlog.core.events import (
     AbortiveDraw,
     AddedKan,
     Chi,
@@ -42,12 +42,12 @@ from mjlog.events import (
     YakuClaim,
     round_label,
 )
+from mjlog.core.ruleset import Ruleset, overrides
+from mjlog.core.tiles import FIRST_FLOWER, KIND_OF, RED_FIVE_IDS, UNKNOWN, join_mpsz, tile_str
 from mjlog.formats.notation.ids import pack_ids
 from mjlog.formats.notation.lexer import MAGIC, deltas_str, ints_str, pct, quote
 from mjlog.formats.notation.results import YAKUMAN, WrittenScores, round_ahead, writable_yaku
 from mjlog.formats.notation.table import NotationTable
-from mjlog.ruleset import Ruleset, overrides
-from mjlog.tiles import FIRST_FLOWER, KIND_OF, RED_FIVE_IDS, UNKNOWN, join_mpsz, tile_str
 
 MACHINE_META: Final = frozenset({"shuffle.seed", "shuffle.ref", "shuffle"})
 """Metadata that :func:`write` leaves out when not ``exact``."""

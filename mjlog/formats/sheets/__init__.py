@@ -4,16 +4,16 @@ A score sheet says who won each hand, from whom, for how much, who declared riic
 who was ready at a draw, and perhaps the scores after the hand; it shows no tile. The
 readers of its formats (:mod:`.pantheon`, Pantheon's textlog; :mod:`.csvsheet`, a club's
 spreadsheet) parse their lines into :class:`Hand` values and hand them to
-:func:`build`, which writes the game as events (:mod:`mjlog.events`): a game start,
-then per hand a :class:`~mjlog.events.RoundStart` flagged ``results_only`` (no tiles,
-one empty hand per seat), its :class:`~mjlog.events.RiichiAccepted` deposits, its
-results (:class:`~mjlog.events.Win` with the written han, fu, points and yaku;
-:class:`~mjlog.events.ExhaustiveDraw` with an empty hand shown for each ready seat;
-:class:`~mjlog.events.AbortiveDraw`; :class:`~mjlog.events.Chombo`) and a
-:class:`~mjlog.events.RoundEnd` with the written scores; and a game end.
+:func:`build`, which writes the game as events (:mod:`mjlog.core.events`): a game start,
+then per hand a :class:`~mjlog.core.events.RoundStart` flagged ``results_only`` (no tiles,
+one empty hand per seat), its :class:`~mjlog.core.events.RiichiAccepted` deposits, its
+results (:class:`~mjlog.core.events.Win` with the written han, fu, points and yaku;
+:class:`~mjlog.core.events.ExhaustiveDraw` with an empty hand shown for each ready seat;
+:class:`~mjlog.core.events.AbortiveDraw`; :class:`~mjlog.core.events.Chombo`) and a
+:class:`~mjlog.core.events.RoundEnd` with the written scores; and a game end.
 
 Where a sheet does not write a hand's label, the round, honba and dealer follow from
-the hand before by :func:`mjlog.scoring.payments.next_round`, as the replay expects
+the hand before by :func:`mjlog.families.riichi.scoring.payments.next_round`, as the replay expects
 them. Where it writes the scores before and after a hand with one result, that
 result's payments are the difference (less the riichi deposits): the sheet's claim,
 which score verification compares with what the written value pays. Nothing here
@@ -25,8 +25,8 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass, field
 
-from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
-from mjlog.events import (
+from mjlog.core.diagnostics import Diagnostic, InputError, Severity, Src
+from mjlog.core.events import (
     AbortiveDraw,
     Chombo,
     Event,
@@ -40,10 +40,10 @@ from mjlog.events import (
     Win,
     YakuClaim,
 )
-from mjlog.record import GameRecord
-from mjlog.ruleset import Ruleset
-from mjlog.scoring.payments import next_round, written_deltas
-from mjlog.tiles import UNKNOWN
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import Ruleset
+from mjlog.core.tiles import UNKNOWN
+from mjlog.families.riichi.scoring.payments import next_round, written_deltas
 
 Place = tuple[int, int]
 """A line and column, both from 1."""

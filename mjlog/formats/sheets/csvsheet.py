@@ -31,8 +31,10 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from mjlog.diagnostics import Diagnostic, InputError, Severity, Src
-from mjlog.events import YakuClaim
+from mjlog.core.diagnostics import Diagnostic, InputError, Severity, Src
+from mjlog.core.events import YakuClaim
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import PRESETS
 from mjlog.formats.kinds import yaku_from_text
 from mjlog.formats.sheets import (
     Hand,
@@ -44,8 +46,6 @@ from mjlog.formats.sheets import (
     fail,
     limit_han,
 )
-from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS
 
 FORMAT = "csv-sheet"
 COLUMNS: Final = {

@@ -25,8 +25,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from mjlog.diagnostics import Diagnostic
-from mjlog.events import YakuClaim
+from mjlog.core.diagnostics import Diagnostic
+from mjlog.core.events import YakuClaim
+from mjlog.core.record import GameRecord
+from mjlog.core.ruleset import PRESETS
 from mjlog.formats.kinds import yaku_from_text
 from mjlog.formats.sheets import (
     Hand,
@@ -37,8 +39,6 @@ from mjlog.formats.sheets import (
     build,
     fail,
 )
-from mjlog.record import GameRecord
-from mjlog.ruleset import PRESETS
 
 FORMAT = "pantheon"
 OUTCOMES: Final = ("ron", "tsumo", "draw", "chombo", "abort")

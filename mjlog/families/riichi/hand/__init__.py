@@ -1,0 +1,1 @@
+"""Hand analysis: the fast shape kernel (:mod:`mjlog.families.riichi.hand.shape`)."""

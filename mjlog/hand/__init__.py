@@ -1,1 +1,0 @@
-"""Hand analysis: the fast shape kernel (:mod:`mjlog.hand.shape`)."""

@@ -1,0 +1,3 @@
+"""How work runs: worker processes, clusters, where records are stored (files, URLs,
+archives) and progress.
+"""

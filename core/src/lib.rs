@@ -6,6 +6,8 @@
 //! modules know nothing of Python; `python` (behind the feature of that name) binds them
 //! as the extension module `mjlog._native`.
 
+pub mod engine;
+pub mod engine_code;
 pub mod hand;
 pub mod tenhou_facts;
 pub mod tenhou_fairness;
@@ -15,3 +17,5 @@ pub mod tenhou_xml;
 
 #[cfg(feature = "python")]
 mod python;
+#[cfg(feature = "python")]
+mod python_code;

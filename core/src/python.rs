@@ -475,6 +475,46 @@ fn uniform_hands(walls: &[u8], size: usize, players: usize) -> PyResult<(Vec<i64
     Ok((s, p))
 }
 
+/// One finding of the table engine: (code, event index, seat or None, message, whether
+/// it is a note, round label, turn).
+type EngineFinding = (
+    &'static str,
+    usize,
+    Option<usize>,
+    String,
+    bool,
+    String,
+    i64,
+);
+
+/// One game's findings from its event code (twin of `mjlog.replay.engine.Engine` run
+/// without observers or payer; the code is `mjlog.replay.code.encode`'s, native-endian
+/// 64-bit words): the findings kept and how many past the cap were only counted.
+/// `ValueError` for bytes that are no code.
+#[pyfunction]
+fn replay_code(code: &[u8]) -> PyResult<(Vec<EngineFinding>, usize)> {
+    if !code.len().is_multiple_of(8) {
+        return Err(PyValueError::new_err(
+            "an event code is a whole number of 64-bit words",
+        ));
+    }
+    let words: Vec<i64> = code
+        .chunks_exact(8)
+        .map(|w| i64::from_ne_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]))
+        .collect();
+    let out = crate::engine::replay(&words).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let findings = out
+        .findings
+        .into_iter()
+        .map(|f| {
+            (
+                f.code, f.index, f.player, f.message, f.note, f.round, f.turn,
+            )
+        })
+        .collect();
+    Ok((findings, out.left_out))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -490,5 +530,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(discard_facts, m)?)?;
     m.add_function(wrap_pyfunction!(call_offers, m)?)?;
     m.add_function(wrap_pyfunction!(offer_ukeire, m)?)?;
+    m.add_function(wrap_pyfunction!(replay_code, m)?)?;
+    m.add_class::<crate::python_code::EventCoder>()?;
     Ok(())
 }

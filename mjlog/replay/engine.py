@@ -238,7 +238,7 @@ class Engine:
             cls = ev.__class__
             if cls is Draw and fast_draw:
                 p, t = ev.player, ev.tile  # type: ignore[union-attr]
-                if to_draw != p or used[t] or live <= 0 or dealing:
+                if to_draw != p or not 0 <= t < UNKNOWN or used[t] or live <= 0 or dealing:
                     break
                 turn, live, to_draw, to_discard, last_discard = turn + 1, live - 1, -1, p, -1
                 used[t] = 1
@@ -271,8 +271,8 @@ class Engine:
             cls = ev.__class__
             if cls is Draw and moves.draw:
                 p, t = ev.player, ev.tile  # type: ignore[union-attr]
-                if s.to_draw != p or used[t] or s.live_wall <= 0 or s.dealing \
-                        or ev.rinshan:  # type: ignore[union-attr]
+                if s.to_draw != p or not 0 <= t < UNKNOWN or used[t] or s.live_wall <= 0 \
+                        or s.dealing or ev.rinshan:  # type: ignore[union-attr]
                     break
                 before, after = moves.draw_before, moves.draw_after
             elif cls is Discard and moves.discard:
@@ -615,7 +615,7 @@ class Engine:
             named = set(ev.hand) - hand
             ok = hand <= set(ev.hand) and len(named) == ps.unknown and UNKNOWN not in named
             if ok:
-                for t in named:
+                for t in sorted(named):
                     self._mark(t, w)
         else:
             ok = hand == set(ev.hand)

@@ -19,8 +19,9 @@ What it does not do: it judges nothing itself. Every report is
 the game's entry in ``mjlog audit --format json``. It reads one file at a time (or one
 record of an archive, ``ARCHIVE!MEMBER``), in this process: folders, whole archives,
 worker pools and streaming are the command line's (:func:`mjlog.reports.audit.audit_items`).
-Importing it imports the readers and the auditor, but neither polars (only
-:meth:`Report.to_polars` does) nor the page templates (only ``_repr_html_`` does).
+Importing it imports the readers, but not the auditor (the first audit does, and with
+it riichi scoring's ``mahjong`` library), polars (only :meth:`Report.to_polars` does)
+or the page templates (only ``_repr_html_`` does).
 """
 
 from __future__ import annotations
@@ -46,11 +47,12 @@ from mjlog.core.events import GameStart, RoundStart
 from mjlog.core.record import GameRecord
 from mjlog.core.ruleset import PRESETS, option_text, parse_option
 from mjlog.formats import read_path
-from mjlog.reports.audit import Checks, GameReport, Options, _game_lines, audit_record, counted
-from mjlog.reports.settlement import Settlement
 
 if TYPE_CHECKING:
     import polars as pl
+
+    from mjlog.reports.audit import Checks, GameReport, Options
+    from mjlog.reports.settlement import Settlement
 
 __all__ = ["Game", "InputError", "Report", "audit", "read", "rule_options"]
 
@@ -107,6 +109,8 @@ def audit(source: Source, rules: str | None = None, *, force: bool = False,
     unknown preset or option or a value an option does not take (:func:`rule_options`),
     before reading anything.
     """
+    from mjlog.reports.audit import Checks
+
     checks = Checks(wall=wall, scores=scores, rules=judge, preset=rules,
                     options=rule_options(rules, options), force=force)
     if isinstance(source, GameRecord):
@@ -118,6 +122,8 @@ def audit(source: Source, rules: str | None = None, *, force: bool = False,
 def _audited(rec: GameRecord, index: int, checks: Checks) -> Report:
     """One game's report, made as the command line's audit makes it
     (:func:`mjlog.reports.audit.audit_file_lazily`)."""
+    from mjlog.reports.audit import audit_record
+
     g = audit_record(rec, index, wall=checks.wall, scores=checks.scores, rules=checks.rules,
                      preset=checks.preset, options=checks.options, force=checks.force)
     return Report(g, rec, checks)
@@ -169,6 +175,8 @@ class Game(GameRecord):
     def __repr__(self) -> str:
         rounds = sum(type(ev) is RoundStart for ev in self.events)
         seats = ", ".join(f"{name or '?'} [{i}]" for i, name in enumerate(self.players))
+        from mjlog.reports.audit import counted
+
         problems = f"; {counted(len(self.diagnostics), 'diagnostic')}" if self.diagnostics else ""
         return (f"<Game {_named(self.path, self.index)} ({self.format}, "
                 f"{counted(rounds, 'round')}, {counted(len(self.events), 'event')}"
@@ -278,6 +286,8 @@ class Report:
         """The game's part of ``mjlog audit``'s text: each problem with its place, each
         violation with its rule, evidence and consequence, then who owes what; with
         ``notes``, the notes too (``--all``). A game with nothing to say says ``ok``."""
+        from mjlog.reports.audit import _game_lines
+
         lines = _game_lines(self.game_report, notes) or [
             _game_lines(self.game_report, True)[0], "  ok"]
         return "\n".join(lines)
@@ -286,6 +296,8 @@ class Report:
         return self.describe()
 
     def __repr__(self) -> str:
+        from mjlog.reports.audit import counted
+
         g = self.game_report
         counts = [counted(len(g.violations), "violation"),
                   counted(len(g.mismatches), "mismatch", "mismatches"),

@@ -386,7 +386,7 @@ def test_a_problem_inside_a_game_raises_only_when_strict(tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize(("rules", "options", "says"), [
-    ("nope", {}, "unknown preset 'nope'; known: ema, jpml, kansaki"),
+    ("nope", {}, "unknown preset 'nope'; known: botzone, ema, jpml, kansaki"),
     ("kansaki", {"kuikae": "never"}, "kuikae is one of allowed, same, both, not 'never'"),
     ("kansaki", {"tw_base": 3}, "tw_base is an option of the taiwan16 family"),
     (None, {"nosuch": 1}, "unknown rule option 'nosuch'"),

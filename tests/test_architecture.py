@@ -32,7 +32,18 @@ LAYERS = ("core", "formats", "replay", "families", "wall", "reports", "stats", "
 TOP_MODULES = ("__init__", "api", "cli", "audit")
 """The only modules at the top of ``mjlog/``: the package, the Python API, the command line
 and ``mjlog.audit``, the documented name of :mod:`mjlog.reports.audit`."""
-_FAMILY_TEST = re.compile(r"""\.family\s*[!=]=|[!=]=\s*["'](riichi|taiwan16)["']""")
+
+
+def _family_test() -> re.Pattern[str]:
+    """A line that compares a family's name: ``.family ==`` or ``== "NAME"`` for the
+    name of any registered family (from the registry, so a new family is covered)."""
+    from mjlog.families.registry import FAMILIES
+
+    names = "|".join(re.escape(name) for name in sorted(FAMILIES))
+    return re.compile(rf"""\.family\s*[!=]=|[!=]=\s*["']({names})["']|["']({names})["']\s*[!=]=""")
+
+
+_FAMILY_TEST = _family_test()
 
 
 def _modules() -> dict[str, Path]:
@@ -72,6 +83,16 @@ def test_no_module_but_the_registry_compares_a_family_name() -> None:
              for i, line in enumerate(path.read_text("utf-8").splitlines(), 1)
              if _FAMILY_TEST.search(line)]
     assert found == []
+
+
+def test_the_family_name_rule_knows_every_registered_family() -> None:
+    from mjlog.families.registry import FAMILIES
+
+    assert {"riichi", "taiwan16", "mcr"} <= set(FAMILIES)
+    for name in FAMILIES:
+        assert _FAMILY_TEST.search(f'if rules.name == "{name}":'), name
+        assert _FAMILY_TEST.search(f"ok = '{name}' != kind"), name
+    assert not _FAMILY_TEST.search('if rules.name == "tenhou":')
 
 
 def test_imports_form_no_cycle() -> None:

@@ -67,6 +67,31 @@ def test_reading_a_tenhou_file_imports_half_of_mjlog_at_most() -> None:
     assert result["valued"], "valuing a win did not import the mahjong scoring library"
 
 
+_API_PROBE = """
+import json, sys
+import mjlog
+games = mjlog.read(sys.argv[1])
+after_read = {"mahjong": "mahjong" in sys.modules, "audit": "mjlog.reports.audit" in sys.modules,
+              "wins": sum(type(e).__name__ == "Win" for e in games[0].events)}
+import mjlog.families.base
+after_base = "mahjong" in sys.modules
+report = mjlog.audit(games[0])
+print(json.dumps({"read": after_read, "base": after_base, "audited": "mahjong" in sys.modules,
+                  "wins": report.game_report.wins}))
+"""
+
+
+def test_the_api_reads_a_tenhou_file_without_the_auditor_or_mahjong() -> None:
+    done = subprocess.run([sys.executable, "-c", _API_PROBE, str(EXAMPLE)], capture_output=True,
+                          text=True, check=True, cwd=ROOT, timeout=120)
+    result = json.loads(done.stdout)
+    assert result["read"]["wins"] > 0
+    assert not result["read"]["mahjong"], "mjlog.read imported the mahjong scoring library"
+    assert not result["read"]["audit"], "mjlog.read imported the auditor"
+    assert not result["base"], "the rule family's base imported the mahjong scoring library"
+    assert result["audited"] and result["wins"] > 0, "auditing did not value the wins"
+
+
 def test_registry_copies_agree_with_their_formats() -> None:
     """The registry knows two facts of the notation and mjai modules without importing
     them; they must be those modules' own."""

@@ -149,11 +149,6 @@ def test_an_interrupted_audit_keeps_the_previous_report(
     assert report.read_text() == "the previous report" and _left(tmp_path) == ["report.json"]
 
 
-@pytest.mark.xfail(reason="a bug of the command, not of the test: interrupted while it writes "
-                   "facts, the run often exits 130 without calling FactsWriter.discard and "
-                   "leaves its .facts.partial-PID folder (the next run's recover() removes it); "
-                   "with polars imported before mjlog.cli.run sets the signal handlers it "
-                   "does not")
 def test_an_interrupted_stats_run_keeps_the_previous_table(tmp_path: Path) -> None:
     """The table, the report and the facts folder of the previous run stay as they were,
     and no partial facts folder is left beside them."""

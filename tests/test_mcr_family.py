@@ -63,7 +63,8 @@ def test_the_family_is_registered_with_its_options_and_preset() -> None:
     assert (RS.dealt(True), RS.dealt(False)) == (14, 13)
     options = flat(RS)
     assert {k: v for k, v in options.items() if k.startswith("mcr_")} == {
-        "mcr_minimum_fan": 8, "mcr_base": 8, "mcr_false_win": 10}
+        "mcr_minimum_fan": 8, "mcr_base": 8, "mcr_false_win": 10,
+        "mcr_flowers": True}
     assert from_flat(options) == RS
     changed = RS.with_options(mcr_minimum_fan=6)
     assert mcr_options(changed).minimum_fan == 6

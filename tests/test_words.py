@@ -36,6 +36,8 @@ from mjlog.core.events import (
     Unknown,
 )
 from mjlog.families.docgen import catalogue
+from mjlog.families.mcr.fan import FAN_NAMES
+from mjlog.families.mcr.scorer import FAN_POINTS, fan_word
 from mjlog.families.riichi.scoring.yaku import YAKU_NAMES
 from mjlog.families.taiwan16.tai import PATTERNS
 from mjlog.formats import majsoul, mjai, mleague, read_path, riichicity
@@ -138,6 +140,25 @@ def test_every_yaku_and_pattern_name_has_a_translation_without_letters(lang: str
     missing = sorted(n for n in names if n not in table)
     assert missing == []
     assert [n for n in names if not _no_letters(table[n])] == []
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_every_mcr_fan_has_a_name_in_japanese_and_chinese(lang: str) -> None:
+    table = words(lang, ("fans",))
+    names = {fan_word(n) for n in FAN_NAMES} | set(FAN_POINTS)
+    assert len({fan_word(n) for n in FAN_NAMES}) == 81
+    assert sorted(n for n in names if n not in table) == []
+    assert [n for n in names if not _no_letters(table[n])] == []
+    assert sorted(set(table) - names) == []  # no word of a fan that does not exist
+
+
+def test_the_mcr_fans_have_their_official_chinese_names() -> None:
+    expected = {"big-four-winds": "大四喜", "full-flush": "清一色", "last-tile-draw": "妙手回春",
+                "last-tile-claim": "海底捞月", "thirteen-orphans": "十三幺",
+                "mixed-double-chow": "喜相逢", "chicken-hand": "无番和"}
+    assert {k: t(k, "zh") for k in expected} == expected
+    assert t("thirteen-orphans", "ja") == "国士無双"
+    assert t("all-pungs", "ja") == "対々和"
 
 
 def test_the_terms_are_those_players_use() -> None:

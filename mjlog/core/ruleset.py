@@ -157,9 +157,9 @@ class OptionGroup(Protocol):
 
     FAMILY: ClassVar[str]
 
-    @staticmethod
-    def table(players: int) -> TableSize:
-        """Tiles in play, dead wall and hand size of a table of ``players``."""
+    def table(self, players: int) -> TableSize:
+        """Tiles in play, dead wall and hand size of a table of ``players`` (a static
+        method, or one that reads the group's options: MCR's flowers)."""
 
     @staticmethod
     def dealt(players: int, dealer: bool) -> int:

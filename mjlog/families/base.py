@@ -27,7 +27,6 @@ from mjlog.core.events import AbortiveDraw, Event, ExhaustiveDraw, Win, YakuClai
 from mjlog.core.record import GameRecord
 from mjlog.core.ruleset import FamilyOptions, Option, Ruleset
 from mjlog.families.check import Check, Referee
-from mjlog.families.riichi.scoring.verify import ScoreReport
 from mjlog.replay.engine import Engine, Payer
 from mjlog.replay.observer import Observer
 from mjlog.replay.state import TableState
@@ -35,8 +34,17 @@ from mjlog.wall.dealing import Geometry
 
 if TYPE_CHECKING:
     from mjlog.families.riichi.players import Style
+    from mjlog.families.riichi.scoring.verify import ScoreReport
 
 Result = Win | ExhaustiveDraw | AbortiveDraw
+
+
+def _score_report() -> ScoreReport:
+    """An empty score report. Imported here, when a game is judged, not with this module:
+    riichi's score verification loads the ``mahjong`` library, which reading needs not."""
+    from mjlog.families.riichi.scoring.verify import ScoreReport
+
+    return ScoreReport()
 
 
 @dataclass(slots=True)
@@ -45,7 +53,7 @@ class Judging:
 
     observers: list[Observer] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
-    report: ScoreReport = field(default_factory=ScoreReport)
+    report: ScoreReport = field(default_factory=_score_report)
 
 
 class RuleFamily(ABC):

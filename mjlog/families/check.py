@@ -36,12 +36,17 @@ from mjlog.replay.observer import Observer
 
 class Rule(NamedTuple):
     """One rule a check judges: its code, where ``docs/rules.md`` states it, the rule
-    in one line, and whether breaking it is chombo (else the move is not allowed)."""
+    in one line, and whether breaking it is chombo (else the move is not allowed).
+
+    ``penalty``: what breaking it costs, in one sentence, where the family settles it
+    with a penalty that is not chombo (MCR's false win, 错和); empty where breaking it is
+    chombo or costs nothing (the record is wrong)."""
 
     code: str
     section: str
     citation: str
     chombo: bool
+    penalty: str = ""
 
 
 class Referee(Observer):

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from mjlog.core.catalogue import CODES, Code
 from mjlog.families.base import RuleFamily
-from mjlog.families.check import examples
+from mjlog.families.check import Rule, examples
 from mjlog.families.registry import FAMILIES, violation_codes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,6 +85,16 @@ def rule_checks_md(text: str) -> str:
     return text
 
 
+def penalty_text(rule: Rule) -> str:
+    """What breaking ``rule`` costs, in one sentence: chombo, the rule's own
+    :attr:`~mjlog.families.check.Rule.penalty`, or none (the record is wrong)."""
+    if rule.chombo:
+        return "Chombo when broken."
+    if rule.penalty:
+        return rule.penalty
+    return "No penalty when broken: the record is wrong (a platform or scribe error)."
+
+
 def rule_entry(code: str) -> str:
     """The rulebook's entry of one check code: its section, the rule, whether it is
     chombo, the option that shapes it and its violating and legal examples in notation,
@@ -97,9 +107,7 @@ def rule_entry(code: str) -> str:
                 continue
             out.append(f"### `{code}`: §{rule.section} ({name})\n")
             option = f" Shaped by the option `{unit.OPTION}`." if unit.OPTION else ""
-            penalty = ("Chombo when broken." if rule.chombo else "No penalty when broken: "
-                       "the record is wrong (a platform or scribe error).")
-            out.append(f"{rule.citation} {penalty}{option}\n")
+            out.append(f"{rule.citation} {penalty_text(rule)}{option}\n")
             for ex in examples(unit):
                 if ex.code in ("", code) or ex.kind == "Legal":
                     under = f" (under {ex.under})" if ex.under else ""

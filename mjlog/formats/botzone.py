@@ -27,9 +27,10 @@ east to north, ``J1`` 中 (red), ``J2`` 發 (green), ``J3`` 白 (white), as Botz
 ChineseOfficialMahjongHelper's fan calculator name them; ``H1``-``H8`` flowers (Botzone's
 judge sets them aside with ``BuHua``; the published data sets play without them).
 
-Each match is one game of one hand under the ``mcr`` ruleset: starting scores 0, the
-dealer seat 0, the round wind the ``Wind`` line's; the dealer's first draw is folded into
-its deal where the ruleset deals the dealer fourteen tiles (``mcr`` does). A win's fans
+Each match is one game of one hand under the ``botzone`` ruleset (``mcr`` on 136 tiles,
+without flowers): starting scores 0, the dealer seat 0, the round wind the ``Wind`` line's;
+the dealer's first draw is folded into its deal where the ruleset deals the dealer
+fourteen tiles (``mcr`` does). A win's fans
 become its yaku claims (the notation word of the English name, ``half-flush``, and the fan
 it counts, points times count); its ``han`` is the record's total. A line that cannot be
 read is a ``botzone-syntax`` diagnostic at its line; a move that does not fit the tiles
@@ -71,7 +72,7 @@ from mjlog.core.events import (
 from mjlog.core.record import GameRecord
 from mjlog.core.ruleset import PRESETS, Ruleset
 from mjlog.core.tiles import FIRST_FLOWER, KIND_OF, NUM_KINDS, UNKNOWN, Kind, Tile, TileError
-from mjlog.families.mcr.options import PRESET as MCR_PRESET
+from mjlog.families.mcr.options import BOTZONE
 from mjlog.formats.kinds import Hands, winning_hand
 
 FORMAT = "botzone"
@@ -175,9 +176,9 @@ _KINDS: Final[dict[str, Kind]] = {
 
 
 def ruleset() -> Ruleset:
-    """The ruleset a Botzone match is read under: the ``mcr`` preset (the data sets play
-    without flowers; a ``BuHua`` line is read all the same)."""
-    return PRESETS.get("mcr") or MCR_PRESET
+    """The ruleset a Botzone match is read under: the ``botzone`` preset, ``mcr`` on 136
+    tiles without flowers as the data sets play (a ``BuHua`` line is read all the same)."""
+    return PRESETS.get("botzone") or BOTZONE
 
 
 def read(data: bytes, path: str = "", *, strict: bool = False) -> list[GameRecord]:

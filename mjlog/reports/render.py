@@ -41,8 +41,11 @@ def meld_str(m: Event, seat: int, n: int, red: bool) -> str:
 
 
 def table_text(state: TableState, game: GameStart | None, *, red: bool = True,
-               heading: str = "") -> str:
-    """The whole table: round, sticks, dora, wall, then each seat's hand, melds and river."""
+               heading: str = "", dora: bool = True) -> str:
+    """The whole table: round, sticks, dora, wall, then each seat's hand, melds and river.
+
+    ``dora``: whether the rule family plays dora; without, the dora line is left out
+    (unless the state shows indicators all the same)."""
     s = state
     lines = []
     if heading:
@@ -51,7 +54,8 @@ def table_text(state: TableState, game: GameStart | None, *, red: bool = True,
         f"{WIND_NAMES[s.round_wind]} {s.round_number}, honba {s.honba}, riichi sticks "
         f"{s.kyotaku}; dealer seat {s.dealer}; turn {s.turn}; live wall {s.live_wall}"
     )
-    lines.append("dora indicators: " + " ".join(tile_str(t, red) for t in s.dora_indicators))
+    if dora or s.dora_indicators:
+        lines.append("dora indicators: " + " ".join(tile_str(t, red) for t in s.dora_indicators))
     for p, ps in enumerate(s.players):
         name = game.players[p].name if game and p < len(game.players) else ""
         wind = WINDS[(p - s.dealer) % s.n]

@@ -81,9 +81,11 @@ def replay_text(rec: GameRecord, engine: Engine, heading: str, first: int, stop:
     """
     start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
     red = start.ruleset.red_fives if start else True
-    out = [terminal_lines(table_text(engine.state, start, red=red, heading=heading))]
+    family = family_of(start.ruleset) if start else None
+    out = [terminal_lines(table_text(engine.state, start, red=red, heading=heading,
+                                     dora=family.has_dora if family else True))]
     names = [p.name or f"seat {i}" for i, p in enumerate(start.players)] if start else []
-    unit = family_of(start.ruleset).value_unit if start else "han"
+    unit = family.value_unit if family else "han"
     if stop > first + 1 or results is not None:
         last = rec.events[stop - 1]
         out.append(terminal(f"last move: {caption(last, engine.state, names, red, unit)}")

@@ -379,6 +379,22 @@ def _terminated(signum: int, frame: FrameType | None) -> None:
     interrupted(signum, frame)
 
 
+def reclaim_signals() -> None:
+    """Put :func:`interrupted` back in front for SIGINT and SIGTERM where the command line
+    set it (:func:`mjlog.cli.run`) and a library imported since has put a handler of its own
+    before it. polars does, when imported: a SIGINT in a query then raises
+    ``KeyboardInterrupt`` there and calls :func:`interrupted` too, whose ``SystemExit``
+    lands in the middle of the cleanup the first exception began (a ``finally`` that
+    removes a half-written output), which it cuts short. Re-installs the same handler;
+    does nothing for a handler that is not :func:`interrupted` (a notebook's stays
+    polars') or outside the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(sig) is interrupted:
+            signal.signal(sig, interrupted)
+
+
 def interrupted(signum: int, _frame: object) -> None:
     """A signal handler for the parent: leave by ``SystemExit(128 + signum)`` (130 for
     SIGINT, 143 for SIGTERM), so that every ``with`` and ``finally`` on the way runs."""

@@ -56,6 +56,8 @@ from mjlog.stats.metrics import (
 from mjlog.stats.report import Collector
 from mjlog.stats.store import Census, FactsWriter
 
+parallel.reclaim_signals()  # polars, imported above, put its SIGINT handler before mjlog's
+
 __all__ = ["BY_NAME", "GROUP_KEYS", "METRICS", "OPTIONS", "SCHEMAS", "SETS", "Census", "Filters",
            "Summary", "facts", "iter_batches", "metrics", "options_in_force", "pl", "run",
            "summarize", "with_players"]
@@ -373,10 +375,19 @@ def run(inputs: Iterable[str | Path], *, by: Sequence[str] = ("player",),
         if writer is not None:
             writer.commit(items, census, {"by": keys, "options": opts, **settings})
     finally:
-        batches.close()  # on an exception too: the worker pool ends here, not at exit
+        _close(batches, writer)  # on an exception too: the pool ends here, not at exit
+    return _summary(totals, keys, opts, census, left_out, collector)
+
+
+def _close(batches: Generator[Any, None, None], writer: FactsWriter | None) -> None:
+    """End a run's reading (its worker pool stops here) and remove its partial facts
+    folder (:meth:`FactsWriter.discard`: none once committed), the folder even when a
+    second interrupt cuts the pool's stop short."""
+    try:
+        batches.close()
+    finally:
         if writer is not None:
             writer.discard()
-    return _summary(totals, keys, opts, census, left_out, collector)
 
 
 def _take(raw: dict[str, pl.DataFrame], keep: Filters, unique: _Dedupe | None,

@@ -24,6 +24,7 @@ from mjlog.core.tiles import KIND_OF, NUM_KINDS, tile_str
 from mjlog.families.check import Rule
 from mjlog.families.mcr.fan import FanCount
 from mjlog.families.mcr.options import mcr_options
+from mjlog.families.mcr.payments import FALSE_WIN_PENALTY
 from mjlog.families.mcr.referee import MCRCheck, MCRReferee
 
 
@@ -32,6 +33,12 @@ def _false_win(check: MCRCheck) -> str:
     opts = mcr_options(check.ref.rules)
     return f"false win (错和): the win is void; the player pays {opts.false_win} to each " \
            "other player"
+
+
+FALSE_WIN_COST = ("A false win (错和) when broken: the win is void and the player pays "
+                  f"the option `mcr_false_win` ({FALSE_WIN_PENALTY} points by default) to "
+                  "each other player.")
+"""The penalty of every code that makes a win false, for the rulebook (docgen)."""
 
 
 class FalseWin(MCRCheck):
@@ -64,9 +71,9 @@ class FalseWin(MCRCheck):
     RULES = (
         Rule("no-winning-shape", "10 M3", "A win needs a winning shape: four sets and a "
              "pair, seven pairs, thirteen orphans or a knitted hand; anything else is 错和.",
-             False),
+             False, FALSE_WIN_COST),
         Rule("fan-below-minimum", "10 M3", "A win needs 8 fan (the ruleset's "
-             "minimum) without the flowers; less is 错和.", False),
+             "minimum) without the flowers; less is 错和.", False, FALSE_WIN_COST),
     )
     OPTION = "mcr_minimum_fan"
 
@@ -120,7 +127,7 @@ class KongRob(MCRCheck):
 
     RULES = (
         Rule("rob-concealed-kong", "10 M4", "Only an added kong may "
-             "be robbed; a concealed kong never.", False),
+             "be robbed; a concealed kong never.", False, FALSE_WIN_COST),
         Rule("double-ron", "10 M5", "One player wins a discard: the next in turn from "
              "the discarder (截和), unless the ruleset allows double wins.", False),
     )

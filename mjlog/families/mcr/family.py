@@ -19,7 +19,7 @@ from mjlog.core.ruleset import Ruleset
 from mjlog.families.base import Judging, Result, RuleFamily
 from mjlog.families.check import Check, Referee
 from mjlog.families.mcr.checks import FalseWin, FlowerKept, FlowerReplaced, KongRob, TileCount
-from mjlog.families.mcr.options import FLAT_OPTIONS, PRESET, MCROptions, mcr_options
+from mjlog.families.mcr.options import BOTZONE, FLAT_OPTIONS, PRESET, MCROptions, mcr_options
 from mjlog.families.mcr.payments import win_payments
 from mjlog.families.mcr.play import MCRGame
 from mjlog.families.mcr.referee import MCRReferee, count_win
@@ -42,7 +42,7 @@ class MCR(RuleFamily):
     name: ClassVar[str] = "mcr"
     options = MCROptions
     option_rows = FLAT_OPTIONS
-    presets = (PRESET,)
+    presets = (PRESET, BOTZONE)
     title = "Chinese Official (MCR, 国标麻将)"
     has_dora = False
     riichi_stick = False

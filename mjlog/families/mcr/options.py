@@ -24,13 +24,16 @@ This module describes rules; it applies none of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar, Final
 
 from mjlog.core.ruleset import Option, Ruleset, TableSize
 
 MCR_TABLE: Final = TableSize(tiles=144, dead_wall=0, hand=13)
 """144 tiles with the eight flowers, nothing kept back (the wall is played to its end),
+13 dealt."""
+MCR_TABLE_WITHOUT_FLOWERS: Final = TableSize(tiles=136, dead_wall=0, hand=13)
+"""136 tiles, no flowers (option ``mcr_flowers`` false: Botzone's data), nothing kept back,
 13 dealt."""
 
 
@@ -46,11 +49,14 @@ class MCROptions:
     fan too)."""
     false_win: int = 10
     """Points a false win (错和) costs the offender, paid to each other player (MCR §11)."""
+    flowers: bool = True
+    """Whether the eight flowers are in play (MCR §4: 144 tiles); false: 136 tiles without
+    flowers (Botzone's data sets), so the wall's last tile (妙手回春, 海底捞月) and its
+    exhaustion come eight tiles sooner."""
 
-    @staticmethod
-    def table(players: int) -> TableSize:
-        """144 tiles with the eight flowers, none kept back, 13 dealt."""
-        return MCR_TABLE
+    def table(self, players: int) -> TableSize:
+        """144 tiles with the eight flowers (136 without them), none kept back, 13 dealt."""
+        return MCR_TABLE if self.flowers else MCR_TABLE_WITHOUT_FLOWERS
 
     @staticmethod
     def dealt(players: int, dealer: bool) -> int:
@@ -74,6 +80,9 @@ FLAT_OPTIONS: Final[tuple[Option, ...]] = (
            "+ fan from each."),
     Option("mcr_false_win", "mcr", "false_win", "MCR: the points a false win (错和) costs, "
            "paid to each of the other players (10, MCR §11)."),
+    Option("mcr_flowers", "mcr", "flowers", "MCR: whether the eight flowers are in play "
+           "(true: 144 tiles, MCR §4; false: 136 tiles without flowers, as Botzone's data "
+           "sets play, so the wall's last tile and its exhaustion come 8 tiles sooner)."),
 )
 """Each option's flat name, group, attribute and meaning (registered into
 :data:`mjlog.core.ruleset.OPTIONS` with the family)."""
@@ -86,6 +95,11 @@ PRESET: Final = Ruleset(
 four wind rounds of four hands, scores from 0, one winner per discard, no red fives); the
 riichi placement options (uma, return score, chombo) play no part."""
 
+BOTZONE: Final = replace(PRESET, name="botzone",
+                         family_options=MCROptions(flowers=False))
+"""The ``botzone`` preset: ``mcr`` as Botzone's published data sets play it, 136 tiles
+without flowers (``mcr_flowers`` false); the Botzone reader reads its matches under it."""
+
 SOURCES: Final[dict[str, str]] = {
     "players": "MCR §4 (four players)",
     "red_fives": "MCR §4 (144 tiles: no red fives)",
@@ -95,5 +109,6 @@ SOURCES: Final[dict[str, str]] = {
     "mcr_minimum_fan": "MCR §7 (8 fan to win, flowers not counted)",
     "mcr_base": "MCR §9 (8 points from each loser)",
     "mcr_false_win": "MCR §11 (错和: 10 points to each other player)",
+    "mcr_flowers": "MCR §4 (144 tiles, eight flowers among them)",
 }
 """Where each option the ``mcr`` preset sets comes from, by flat option name."""

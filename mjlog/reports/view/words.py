@@ -1111,17 +1111,107 @@ STATS: Final[dict[str, Entry]] = {
 """The statistics report (``mjlog stats --report``): its fixed words and the headline
 metrics' names."""
 
+FANS: Final[dict[str, Entry]] = {
+    "big-four-winds": ("大四喜", "大四喜"),
+    "big-three-dragons": ("大三元", "大三元"),
+    "all-green": ("緑一色", "绿一色"),
+    "nine-gates": ("九蓮宝燈", "九莲宝灯"),
+    "four-kongs": ("四槓子", "四杠"),
+    "seven-shifted-pairs": ("連七対", "连七对"),
+    "thirteen-orphans": ("国士無双", "十三幺"),
+    "all-terminals": ("清老頭", "清幺九"),
+    "little-four-winds": ("小四喜", "小四喜"),
+    "little-three-dragons": ("小三元", "小三元"),
+    "all-honors": ("字一色", "字一色"),
+    "four-concealed-pungs": ("四暗刻", "四暗刻"),
+    "pure-terminal-chows": ("一色双龍会", "一色双龙会"),
+    "quadruple-chow": ("一色四同順", "一色四同顺"),
+    "four-pure-shifted-pungs": ("一色四節高", "一色四节高"),
+    "four-pure-shifted-chows": ("一色四歩高", "一色四步高"),
+    "three-kongs": ("三槓子", "三杠"),
+    "all-terminals-and-honors": ("混老頭", "混幺九"),
+    "seven-pairs": ("七対子", "七对"),
+    "greater-honors-and-knitted-tiles": ("七星不靠", "七星不靠"),
+    "all-even-pungs": ("全双刻", "全双刻"),
+    "full-flush": ("清一色", "清一色"),
+    "pure-triple-chow": ("一色三同順", "一色三同顺"),
+    "pure-shifted-pungs": ("一色三節高", "一色三节高"),
+    "upper-tiles": ("全大", "全大"),
+    "middle-tiles": ("全中", "全中"),
+    "lower-tiles": ("全小", "全小"),
+    "pure-straight": ("一気通貫", "清龙"),
+    "three-suited-terminal-chows": ("三色双龍会", "三色双龙会"),
+    "pure-shifted-chows": ("一色三歩高", "一色三步高"),
+    "all-fives": ("全帯五", "全带五"),
+    "triple-pung": ("三色同刻", "三同刻"),
+    "three-concealed-pungs": ("三暗刻", "三暗刻"),
+    "lesser-honors-and-knitted-tiles": ("全不靠", "全不靠"),
+    "knitted-straight": ("組合龍", "组合龙"),
+    "upper-four": ("大於五", "大于五"),
+    "lower-four": ("小於五", "小于五"),
+    "big-three-winds": ("三風刻", "三风刻"),
+    "mixed-straight": ("花龍", "花龙"),
+    "reversible-tiles": ("推不倒", "推不倒"),
+    "mixed-triple-chow": ("三色同順", "三色三同顺"),
+    "mixed-shifted-pungs": ("三色三節高", "三色三节高"),
+    "chicken-hand": ("無番和", "无番和"),
+    "last-tile-draw": ("海底摸月", "妙手回春"),
+    "last-tile-claim": ("河底撈魚", "海底捞月"),
+    "out-with-replacement-tile": ("嶺上開花", "杠上开花"),
+    "robbing-the-kong": ("槍槓", "抢杠和"),
+    "all-pungs": ("対々和", "碰碰和"),
+    "half-flush": ("混一色", "混一色"),
+    "mixed-shifted-chows": ("三色三歩高", "三色三步高"),
+    "all-types": ("五門斉", "五门齐"),
+    "melded-hand": ("全求人", "全求人"),
+    "two-concealed-kongs": ("双暗槓", "双暗杠"),
+    "two-dragon-pungs": ("双箭刻", "双箭刻"),
+    "outside-hand": ("全帯幺", "全带幺"),
+    "fully-concealed-hand": ("不求人", "不求人"),
+    "two-melded-kongs": ("双明槓", "双明杠"),
+    "last-tile": ("和絶張", "和绝张"),
+    "dragon-pung": ("箭刻", "箭刻"),
+    "prevalent-wind": ("圏風刻", "圈风刻"),
+    "seat-wind": ("門風刻", "门风刻"),
+    "concealed-hand": ("門前清", "门前清"),
+    "all-chows": ("平和", "平和"),
+    "tile-hog": ("四帰一", "四归一"),
+    "double-pung": ("双同刻", "双同刻"),
+    "two-concealed-pungs": ("双暗刻", "双暗刻"),
+    "concealed-kong": ("暗槓", "暗杠"),
+    "all-simples": ("断幺九", "断幺"),
+    "pure-double-chow": ("一盃口", "一般高"),
+    "mixed-double-chow": ("喜相逢", "喜相逢"),
+    "short-straight": ("連六", "连六"),
+    "two-terminal-chows": ("老少副", "老少副"),
+    "pung-of-terminals-or-honors": ("幺九刻", "幺九刻"),
+    "melded-kong": ("明槓", "明杠"),
+    "one-voided-suit": ("缺一門", "缺一门"),
+    "no-honors": ("無字", "无字"),
+    "edge-wait": ("辺張", "边张"),
+    "closed-wait": ("嵌張", "坎张"),
+    "single-wait": ("単騎", "单钓将"),
+    "self-drawn": ("自摸", "自摸"),
+    "flower-tiles": ("花牌", "花牌"),
+    "concealed-kong-and-melded-kong": ("明暗槓", "明暗杠"),
+}
+"""The Chinese Official (MCR) fans by their notation words
+(:data:`mjlog.families.mcr.scorer.FAN_POINTS`: the 81 of the rules and the one the
+counting library adds): in Japanese the riichi name where the fan is the same hand
+(国士無双, 対々和), else the Chinese name in Japanese characters; in Chinese the official
+names (大四喜, 清一色)."""
+
 SECTIONS: Final[dict[str, dict[str, Entry]]] = {
-    "yaku": YAKU, "patterns": PATTERNS, "results": RESULTS, "table": TABLE, "tiles": TILES,
-    "viewer": VIEWER, "titles": TITLES, "referee": REFEREE, "stats": STATS,
+    "yaku": YAKU, "patterns": PATTERNS, "fans": FANS, "results": RESULTS, "table": TABLE,
+    "tiles": TILES, "viewer": VIEWER, "titles": TITLES, "referee": REFEREE, "stats": STATS,
 }
 """Every section by name. A key in two sections has the same translations in both."""
 
 PAGE_SECTIONS: Final = ("results", "table", "tiles", "viewer")
-"""The sections a replay page carries whole (of the others, only its game's yaku, patterns
-and findings' titles: :func:`page_words`)."""
+"""The sections a replay page carries whole (of the others, only its game's yaku, patterns,
+fans and findings' titles: :func:`page_words`)."""
 
-_NAMED_SECTIONS: Final = ("yaku", "patterns", "titles")
+_NAMED_SECTIONS: Final = ("yaku", "patterns", "fans", "titles")
 
 _SEPARATORS: Final = {"en": ", ", "ja": "、", "zh": "，"}
 

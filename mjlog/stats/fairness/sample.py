@@ -36,8 +36,8 @@ from mjlog.core.record import GameRecord
 from mjlog.core.tiles import KIND_OF
 from mjlog.families.riichi.hand.shape import shanten
 from mjlog.families.riichi.scoring.fast import next_kind
+from mjlog.formats.origin import round_published
 from mjlog.stats.facts import game_key, key_of, native_tenhou, where_and_when
-from mjlog.wall.published import PUBLISHED
 from mjlog.wall.source import WallSource
 from mjlog.wall.tenhou_shuffle import SeedError, TenhouWall, parse_seed
 from mjlog.wall.verify import differs, not_dealt, round_starts, round_walls, seed_text
@@ -164,8 +164,7 @@ def _round(events: Sequence[Event], wall: WallSource | None, codes: dict[str, st
     why = wrong[0] if wrong else ""
     if wrong:
         status = "mismatch"
-    elif wall is None and (codes.get("wall-undealable") or any(k in PUBLISHED
-                                                                for k, _ in rs.extra)):
+    elif wall is None and (codes.get("wall-undealable") or round_published(rs) is not None):
         status = "unreadable"
         why = codes.get("wall-undealable") or "the published wall cannot be read"
     elif wall is None:

@@ -385,7 +385,7 @@ def test_encoder_declines_what_it_cannot_hold() -> None:
     assert engine_code.encode([object()]).reason == (  # type: ignore[list-item]
         "event 0 (object): no row for a object event")
     ok = engine_code.encode([Unknown(tag="x"), Draw(player=1, tile=Tile(5))])
-    assert ok.code == array("q", [engine_code.K_NOOP, engine_code.K_DRAW, 1, 5]).tobytes()
+    assert ok.code == array("q", [engine_code.K_NOOP, engine_code.K_DRAW, 1, 5, 0]).tobytes()
 
 
 def _odd_events(rng: random.Random, events: list[Event]) -> list[Event]:

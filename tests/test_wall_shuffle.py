@@ -71,6 +71,9 @@ def test_wall_is_a_permutation_with_the_measured_layout() -> None:
         dealt = [t for h in hands for t in h]
         assert len(dealt) == 13 * players and len(set(dealt)) == len(dealt)
         assert wall.draw(0) == wall.yama[size - 13 * players - 1]
+        last = wall.live_count - 1  # 69 with four players, 54 with three
+        assert last == size - 13 * players - 15 and wall.draw(last) == wall.yama[14]
+        assert wall.draw(last + 1) == -1  # into the dead wall: no tile of the live wall
         assert all(1 <= d <= 6 for d in wall.dice)
     assert LAYOUTS[4, "base64"].dora[:2] == (5, 7) and LAYOUTS[4, "hex"].dora[:2] == (4, 6)
     assert LAYOUTS[4, "base64"].rinshan == (1, 0, 3, 2)

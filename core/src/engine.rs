@@ -42,10 +42,11 @@ pub struct Replay {
 
 /// A set of tile ids 0..=144.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
-struct TileSet([u64; 3]);
+pub struct TileSet([u64; 3]);
 
 impl TileSet {
-    fn has(&self, t: usize) -> bool {
+    /// Whether the set holds tile `t`.
+    pub fn has(&self, t: usize) -> bool {
         t < SLOTS && self.0[t >> 6] >> (t & 63) & 1 == 1
     }
     fn add(&mut self, t: usize) {
@@ -73,46 +74,72 @@ impl TileSet {
             self.0[2] & !other.0[2],
         ])
     }
-    fn len(&self) -> i64 {
+    /// How many tiles the set holds.
+    pub fn len(&self) -> i64 {
         self.0.iter().map(|w| i64::from(w.count_ones())).sum()
     }
-    fn tiles(&self) -> impl Iterator<Item = usize> + '_ {
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; 3]
+    }
+    /// The tiles of the set, in id order.
+    pub fn tiles(&self) -> impl Iterator<Item = usize> + '_ {
         (0..SLOTS).filter(|&t| self.has(t))
+    }
+}
+
+/// One call on the table (`PlayerState.melds`: the call events in the order made, an
+/// added kan in place of its pon).
+#[derive(Clone, Debug)]
+pub struct Meld {
+    /// The call's `TYPE`: `chi`, `pon`, `open_kan`, `added_kan`, `closed_kan`.
+    pub what: &'static str,
+    /// Its tiles as the record writes them (checked ids).
+    pub tiles: Vec<usize>,
+    /// The called tile (the added one of an added kan; `UNKNOWN` for a closed kan).
+    pub called: usize,
+}
+
+impl Meld {
+    fn is_pon_of(&self, kind: u8) -> bool {
+        self.what == "pon" && kind_of(self.called) == kind
     }
 }
 
 /// One seat's tiles (`mjlog.replay.state.PlayerState`, what the judging reads of it).
 #[derive(Clone, Default)]
-struct Seat {
-    concealed: TileSet,
+pub struct Seat {
+    pub concealed: TileSet,
     /// Tiles in hand the record does not name.
-    unknown: i64,
-    /// Each meld: whether it is a pon, and its called tile's kind.
-    melds: Vec<(bool, u8)>,
-    flowers: Vec<usize>,
+    pub unknown: i64,
+    pub melds: Vec<Meld>,
+    pub flowers: Vec<usize>,
+    /// Whether the player has declared riichi this round (a riichi discard).
+    pub riichi: bool,
 }
 
-/// The table (`mjlog.replay.state.TableState`, what the judging reads of it).
-struct Table {
-    n: usize,
-    size: Option<Size>,
-    here: [bool; SLOTS],
-    seats: Vec<Seat>,
-    wind: i64,
-    number: i64,
-    honba: i64,
-    kyotaku: i64,
-    dealer: usize,
-    scores: Vec<i64>,
-    ura: Vec<usize>,
-    live_wall: i64,
-    used: [bool; SLOTS],
-    turn: i64,
-    to_draw: i64,
-    to_discard: i64,
-    last_discard: i64,
-    last_discarder: i64,
-    dealing: bool,
+/// The table (`mjlog.replay.state.TableState`, what the judging reads of it). Observers
+/// read it (`Engine::table`); only the engine changes it.
+pub struct Table {
+    pub n: usize,
+    pub size: Option<Size>,
+    pub here: [bool; SLOTS],
+    pub seats: Vec<Seat>,
+    pub wind: i64,
+    pub number: i64,
+    pub honba: i64,
+    pub kyotaku: i64,
+    pub dealer: usize,
+    pub scores: Vec<i64>,
+    pub ura: Vec<usize>,
+    pub live_wall: i64,
+    pub used: [bool; SLOTS],
+    pub turn: i64,
+    pub to_draw: i64,
+    pub to_discard: i64,
+    pub last_discard: i64,
+    pub last_discarder: i64,
+    pub dealing: bool,
 }
 
 fn fresh_used() -> [bool; SLOTS] {
@@ -226,7 +253,9 @@ impl Table {
                     && self.tile_here(&here, *dora)
                     && hands.iter().all(|h| self.all_here(&here, h))
             }
-            Ev::Draw { player, tile: t }
+            Ev::Draw {
+                player, tile: t, ..
+            }
             | Ev::Discard {
                 player, tile: t, ..
             }
@@ -318,10 +347,7 @@ impl Table {
 
     fn pon_of(&self, p: usize, added: usize) -> Option<usize> {
         let kind = kind_of(added);
-        self.seats[p]
-            .melds
-            .iter()
-            .position(|&(pon, k)| pon && k == kind)
+        self.seats[p].melds.iter().position(|m| m.is_pon_of(kind))
     }
 
     fn pay(&mut self, deltas: &[i64]) {
@@ -340,8 +366,9 @@ fn ids(tiles: &[i64]) -> Vec<usize> {
     tiles.iter().map(|&t| id(t)).collect()
 }
 
-/// The engine: the table, the findings, and what it keeps between rounds.
-struct Engine {
+/// The engine: the table, the findings, and what it keeps between rounds. Observers
+/// read it through its public methods and add notes to its findings (`Engine::note`).
+pub struct Engine {
     t: Table,
     out: Replay,
     red_fives: bool,
@@ -354,6 +381,12 @@ struct Engine {
     end_scores: Option<Vec<i64>>,
     partial_draws: Vec<usize>,
     results_only: bool,
+    /// Whether a round has started and its start fitted the table (observers see it).
+    round_fits: bool,
+    /// Whether the event being applied is a plain move (`Engine::plain`).
+    plain: bool,
+    /// The `TYPE` of the event before the one being applied (`Engine::previous`).
+    previous: &'static str,
 }
 
 impl Engine {
@@ -370,10 +403,44 @@ impl Engine {
             end_scores: None,
             partial_draws: Vec::new(),
             results_only: false,
+            round_fits: false,
+            plain: false,
+            previous: "",
         }
     }
 
-    fn round(&self) -> String {
+    /// The table as it is now (before the event in a `before` hook, after it in an
+    /// `after` hook).
+    pub fn table(&self) -> &Table {
+        &self.t
+    }
+
+    /// The index of the event being applied (its row's place in the code).
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// Whether the event being applied is a *plain move* (`Observer.dormant` in
+    /// `mjlog/replay/observer.py`): a draw from the live wall or a discard declaring no
+    /// riichi, in turn, of a tile the table allows, needing no finding. A dormant hook
+    /// returns at once on a plain move while it sleeps.
+    pub fn plain(&self) -> bool {
+        self.plain
+    }
+
+    /// The `TYPE` of the record's event before the one being applied (the last event's
+    /// for the first, as Python's `events[index - 1]`).
+    pub fn previous(&self) -> &'static str {
+        self.previous
+    }
+
+    /// Whether the record's game start says its table has red fives.
+    pub fn red_fives(&self) -> bool {
+        self.red_fives
+    }
+
+    /// The round's label (`E2-1`), empty before the first round (`Engine.round`).
+    pub fn round(&self) -> String {
         if self.rounds == 0 {
             return String::new();
         }
@@ -404,8 +471,41 @@ impl Engine {
         self.find(code, message, player, false);
     }
 
-    fn note(&mut self, code: &'static str, message: String, player: Option<usize>) {
+    /// A note (severity info) at the event being applied (`Engine.note`): what an
+    /// observer could not judge.
+    pub fn note(&mut self, code: &'static str, message: String, player: Option<usize>) {
         self.find(code, message, player, true);
+    }
+
+    /// Whether `ev`, which fits the table, is a plain move (`Engine._hooked`).
+    fn is_plain(&self, ev: &Ev) -> bool {
+        let t = &self.t;
+        match *ev {
+            Ev::Draw {
+                player,
+                tile,
+                rinshan,
+            } => {
+                !rinshan
+                    && t.to_draw == player
+                    && (0..UNKNOWN as i64).contains(&tile)
+                    && !t.used[id(tile)]
+                    && t.live_wall > 0
+                    && !t.dealing
+            }
+            Ev::Discard {
+                player,
+                tile,
+                riichi,
+            } => {
+                t.to_discard == player
+                    && t.seat(player)
+                        .is_some_and(|p| t.seats[p].concealed.has(id(tile)))
+                    && !riichi
+                    && !t.dealing
+            }
+            _ => false,
+        }
     }
 
     fn t_str(&self, t: usize) -> String {
@@ -459,8 +559,12 @@ impl Engine {
                 self.t.reset(n, Some(*size));
             }
             Ev::RoundStart { .. } => self.round_start(ev),
-            Ev::Draw { player, tile } => self.draw(seat(*player), id(*tile)),
-            Ev::Discard { player, tile, .. } => self.discard(seat(*player), id(*tile)),
+            Ev::Draw { player, tile, .. } => self.draw(seat(*player), id(*tile)),
+            Ev::Discard {
+                player,
+                tile,
+                riichi,
+            } => self.discard(seat(*player), id(*tile), *riichi),
             Ev::Call {
                 kind,
                 player,
@@ -468,7 +572,12 @@ impl Engine {
                 called,
                 tiles,
             } => self.call(*kind, seat(*player), seat(*from), id(*called), tiles),
-            Ev::AddedKan { player, added, .. } => self.added_kan(seat(*player), id(*added)),
+            Ev::AddedKan {
+                player,
+                added,
+                tiles,
+                ..
+            } => self.added_kan(seat(*player), id(*added), tiles),
             Ev::ClosedKan { player, tiles } => self.closed_kan(seat(*player), tiles),
             Ev::Kita { player, tile } => self.kita(seat(*player), id(*tile)),
             Ev::Flower { player, tile, from } => {
@@ -679,7 +788,7 @@ impl Engine {
         t.last_discard = -1;
     }
 
-    fn discard(&mut self, p: usize, tile: usize) {
+    fn discard(&mut self, p: usize, tile: usize, riichi: bool) {
         self.t.turn += 1;
         if self.t.to_discard != p as i64 {
             let message = format!("player {p} discards, but it is not their discard");
@@ -706,6 +815,9 @@ impl Engine {
         } else if unknown > 0 && tile != UNKNOWN {
             t.seats[p].unknown -= 1;
             t.used[tile] = true;
+        }
+        if riichi {
+            t.seats[p].riichi = true;
         }
         t.to_discard = -1;
         t.to_draw = ((p + 1) % t.n) as i64;
@@ -758,9 +870,11 @@ impl Engine {
         self.judge_take(p, &taken, what);
         let t = &mut self.t;
         t.take_from_hand(p, &taken);
-        t.seats[p]
-            .melds
-            .push((kind == CallKind::Pon, kind_of(called)));
+        t.seats[p].melds.push(Meld {
+            what,
+            tiles: ids(tiles),
+            called,
+        });
         t.last_discard = -1;
         t.to_draw = -1;
         if kind == CallKind::OpenKan {
@@ -783,11 +897,15 @@ impl Engine {
         let tiles = ids(tiles);
         self.judge_take(p, &tiles, "closed kan");
         self.t.take_from_hand(p, &tiles);
-        self.t.seats[p].melds.push((false, 0));
+        self.t.seats[p].melds.push(Meld {
+            what: "closed_kan",
+            tiles,
+            called: UNKNOWN,
+        });
         self.t.after_kan(p);
     }
 
-    fn added_kan(&mut self, p: usize, added: usize) {
+    fn added_kan(&mut self, p: usize, added: usize, tiles: &[i64]) {
         self.own_turn_call(p, "an added kan");
         let pon = self.t.pon_of(p, added);
         if pon.is_none() {
@@ -796,9 +914,14 @@ impl Engine {
         }
         self.judge_take(p, &[added], "added kan");
         let t = &mut self.t;
+        let meld = Meld {
+            what: "added_kan",
+            tiles: ids(tiles),
+            called: added,
+        };
         match pon {
-            Some(i) => t.seats[p].melds[i] = (false, kind_of(added)),
-            None => t.seats[p].melds.push((false, kind_of(added))),
+            Some(i) => t.seats[p].melds[i] = meld,
+            None => t.seats[p].melds.push(meld),
         }
         t.take_from_hand(p, &[added]);
         t.after_kan(p);
@@ -1046,14 +1169,60 @@ pub fn final_scores(scores: &[i64], sticks: i64, first_dealer: i64) -> Vec<i64> 
     out
 }
 
+/// What watches a replay (twin of `mjlog.replay.observer.Observer`): its hooks run
+/// before and after the engine applies each event, in the order the observers are
+/// given, with the table readable (`Engine::table`). Observers see the game start, the
+/// round starts and the game end, and every other event of a round whose start fitted
+/// the table; an event that does not fit the table (`unreplayable-event`) no observer
+/// sees. A hook matches on the event (`Ev`) for the kinds it looks at; one with a
+/// dormant Python twin returns at once on `Engine::plain` moves while it sleeps.
+pub trait Observer {
+    /// Before `ev` is applied: the table as it was.
+    fn before(&mut self, engine: &mut Engine, ev: &Ev);
+    /// After `ev` is applied: the table as it is now.
+    fn after(&mut self, engine: &mut Engine, ev: &Ev);
+}
+
 /// Replay a whole game's code and return its findings; an error for a malformed code
 /// (nothing is replayed then).
 pub fn replay(words: &[i64]) -> Result<Replay, CodeError> {
+    replay_observed(words, &mut [])
+}
+
+/// `replay` with `observers` driven around each event (`Engine.run` with observers): the
+/// engine's findings, with the notes the observers added, in the order made.
+pub fn replay_observed(
+    words: &[i64],
+    observers: &mut [&mut dyn Observer],
+) -> Result<Replay, CodeError> {
     let events = decode(words)?;
     let mut engine = Engine::new();
+    let count = events.len();
     for (i, ev) in events.iter().enumerate() {
         engine.index = i;
+        engine.previous = events[(i + count - 1) % count].type_name();
+        let outside = matches!(
+            ev,
+            Ev::GameStart { .. } | Ev::RoundStart { .. } | Ev::GameEnd { .. }
+        );
+        if observers.is_empty() || !(engine.round_fits || outside) || !engine.t.fits(ev) {
+            if matches!(ev, Ev::RoundStart { .. }) {
+                engine.round_fits = engine.t.fits(ev);
+            }
+            engine.apply(ev);
+            continue;
+        }
+        engine.plain = engine.is_plain(ev);
+        for o in observers.iter_mut() {
+            o.before(&mut engine, ev);
+        }
         engine.apply(ev);
+        if matches!(ev, Ev::RoundStart { .. }) {
+            engine.round_fits = true;
+        }
+        for o in observers.iter_mut() {
+            o.after(&mut engine, ev);
+        }
     }
     Ok(engine.out)
 }
@@ -1078,7 +1247,7 @@ mod tests {
     #[test]
     fn a_plain_draw_and_discard_find_nothing() {
         let mut code = start4();
-        code.extend([k::DRAW, 0, 60, k::DISCARD, 0, 60, 1]);
+        code.extend([k::DRAW, 0, 60, 0, k::DISCARD, 0, 60, 1]);
         let out = replay(&code).unwrap();
         assert_eq!(out.findings, vec![]);
     }
@@ -1086,7 +1255,7 @@ mod tests {
     #[test]
     fn out_of_turn_and_reused_tiles_are_found_where_they_are() {
         let mut code = start4();
-        code.extend([k::DRAW, 1, 5]);
+        code.extend([k::DRAW, 1, 5, 0]);
         let out = replay(&code).unwrap();
         let codes: Vec<_> = out.findings.iter().map(|f| (f.code, f.index)).collect();
         assert_eq!(codes, vec![("out-of-turn", 2), ("tile-reused", 2)]);
@@ -1156,10 +1325,33 @@ mod tests {
         let mut base = start4();
         for i in 0..60 {
             let p = i % 4;
-            base.extend([k::DRAW, p, 52 + i, k::DISCARD, p, 52 + i, 0]);
+            base.extend([k::DRAW, p, 52 + i, 0, k::DISCARD, p, 52 + i, 0]);
         }
         base.extend([k::RIICHI, 1, 4, 24000, 25000, 25000, 25000]);
-        base.extend([k::WIN, 0, 1, 3, 2, 0, 1, 0, 1, 7, 4, 0, 0, 0, 0, -1]);
+        base.extend([
+            k::WIN,
+            0,
+            1,
+            3,
+            2,
+            0,
+            1,
+            0,
+            1,
+            7,
+            4,
+            0,
+            0,
+            0,
+            0,
+            -1,
+            0,
+            0,
+            0,
+            0,
+            -1,
+            -1,
+        ]);
         base.extend([k::ROUND_END, 4, 25000, 25000, 25000, 25000]);
         base.extend([k::GAME_END, 4, 25000, 25000, 25000, 25000, 4]);
         let mut decoded = 0;

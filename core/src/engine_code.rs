@@ -61,6 +61,19 @@ pub struct Size {
     pub hand: i64,
 }
 
+/// A win's claims (`Win.yaku`, `fu`, `han`, `points`, `limit`, `pao`): `yaku` is
+/// (name id, han) pairs, flat; names and the limit are ids of
+/// `mjlog.replay.code.claim_names` (-1: none of them); `pao` -1 for nobody.
+#[derive(Debug, Clone, Copy)]
+pub struct Claims<'a> {
+    pub yaku: &'a [i64],
+    pub fu: i64,
+    pub han: i64,
+    pub points: i64,
+    pub limit: i64,
+    pub pao: i64,
+}
+
 /// One decoded row; slices borrow the code's words (tiles and values as written,
 /// unchecked: the engine judges them).
 #[derive(Debug)]
@@ -88,6 +101,8 @@ pub enum Ev<'a> {
     Draw {
         player: i64,
         tile: i64,
+        /// From the dead wall (a replacement draw after a kan or kita).
+        rinshan: bool,
     },
     Discard {
         player: i64,
@@ -140,12 +155,21 @@ pub enum Ev<'a> {
         ura: &'a [i64],
         deltas: &'a [i64],
         before: Option<&'a [i64]>,
+        /// What the record claims of the win's value.
+        claims: Claims<'a>,
     },
     DrawResult {
         abortive: bool,
         hands: i64,
+        /// The seats whose hand is shown, as a bit mask (bit p: seat p).
+        shown: i64,
+        /// An abortive draw's kind: its index in `ABORTIVE_KINDS` (-1 for another kind and
+        /// for an exhaustive draw).
+        kind: i64,
         deltas: &'a [i64],
         before: Option<&'a [i64]>,
+        /// An exhaustive draw's claim that its payments are nagashi mangan's.
+        nagashi: bool,
     },
     Chombo {
         player: i64,
@@ -297,6 +321,7 @@ impl<'a> Reader<'a> {
             kind::DRAW => Ev::Draw {
                 player: self.word()?,
                 tile: self.word()?,
+                rinshan: self.flag()?,
             },
             kind::DISCARD => Ev::Discard {
                 player: self.word()?,
@@ -355,12 +380,27 @@ impl<'a> Reader<'a> {
                 ura: self.list()?,
                 deltas: self.list()?,
                 before: self.opt_list()?,
+                claims: Claims {
+                    yaku: self.list()?,
+                    fu: self.word()?,
+                    han: self.word()?,
+                    points: self.word()?,
+                    limit: self.word()?,
+                    pao: self.word()?,
+                },
             },
             kind::EXHAUSTIVE | kind::ABORTIVE => Ev::DrawResult {
                 abortive: k == kind::ABORTIVE,
                 hands: self.word()?,
+                shown: self.word()?,
+                kind: if k == kind::ABORTIVE {
+                    self.word()?
+                } else {
+                    -1
+                },
                 deltas: self.list()?,
                 before: self.opt_list()?,
+                nagashi: k == kind::EXHAUSTIVE && self.flag()?,
             },
             kind::CHOMBO => Ev::Chombo {
                 player: self.word()?,

@@ -9,13 +9,18 @@
 pub mod engine;
 pub mod engine_code;
 pub mod hand;
+pub mod riichi;
+pub mod scoring;
 pub mod tenhou_facts;
 pub mod tenhou_fairness;
 pub mod tenhou_scan;
 pub mod tenhou_shuffle;
 pub mod tenhou_xml;
+pub mod wall;
 
 #[cfg(feature = "python")]
 mod python;
 #[cfg(feature = "python")]
 mod python_code;
+#[cfg(feature = "python")]
+mod python_wall;

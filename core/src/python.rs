@@ -515,6 +515,76 @@ fn replay_code(code: &[u8]) -> PyResult<(Vec<EngineFinding>, usize)> {
     Ok((findings, out.left_out))
 }
 
+/// One violation of the native riichi checks: (code, event index, seat or None, round
+/// label, turn, message, evidence pairs, the round's dealer).
+type NativeViolation = (
+    &'static str,
+    usize,
+    Option<usize>,
+    String,
+    i64,
+    String,
+    Vec<(&'static str, String)>,
+    usize,
+);
+
+/// The riichi audit of a game's code (`crate::riichi::audit`) under the options given as
+/// `(name, value)` pairs, with the native checks named (none: all the options enable):
+/// `(findings, findings left out, violations, violations left out, declined)` (`declined`:
+/// why the native audit declines the game, the Python route to judge it; empty when it
+/// does not). `ValueError` for bytes that are no code or an option that is none.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn audit_code(
+    code: &[u8],
+    options: Vec<(String, String)>,
+    checks: Vec<String>,
+) -> PyResult<(
+    Vec<EngineFinding>,
+    usize,
+    Vec<NativeViolation>,
+    usize,
+    String,
+)> {
+    if !code.len().is_multiple_of(8) {
+        return Err(PyValueError::new_err(
+            "an event code is a whole number of 64-bit words",
+        ));
+    }
+    let words: Vec<i64> = code
+        .chunks_exact(8)
+        .map(|w| i64::from_ne_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]))
+        .collect();
+    let options = crate::riichi::Options::from_pairs(&options).map_err(PyValueError::new_err)?;
+    let (replay, judged) = crate::riichi::audit(&words, options, &checks)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let findings = replay
+        .findings
+        .into_iter()
+        .map(|f| {
+            (
+                f.code, f.index, f.player, f.message, f.note, f.round, f.turn,
+            )
+        })
+        .collect();
+    let violations = judged
+        .violations
+        .into_iter()
+        .map(|v| {
+            (
+                v.code, v.index, v.player, v.round, v.turn, v.message, v.evidence, v.dealer,
+            )
+        })
+        .collect();
+    Ok((
+        findings,
+        replay.left_out,
+        violations,
+        judged.left_out,
+        judged.declined,
+    ))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -531,6 +601,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(call_offers, m)?)?;
     m.add_function(wrap_pyfunction!(offer_ukeire, m)?)?;
     m.add_function(wrap_pyfunction!(replay_code, m)?)?;
+    m.add_function(wrap_pyfunction!(audit_code, m)?)?;
+    crate::scoring::register_python(m)?;
+    m.add_function(wrap_pyfunction!(crate::python_wall::wall_check, m)?)?;
     m.add_class::<crate::python_code::EventCoder>()?;
     Ok(())
 }

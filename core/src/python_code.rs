@@ -94,6 +94,24 @@ impl<'py> Writer<'_, 'py> {
             self.tuple(&v)
         }
     }
+    /// The seats whose item of a per-seat field is not None, as a bit mask (0 for None).
+    fn shown(&mut self, name: &Bound<'py, pyo3::types::PyString>) -> Row {
+        let v = self.get(name)?;
+        let mut mask = 0i64;
+        if !v.is_none() {
+            let t = v.cast_exact::<PyTuple>().map_err(|_| Hole)?;
+            if t.len() > 32 {
+                return Err(Hole);
+            }
+            for (p, item) in t.iter().enumerate() {
+                if !item.is_none() {
+                    mask |= 1 << p;
+                }
+            }
+        }
+        self.push(mask);
+        Ok(())
+    }
     /// The length of a per-seat field (0 for None).
     fn count(&mut self, name: &Bound<'py, pyo3::types::PyString>) -> Row {
         let v = self.get(name)?;
@@ -137,7 +155,12 @@ fn row<'py>(py: Python<'py>, kind: i64, w: &mut Writer<'_, 'py>) -> Row {
     let player = intern!(py, "player");
     match kind {
         k::ROUND_START => round_start(py, w)?,
-        k::DRAW | k::KITA => {
+        k::DRAW => {
+            w.int(player)?;
+            w.int(intern!(py, "tile"))?;
+            w.flag(intern!(py, "rinshan"))?;
+        }
+        k::KITA => {
             w.int(player)?;
             w.int(intern!(py, "tile"))?;
         }
@@ -176,21 +199,27 @@ fn row<'py>(py: Python<'py>, kind: i64, w: &mut Writer<'_, 'py>) -> Row {
         }
         k::READY | k::CHOMBO | k::DISCONNECT | k::RECONNECT => w.int(player)?,
         k::DORA => w.int(intern!(py, "indicator"))?,
-        k::WIN => {
-            for name in [intern!(py, "winner"), intern!(py, "from_player")] {
-                w.int(name)?;
-            }
-            w.int(intern!(py, "win_tile"))?;
-            w.list(intern!(py, "hand"))?;
-            w.list(intern!(py, "dora_indicators"))?;
-            w.list(intern!(py, "ura_indicators"))?;
-            w.seats(intern!(py, "deltas"))?;
-            w.seats(intern!(py, "scores_before"))?;
-        }
+        // a win's claims name yaku by the ids of `mjlog.replay.code.claim_id`: Python's row
+        k::WIN => return Err(Hole),
         k::EXHAUSTIVE | k::ABORTIVE => {
             w.count(intern!(py, "hands"))?;
+            w.shown(intern!(py, "hands"))?;
+            if kind == k::ABORTIVE {
+                let which = w.get(intern!(py, "kind"))?;
+                let which = which
+                    .cast_exact::<pyo3::types::PyString>()
+                    .map_err(|_| Hole)?;
+                let which = which.to_str().map_err(|_| Hole)?;
+                let at = crate::riichi::draws::ABORTIVE_KINDS
+                    .iter()
+                    .position(|&x| x == which);
+                w.push(at.map_or(-1, |i| i as i64));
+            }
             w.seats(intern!(py, "deltas"))?;
             w.seats(intern!(py, "scores_before"))?;
+            if kind == k::EXHAUSTIVE {
+                w.flag(intern!(py, "nagashi"))?;
+            }
         }
         k::ROUND_END => w.seats(intern!(py, "scores"))?,
         k::GAME_END => {

@@ -12,7 +12,7 @@ list, ``-1`` for ``None``; flags are 0 or 1; tiles are physical ids (the unknown
     1  K_GAME_START   seats, tiles, dead_wall, hand, red_fives, leftover_lost, first_dealer
     2  K_ROUND_START  wind, number, honba, kyotaku, dealer, dora_indicator, results_only,
                       [scores], hand count, [hand] for each hand
-    3  K_DRAW         player, tile
+    3  K_DRAW         player, tile, rinshan
     4  K_DISCARD      player, tile, riichi
     5  K_CHI, 6 K_PON, 7 K_OPEN_KAN   player, from_player, called, [tiles]
     8  K_ADDED_KAN    player, from_player, called, added, [tiles]
@@ -23,14 +23,20 @@ list, ``-1`` for ``None``; flags are 0 or 1; tiles are physical ids (the unknown
     13 K_READY        player
     14 K_DORA         indicator
     15 K_WIN          winner, from_player, win_tile, [hand], [dora_indicators],
-                      [ura_indicators], [deltas], ?[scores_before]
-    16 K_EXHAUSTIVE, 17 K_ABORTIVE    hand count, [deltas], ?[scores_before]
+                      [ura_indicators], [deltas], ?[scores_before], the claims:
+                      [yaku name id, han, ...], fu, han, points, limit id, pao (-1
+                      nobody); name ids index :func:`claim_names`
+    16 K_EXHAUSTIVE, 17 K_ABORTIVE    hand count, shown (a mask of the seats whose hand
+                                      is not None), K_ABORTIVE only: the kind's index in
+                                      ABORTIVE_KINDS (-1 for another), [deltas],
+                                      ?[scores_before], K_EXHAUSTIVE only: nagashi
     18 K_CHOMBO       player
     19 K_ROUND_END    ?[scores]
     20 K_GAME_END     ?[scores], points count
     21 K_DISCONNECT, 22 K_RECONNECT   player
 
-A row holds what the engine judges and nothing else (no yaku, no names, no metadata):
+A row holds what the engine and the score verifier judge and nothing else (no metadata;
+a win's yaku and limit names as ids of :func:`claim_names`):
 the per-seat lists whose length alone is judged (a draw's shown hands, the final points)
 are their length. Values are written as the record holds them, unchecked: the engine
 judges them, as the Python engine does.
@@ -63,6 +69,7 @@ from typing import Any, Final, NamedTuple
 
 from mjlog.core.diagnostics import Finding, Severity, Src
 from mjlog.core.events import (
+    ABORTIVE_KINDS,
     DISCARDS,
     DRAWS,
     AbortiveDraw,
@@ -145,6 +152,16 @@ def _count(values: object) -> int:
     return len(values)
 
 
+def _shown(values: object) -> int:
+    """The seats whose item of a per-seat field is not ``None``, as a bit mask (checked
+    a tuple by :func:`_count` first)."""
+    if values is None:
+        return 0
+    if not isinstance(values, tuple) or len(values) > 32:
+        raise Declined(f"a per-seat field of {values!r} seats")
+    return sum(1 << p for p, item in enumerate(values) if item is not None)
+
+
 def _game_start(ev: GameStart) -> list[int]:
     rules = ev.ruleset
     if not isinstance(rules.family_options, RiichiOptions):
@@ -182,16 +199,57 @@ def _flower(ev: Flower) -> list[int]:
             *([0] if src is None else [1, src])]
 
 
+_NAMES: Final[dict[str, int]] = {}
+"""The claim names (yaku names, limit names) met so far, by their id in a code: a Win
+row writes each name as its id (:func:`claim_names` lists them in id order)."""
+_MAX_NAMES: Final = 4096
+
+
+def claim_id(name: object) -> int:
+    """A claim name's id in a code (given the first time the name is met; -1 for a
+    name that is no ``str`` or past the table's cap)."""
+    if type(name) is not str:
+        return -1
+    found = _NAMES.get(name)
+    if found is None:
+        if len(_NAMES) >= _MAX_NAMES:
+            return -1
+        found = _NAMES[name] = len(_NAMES)
+    return found
+
+
+def claim_names() -> list[str]:
+    """Every claim name met so far, in id order (the table a code's ids index)."""
+    return list(_NAMES)
+
+
+def _claims(ev: Win) -> list[Any]:
+    """A win's claims: its yaku as (name id, han) pairs, fu, han, points, limit id, pao
+    (-1 for nobody)."""
+    pairs: list[Any] = []
+    for y in ev.yaku:
+        pairs += (claim_id(y.name), y.han)
+    return [*_list(pairs), ev.fu, ev.han, ev.points, claim_id(ev.limit),
+            -1 if ev.pao is None else ev.pao]
+
+
 def _win(ev: Win) -> list[int]:
     return [K_WIN, ev.winner, ev.from_player, ev.win_tile, *_list(ev.hand),
             *_list(ev.dora_indicators), *_list(ev.ura_indicators), *_seats(ev.deltas),
-            *_seats(ev.scores_before)]
+            *_seats(ev.scores_before), *_claims(ev)]
 
 
 def _draw_result(kind: int) -> Callable[[Any], list[int]]:
     def row(ev: ExhaustiveDraw | AbortiveDraw) -> list[int]:
-        return [kind, _count(ev.hands), *_seats(ev.deltas), *_seats(ev.scores_before)]
+        which = [_ABORT_INDEX.get(ev.kind, -1)] if isinstance(ev, AbortiveDraw) else []
+        nagashi = [int(bool(ev.nagashi))] if isinstance(ev, ExhaustiveDraw) else []
+        return [kind, _count(ev.hands), _shown(ev.hands), *which, *_seats(ev.deltas),
+                *_seats(ev.scores_before), *nagashi]
     return row
+
+
+_ABORT_INDEX: Final[dict[str, int]] = {k: i for i, k in enumerate(ABORTIVE_KINDS)}
+"""An abortive draw's kind as the code writes it (its index; -1 for another)."""
 
 
 def _seat(kind: int) -> Callable[[Any], list[int]]:
@@ -202,7 +260,7 @@ def _seat(kind: int) -> Callable[[Any], list[int]]:
 
 _ROWS: Final[dict[type, Callable[[Any], list[int]]]] = {
     GameStart: _game_start, RoundStart: _round_start,
-    Draw: lambda ev: [K_DRAW, ev.player, ev.tile],
+    Draw: lambda ev: [K_DRAW, ev.player, ev.tile, int(bool(ev.rinshan))],
     Discard: lambda ev: [K_DISCARD, ev.player, ev.tile, int(bool(ev.riichi))],
     Chi: _call(K_CHI), Pon: _call(K_PON), OpenKan: _call(K_OPEN_KAN),
     AddedKan: lambda ev: [K_ADDED_KAN, ev.player, ev.from_player,
@@ -273,7 +331,7 @@ def _coder(native: Any) -> Any:
              Pon: K_PON, OpenKan: K_OPEN_KAN, AddedKan: K_ADDED_KAN,
              ClosedKan: K_CLOSED_KAN, Kita: K_KITA, Flower: K_FLOWER,
              RiichiAccepted: K_RIICHI, ReadyDeclared: K_READY, DoraReveal: K_DORA,
-             Win: K_WIN, ExhaustiveDraw: K_EXHAUSTIVE, AbortiveDraw: K_ABORTIVE,
+             ExhaustiveDraw: K_EXHAUSTIVE, AbortiveDraw: K_ABORTIVE,
              Chombo: K_CHOMBO, RoundEnd: K_ROUND_END, GameEnd: K_GAME_END,
              Disconnect: K_DISCONNECT, Reconnect: K_RECONNECT, Comment: K_NOOP,
              Unknown: K_NOOP}
@@ -317,4 +375,5 @@ def replay_native(native: Any, events: Sequence[Event],
     return findings_of(raw, src_of), left_out
 
 
-__all__ = ["Declined", "Encoding", "encode", "findings_of", "replay_native", "row"]
+__all__ = ["Declined", "Encoding", "claim_id", "claim_names", "encode", "findings_of",
+           "replay_native", "row"]

@@ -23,6 +23,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Any, Final, Literal, TextIO
 
+from mjlog.core import native
 from mjlog.core.about import __version__
 from mjlog.core.diagnostics import (
     PER_GAME,
@@ -34,17 +35,22 @@ from mjlog.core.diagnostics import (
     Src,
     Violation,
 )
-from mjlog.core.events import GameStart, RoundStart
+from mjlog.core.events import GameEnd, GameStart, RoundStart
 from mjlog.core.record import GameRecord
 from mjlog.core.ruleset import MISSING, OPTIONS, PRESETS, Ruleset, describe, option_value
 from mjlog.core.textsafe import terminal
 from mjlog.families.check import Referee
 from mjlog.families.registry import family_of
+from mjlog.families.riichi.family import RIICHI
+from mjlog.families.riichi.native import DECLINING_CHECKS, NATIVE_CHECKS, audit_native
+from mjlog.families.riichi.scoring.verify import ScoreReport
 from mjlog.formats import expand, iter_path
+from mjlog.replay.code import encode, findings_of
 from mjlog.replay.engine import Engine
 from mjlog.replay.observer import Observer
 from mjlog.reports.settlement import Settlement, settle
 from mjlog.run import parallel
+from mjlog.wall.native import verify_native
 from mjlog.wall.verify import WallCheck
 
 Options = tuple[tuple[str, object], ...]
@@ -175,21 +181,21 @@ def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True, scores: 
     fit; without it, such a record gets a ``ruleset-not-applied`` note). ``watch``
     makes one more observer from the engine, the ruleset and the judging observers; it
     runs after them in the same replay (the replay viewer records the table with it).
+
+    The game takes the native route (:func:`native_audit`) where every part asked for
+    has a native twin, and the Python route otherwise: the report is the same either way
+    (:data:`ROUTES` counts which ran).
     """
     start = rec.events[0] if rec.events and isinstance(rec.events[0], GameStart) else None
     misfit = preset_misfit(start.ruleset, preset) \
         if preset is not None and not force and start is not None else ""
     ruleset = ruleset_for(start, None if misfit else preset, options, force=True)
-    engine = Engine(rec.src)
-    judging = family_of(ruleset).judging(rec, ruleset, engine, rules=rules, scores=scores)
-    wall_check = WallCheck(rec, engine) if wall else None
-    if wall_check is not None and wall_check.active:
-        judging.observers.append(wall_check)
-    observers = list(judging.observers)
-    if watch is not None:
-        observers.append(watch(engine, ruleset, judging.observers))
-    engine.run(rec.events, observers)
-    findings = engine.findings + (wall_check.findings if wall_check is not None else [])
+    parts = Parts(wall=wall, scores=scores, rules=rules)
+    done = native_audit(rec, ruleset, parts) if watch is None else None
+    if done is None:
+        done = python_audit(rec, ruleset, parts, watch)
+    ROUTES[done.route] += 1
+    findings = done.findings
     if misfit:
         findings.append(Finding(code="ruleset-not-applied", severity=Severity.INFO,
                                 message=misfit))
@@ -197,10 +203,17 @@ def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True, scores: 
                          message=f"option {name} is not one of ruleset {ruleset.name} "
                          f"({ruleset.family} family): not applied")
                  for name in unapplied(ruleset, options)]
-    score = judging.report
+    return _game_report(rec, index, start, ruleset, done, findings)
+
+
+def _game_report(rec: GameRecord, index: int, start: GameStart | None, ruleset: Ruleset,
+                 done: Audited, findings: list[Finding]) -> GameReport:
+    """The report of one audited game: its findings capped (with the count left out), the
+    settlement and the counts."""
+    score = done.score
     left = {
-        "findings": engine.left_out + max(0, len(findings) - PER_GAME),
-        "violations": sum(o.left_out for o in judging.observers if isinstance(o, Referee)),
+        "findings": done.left_out + max(0, len(findings) - PER_GAME),
+        "violations": done.violations_left_out,
         "mismatches": max(0, len(score.mismatches) - PER_GAME),
         "diagnostics": max(0, len(rec.diagnostics) - PER_GAME),
     }
@@ -209,17 +222,164 @@ def audit_record(rec: GameRecord, index: int = 0, *, wall: bool = True, scores: 
         findings.append(Finding(code="findings-capped", severity=Severity.WARNING, message=(
             f"this game has more findings than an audit keeps ({PER_GAME:,} of each kind); "
             "left out: " + ", ".join(f"{n:,} {kind}" for kind, n in left.items() if n))))
-    settlement = settle(rec.events, list(engine.state.scores), judging.violations,
-                        score.mismatches, ruleset) if engine.state.n else None
+    settlement = settle(rec.events, done.final, done.violations, score.mismatches, ruleset) \
+        if done.final is not None else None
     return GameReport(
         settlement=settlement, path=rec.path, game=index, format=rec.format,
         players=[p.name for p in start.players] if start else [], ruleset=describe(ruleset),
         rounds=list(map(type, rec.events)).count(RoundStart),  # counted in C
-        complete=rec.complete, findings=findings, violations=judging.violations,
+        complete=rec.complete, findings=findings, violations=done.violations,
         mismatches=score.mismatches[:PER_GAME], diagnostics=rec.diagnostics[:PER_GAME],
         wins=score.wins,
         wins_verified=score.wins_verified, draws=score.draws,
         draws_verified=score.draws_verified)
+
+
+Route = Literal["native", "python"]
+
+ROUTES: Counter[str] = Counter()
+"""How many games each route has audited in this process (``native``, ``python``): for
+the tests and the benchmarks, which check that a game took the route it should. The
+report never says which ran: it is the same either way."""
+
+
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """The parts of an audit asked for besides the replay (:func:`audit_record`)."""
+
+    wall: bool
+    scores: bool
+    rules: bool
+
+
+@dataclass(slots=True, kw_only=True)
+class Audited:
+    """One game replayed and judged, by either route, before its report is made: the
+    engine's findings (the checks' and the verifier's notes among them) then the wall's,
+    the count of findings the engine left out, the violations and the count left out, the
+    scores' report and the table's final scores (``None``: no table to settle)."""
+
+    route: Route
+    findings: list[Finding]
+    left_out: int
+    violations: list[Violation]
+    violations_left_out: int
+    score: ScoreReport
+    final: list[int] | None
+
+
+def python_audit(rec: GameRecord, ruleset: Ruleset, parts: Parts,
+                 watch: Watcher | None = None) -> Audited:
+    """The game replayed by the Python engine with its family's judging observers, the
+    wall check and ``watch``'s observer, in one replay."""
+    engine = Engine(rec.src)
+    judging = family_of(ruleset).judging(rec, ruleset, engine, rules=parts.rules,
+                                          scores=parts.scores)
+    wall_check = WallCheck(rec, engine) if parts.wall else None
+    if wall_check is not None and wall_check.active:
+        judging.observers.append(wall_check)
+    observers = list(judging.observers)
+    if watch is not None:
+        observers.append(watch(engine, ruleset, judging.observers))
+    engine.run(rec.events, observers)
+    return Audited(
+        route="python",
+        findings=engine.findings + (wall_check.findings if wall_check is not None else []),
+        left_out=engine.left_out, violations=judging.violations,
+        violations_left_out=sum(o.left_out for o in judging.observers
+                                if isinstance(o, Referee)),
+        score=judging.report, final=list(engine.state.scores) if engine.state.n else None)
+
+
+NATIVE_ERRORS: Counter[str] = Counter()
+"""The errors a native part raised in this process (a core built from other sources than
+this Python, an option it does not know), by message: each such game took the Python
+route. Empty when the two are in step; the tests check it stays so."""
+
+
+def native_audit(rec: GameRecord, ruleset: Ruleset, parts: Parts) -> Audited | None:
+    """The game audited by the native core (engine, referee and checks, wall proof), or
+    ``None`` where the Python route must run it: the core is not built or is disabled
+    (``MJLOG_PURE``), the ruleset is not riichi, a check it enables or a part asked for has
+    no native twin (:func:`native_checks`, :func:`native_record`), the encoder declines
+    the game, a native part declines it, or raises ``ValueError`` (:data:`NATIVE_ERRORS`)."""
+    core = native.core()
+    if core is None or parts.scores or not native_record(rec):
+        return None  # the score verifier has no native twin yet
+    checks = native_checks(ruleset) if parts.rules else []
+    if checks is None:
+        return None
+    try:
+        return _natively(core, rec, ruleset, parts, checks)
+    except ValueError as exc:
+        NATIVE_ERRORS[str(exc)] += 1
+        return None
+
+
+def _natively(core: Any, rec: GameRecord, ruleset: Ruleset, parts: Parts,
+              checks: list[str]) -> Audited | None:
+    """:func:`native_audit` once the game is found one the native core may take."""
+    code = encode(rec.events, core).code
+    if code is None:
+        return None
+    walls: list[Finding] = []
+    if parts.wall:
+        found = verify_native(core, rec, code)
+        if found is None:
+            return None
+        walls = found
+    if parts.rules:
+        judged = audit_native(core, rec.events, ruleset, rec.src, checks, code=code)
+        if judged is None:
+            return None
+        findings, left_out, violations, v_left_out = judged
+    else:
+        raw, left_out = core.replay_code(code)
+        findings, violations, v_left_out = findings_of(raw, rec.src), [], 0
+    return Audited(route="native", findings=findings + walls, left_out=left_out,
+                   violations=violations, violations_left_out=v_left_out,
+                   score=ScoreReport(), final=[])  # settled from the game end's scores
+
+
+_NATIVE_CHECKS: Final = frozenset((*NATIVE_CHECKS, *DECLINING_CHECKS))
+
+
+def native_checks(ruleset: Ruleset) -> list[str] | None:
+    """The checks ``ruleset`` enables, by their first rule's code in judging order, when
+    every one has a native twin (:data:`mjlog.families.riichi.native.NATIVE_CHECKS`, and
+    those that may decline a game); ``None`` for a ruleset of another family than riichi
+    or one that enables a check the native core lacks."""
+    family = family_of(ruleset)
+    if family is not RIICHI:
+        return None
+    codes = [unit.RULES[0].code for unit in family.checks() if unit.enabled(ruleset)]
+    return codes if _NATIVE_CHECKS.issuperset(codes) else None
+
+
+_SIZES: Final = frozenset({3, 4})
+
+
+def native_record(rec: GameRecord) -> bool:
+    """Whether the record is one the native route settles as the Python route does: no
+    score sheet's round (the Python engine pays its unwritten results by the ruleset),
+    every table of three or four seats, and a last game end with its scores (the
+    settlement starts from them, not from the table's final scores, which the native
+    engine does not give back)."""
+    end: GameEnd | None = None
+    for ev in rec.events:
+        cls = ev.__class__
+        if cls is RoundStart:
+            assert isinstance(ev, RoundStart)
+            if ev.results_only or len(ev.hands) not in _SIZES:
+                return False
+        elif cls is GameStart:
+            assert isinstance(ev, GameStart)
+            if len(ev.players) not in _SIZES:
+                return False
+        elif cls is GameEnd:
+            assert isinstance(ev, GameEnd)
+            end = ev
+    return end is not None and bool(end.scores)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -195,8 +195,9 @@ class TenhouWall:
         return tuple(tuple(h) for h in out)
 
     def draw(self, k: int) -> Tile:
-        """The ``k``-th (0-based) draw from the live wall, the dealer's first included."""
-        return self.yama[self.layout.first_draw - k]
+        """The ``k``-th (0-based) draw from the live wall, the dealer's first included; -1
+        past the live wall (a record that draws on into the dead wall)."""
+        return self.yama[self.layout.first_draw - k] if 0 <= k < self.live_count else Tile(-1)
 
     def rinshan(self, k: int) -> Tile:
         """The ``k``-th (0-based) replacement draw (after a kan or kita)."""

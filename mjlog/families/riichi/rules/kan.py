@@ -16,7 +16,7 @@ from mjlog.core.events import (
     Win,
 )
 from mjlog.core.ruleset import Ruleset
-from mjlog.core.tiles import KIND_OF, UNKNOWN, kind_str
+from mjlog.core.tiles import KIND_OF, NUM_KINDS, UNKNOWN, kind_str
 from mjlog.families.check import Rule
 from mjlog.families.riichi.hand.shape import counts_of, is_thirteen_orphans, kinds_of_mask, waits
 from mjlog.families.riichi.rules.evidence import kinds_text, readings_text
@@ -389,7 +389,9 @@ class ChankanClosed(RiichiCheck):
             ref.unjudged(self.RULES[0], "the winner's hand has unknown tiles (?), so whether "
                          "it is thirteen orphans is", ev.winner)
             return
-        hand = counts_of([KIND_OF[t] for t in ev.hand])
-        if not (allowed and is_thirteen_orphans(hand)):
+        kinds = [KIND_OF[t] for t in ev.hand]  # a flower (or ?) is no thirteen orphans
+        orphans = allowed and all(k < NUM_KINDS for k in kinds) \
+            and is_thirteen_orphans(counts_of(kinds))
+        if not orphans:
             ref.violation(self.RULES[0], "ron on the tile of a closed kan", ev.winner,
                           move=False)

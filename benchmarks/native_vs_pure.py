@@ -13,8 +13,9 @@ not built. The tests run :func:`compare` over the corpus under each record's own
 under ``kansaki``.
 
 A game takes the native route only where every part of the audit asked for has a native
-twin (:func:`mjlog.reports.audit.native_audit`); until score verification has one, pass
-``--no-scores`` to compare the native engine, checks and wall proof with the Python ones.
+twin and none declines it (:func:`mjlog.reports.audit.native_audit`); score verification
+runs natively in the same replay as the checks (a hand only the ``mahjong`` library values
+sends its game the Python route). ``--no-scores`` compares the audit without it.
 """
 
 from __future__ import annotations
@@ -79,8 +80,7 @@ def main() -> int:
     parser.add_argument("--rules", help="audit under this preset (--force-rules)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--no-scores", action="store_true",
-                        help="audit without score verification (its native twin is not "
-                        "wired yet: with it, every game takes the Python route)")
+                        help="audit without score verification")
     parser.add_argument("--no-wall", action="store_true", help="audit without the wall proof")
     parser.add_argument("--no-rules", action="store_true", help="audit without the rule checks")
     opts = parser.parse_args()

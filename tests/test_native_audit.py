@@ -5,8 +5,9 @@ by the Python route, and the two give the same report.
 Each game here is audited twice in this process, once as the audit chooses and once with
 the native core hidden (``mjlog.core.native.core`` giving ``None``, as ``MJLOG_PURE=1``
 does), and the two reports' JSON compared whole; :data:`mjlog.reports.audit.ROUTES` says
-which route each audit took. Score verification has no native twin yet: the native
-route is taken with ``scores=False`` and the Python route with it.
+which route each audit took. With score verification (``scores=True``, the default) the
+native verifier runs in the same native replay as the referee and the checks, and a game
+it declines (a hand only the ``mahjong`` library values) takes the Python route.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -86,12 +88,26 @@ def test_examples_same_reports_on_both_routes(core: Any,
     assert routes["native"] >= 3 * len(PRESETS) * 3 and routes["python"] > 0
 
 
+def test_examples_same_reports_with_scores_on_both_routes(
+        core: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every example with score verification, with and without the rule checks and the
+    wall proof: the same JSON report (mismatches, wins and draws verified, settlement);
+    the native route taken for most, games without a game end among them."""
+    games = list(_records(sorted(EXAMPLES.glob("*.mj*"))))
+    routes = _compare(games, monkeypatch)
+    routes += _compare(games, monkeypatch, rules=False)
+    routes += _compare(games, monkeypatch, wall=False)
+    assert routes["native"] >= len(games) * len(PRESETS) and routes["python"] > 0
+
+
 def test_corpus_sample_same_reports_on_both_routes(core: Any,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Twenty corpus games under their own ruleset and ``kansaki``: the same JSON report,
     most by the native route."""
     games = [(rec, 0) for rec in _sample(corpus_records(50), 20)]
     routes = _compare(games, monkeypatch, scores=False)
+    assert routes["native"] >= len(games)
+    routes = _compare(games, monkeypatch)  # with score verification
     assert routes["native"] >= len(games)
 
 
@@ -184,19 +200,64 @@ def test_a_watching_observer_takes_the_python_route(core: Any) -> None:
     assert seen
 
 
-def test_score_verification_takes_the_python_route_for_now(core: Any) -> None:
-    """The score verifier has no native twin wired yet: ``scores`` means Python."""
-    assert _route(_east_riichi()) == "python"
+def test_score_verification_takes_the_native_route(core: Any) -> None:
+    """With score verification (the default): native, the verifier's counts in the report
+    as the Python verifier makes them."""
+    rec = _east_riichi()
+    assert _route(rec) == "native"
+    report = audit_record(rec)
+    assert report.wins + report.draws > 0
+    assert report.wins_verified == report.wins and report.draws_verified == report.draws
+
+
+def test_a_game_the_verifier_declines_takes_the_python_route(
+        core: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game the native verifier (or a check) declines, ``riichi_audit_code`` giving a
+    reason: the Python route, and the same report."""
+    real = core.riichi_audit_code
+
+    class Declining:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(core, name)
+
+        def riichi_audit_code(self, *args: Any) -> tuple[Any, ...]:
+            return (*real(*args)[:4], "a hand fast.py declines", *real(*args)[5:])
+
+    rec = _east_riichi()
+    with monkeypatch.context() as m:
+        m.setattr(native, "core", lambda: None)
+        pure = audit_record(rec).to_dict()
+    monkeypatch.setattr(native, "core", Declining)
+    assert _route(rec) == "python"
+    assert audit_record(rec).to_dict() == pure
+
+
+def test_a_game_without_its_end_takes_the_native_route_with_scores(
+        core: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record cut before its game end: with score verification the native engine gives
+    back the table's final scores, so it goes native and settles as the Python route;
+    without, it still takes the Python route."""
+    whole = _east_riichi()
+    cut = whole.events[: max(i for i, ev in enumerate(whole.events)
+                             if type(ev).__name__ == "GameEnd")]
+    rec = replace(whole, events=cut)
+    assert not audit.native_record(rec) and audit.native_record(rec, ended=False)
+    chosen, pure, route = _both(rec, 0, None, monkeypatch)
+    assert route == "native" and chosen == pure
+    assert json.loads(chosen)["settlement"] is not None
+    assert _route(rec, scores=False) == "python"
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("scores", [False, True])
 @pytest.mark.parametrize("preset", PRESETS)
-def test_whole_corpus_same_reports_on_both_routes(core: Any, preset: str | None) -> None:
+def test_whole_corpus_same_reports_on_both_routes(core: Any, preset: str | None,
+                                                  scores: bool) -> None:
     """``benchmarks/native_vs_pure.py``'s comparison over the whole corpus (two processes
-    each, ``mjlog audit --no-scores``): every report line the same."""
+    each, ``mjlog audit``, with and without ``--no-scores``): every report line the same."""
     if not (CORPUS / "_index.tsv").exists():
         pytest.skip("the corpus is not beside the repository")
-    args = ["--jobs", "2", "--no-scores"]
+    args = ["--jobs", "2"] + ([] if scores else ["--no-scores"])
     if preset:
         args += ["--rules", preset, "--force-rules"]
     result = compare([str(CORPUS)], args)

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from mjlog.cli import main
+from mjlog.core import native
 from mjlog.core.diagnostics import InputError
 from mjlog.core.events import Discard, Draw, Event, RoundStart
 from mjlog.core.tiles import UNKNOWN
@@ -34,6 +35,7 @@ def _boom(*args: Any, **kwargs: Any) -> None:
 def test_a_check_that_raises_is_an_internal_error_and_the_audit_fails(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(KanAfterRiichi, "before_closed_kan", _boom)
+    monkeypatch.setattr(native, "core", lambda: None)  # the Python check runs (not native)
     result = CliRunner().invoke(main, ["audit", str(KAN), "--format", "json"])
     assert result.exit_code == 1, result.output
     game = json.loads(result.output)["games"][0]
@@ -95,6 +97,7 @@ def test_a_hook_that_raises_on_an_event_the_engine_could_not_apply_is_reported(
 
     monkeypatch.setattr(Engine, "_closed_kan", broken)
     monkeypatch.setattr(KanAfterRiichi, "before_closed_kan", _boom)
+    monkeypatch.setattr(native, "core", lambda: None)  # the Python engine runs (not native)
     (rec,) = read_path(KAN)
     report = audit_record(rec, wall=False)
     messages = [f.message for f in report.findings if f.code == "internal-error"]

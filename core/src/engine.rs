@@ -38,6 +38,9 @@ pub struct Finding {
 pub struct Replay {
     pub findings: Vec<Finding>,
     pub left_out: usize,
+    /// The table's scores after the last event (empty when no table was set: Python's
+    /// `engine.state.scores` where `engine.state.n`).
+    pub scores: Vec<i64>,
 }
 
 /// A set of tile ids 0..=144.
@@ -1224,7 +1227,11 @@ pub fn replay_observed(
             o.after(&mut engine, ev);
         }
     }
-    Ok(engine.out)
+    let mut out = engine.out;
+    if engine.t.n > 0 {
+        out.scores = engine.t.scores.clone();
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

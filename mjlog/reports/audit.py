@@ -43,6 +43,7 @@ from mjlog.families.check import Referee
 from mjlog.families.registry import family_of
 from mjlog.families.riichi.family import RIICHI
 from mjlog.families.riichi.native import DECLINING_CHECKS, NATIVE_CHECKS, audit_native
+from mjlog.families.riichi.scoring.native import audit_scored_native
 from mjlog.families.riichi.scoring.verify import ScoreReport
 from mjlog.formats import expand, iter_path
 from mjlog.replay.code import encode, findings_of
@@ -298,14 +299,17 @@ route. Empty when the two are in step; the tests check it stays so."""
 
 
 def native_audit(rec: GameRecord, ruleset: Ruleset, parts: Parts) -> Audited | None:
-    """The game audited by the native core (engine, referee and checks, wall proof), or
-    ``None`` where the Python route must run it: the core is not built or is disabled
-    (``MJLOG_PURE``), the ruleset is not riichi, a check it enables or a part asked for has
-    no native twin (:func:`native_checks`, :func:`native_record`), the encoder declines
-    the game, a native part declines it, or raises ``ValueError`` (:data:`NATIVE_ERRORS`)."""
+    """The game audited by the native core (engine, referee and checks, score verification,
+    wall proof), or ``None`` where the Python route must run it: the core is not built or
+    is disabled (``MJLOG_PURE``), the ruleset is not riichi, a check it enables or a part
+    asked for has no native twin (:func:`native_checks`, :func:`native_record`), the
+    encoder declines the game, a native part declines it (a check or the score verifier: a
+    hand only the ``mahjong`` library values), or raises ``ValueError``
+    (:data:`NATIVE_ERRORS`)."""
     core = native.core()
-    if core is None or parts.scores or not native_record(rec):
-        return None  # the score verifier has no native twin yet
+    if core is None or (parts.scores and not hasattr(core, "riichi_audit_code")) \
+            or not native_record(rec, ended=not parts.scores):
+        return None
     checks = native_checks(ruleset) if parts.rules else []
     if checks is None:
         return None
@@ -318,16 +322,27 @@ def native_audit(rec: GameRecord, ruleset: Ruleset, parts: Parts) -> Audited | N
 
 def _natively(core: Any, rec: GameRecord, ruleset: Ruleset, parts: Parts,
               checks: list[str]) -> Audited | None:
-    """:func:`native_audit` once the game is found one the native core may take."""
+    """:func:`native_audit` once the game is found one the native core may take: the
+    replay with its judging (the part likeliest to decline first), then the wall proof,
+    whose findings come after the engine's."""
     code = encode(rec.events, core).code
     if code is None:
         return None
-    walls: list[Finding] = []
-    if parts.wall:
-        found = verify_native(core, rec, code)
-        if found is None:
-            return None
-        walls = found
+    done = _scored(core, rec, ruleset, parts, checks, code) if parts.scores \
+        else _unscored(core, rec, ruleset, parts, checks, code)
+    if done is None or not parts.wall:
+        return done
+    walls = verify_native(core, rec, code)
+    if walls is None:
+        return None
+    done.findings += walls
+    return done
+
+
+def _unscored(core: Any, rec: GameRecord, ruleset: Ruleset, parts: Parts, checks: list[str],
+              code: bytes) -> Audited | None:
+    """:func:`native_audit` without score verification: the referee and the checks (with
+    ``parts.rules``) or the bare replay; ``None`` where a check declines the game."""
     if parts.rules:
         judged = audit_native(core, rec.events, ruleset, rec.src, checks, code=code)
         if judged is None:
@@ -336,9 +351,24 @@ def _natively(core: Any, rec: GameRecord, ruleset: Ruleset, parts: Parts,
     else:
         raw, left_out = core.replay_code(code)
         findings, violations, v_left_out = findings_of(raw, rec.src), [], 0
-    return Audited(route="native", findings=findings + walls, left_out=left_out,
+    return Audited(route="native", findings=findings, left_out=left_out,
                    violations=violations, violations_left_out=v_left_out,
                    score=ScoreReport(), final=[])  # settled from the game end's scores
+
+
+def _scored(core: Any, rec: GameRecord, ruleset: Ruleset, parts: Parts, checks: list[str],
+            code: bytes) -> Audited | None:
+    """:func:`native_audit` with score verification: the referee, the checks and the
+    verifier in one native replay (:func:`audit_scored_native`), the table's final scores
+    with it; ``None`` where a check or the verifier declines the game."""
+    got = audit_scored_native(core, rec.events, ruleset, rec.src, code,
+                              checks=checks if parts.rules else None)
+    if got is None:
+        return None
+    a = got.audit
+    return Audited(route="native", findings=a.findings, left_out=a.left_out,
+                   violations=a.violations, violations_left_out=a.violations_left_out,
+                   score=got.score, final=got.final)
 
 
 _NATIVE_CHECKS: Final = frozenset((*NATIVE_CHECKS, *DECLINING_CHECKS))
@@ -359,12 +389,13 @@ def native_checks(ruleset: Ruleset) -> list[str] | None:
 _SIZES: Final = frozenset({3, 4})
 
 
-def native_record(rec: GameRecord) -> bool:
+def native_record(rec: GameRecord, *, ended: bool = True) -> bool:
     """Whether the record is one the native route settles as the Python route does: no
     score sheet's round (the Python engine pays its unwritten results by the ruleset),
-    every table of three or four seats, and a last game end with its scores (the
-    settlement starts from them, not from the table's final scores, which the native
-    engine does not give back)."""
+    every table of three or four seats, and, with ``ended``, a last game end with its
+    scores (the settlement then starts from them: the native route without score
+    verification does not give back the table's final scores; with it,
+    ``riichi_audit_code`` does, and a record without a game end may go native)."""
     end: GameEnd | None = None
     for ev in rec.events:
         cls = ev.__class__
@@ -379,7 +410,7 @@ def native_record(rec: GameRecord) -> bool:
         elif cls is GameEnd:
             assert isinstance(ev, GameEnd)
             end = ev
-    return end is not None and bool(end.scores)
+    return not ended or (end is not None and bool(end.scores))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -689,6 +689,27 @@ pub fn audit(
     Ok((replay, audit.out))
 }
 
+/// The riichi audit of [`audit`] with the score verifier `verifier` in the same replay,
+/// its hooks after the referee's and the checks' at each event (the Python route's
+/// observer order: its `unjudged` notes fall among the engine's findings in that order);
+/// `rules` false runs the verifier alone (no referee, no check).
+pub fn audit_verified(
+    words: &[i64],
+    options: Options,
+    wanted: &[String],
+    rules: bool,
+    verifier: &mut crate::scoring::verify::Verifier,
+) -> Result<(Replay, Judged), CodeError> {
+    if !rules {
+        let replay = replay_observed(words, &mut [verifier])?;
+        return Ok((replay, Judged::default()));
+    }
+    let checks = checks(&options, wanted);
+    let mut audit = Audit::new(options, checks);
+    let replay = replay_observed(words, &mut [&mut audit, verifier])?;
+    Ok((replay, audit.out))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -489,8 +489,13 @@ fn riichi_verify_code(
     let mut v = verify::Verifier::new(opts, names, runs);
     let replay =
         crate::engine::replay_observed(&words, &mut [&mut v]).map_err(|e| bad(&e.to_string()))?;
-    let mut rows = Vec::with_capacity(v.out.len());
-    for m in &v.out {
+    let rows = mismatch_rows(py, &v.out)?;
+    Ok((rows, finding_rows(replay.findings), v.declined))
+}
+
+fn mismatch_rows(py: Python<'_>, out: &[verify::Mismatch]) -> PyResult<Vec<MismatchRow>> {
+    let mut rows = Vec::with_capacity(out.len());
+    for m in out {
         rows.push((
             m.code,
             m.index,
@@ -503,20 +508,115 @@ fn riichi_verify_code(
             m.turn,
         ));
     }
-    let findings = replay
-        .findings
+    Ok(rows)
+}
+
+/// An engine finding as the bindings give it: code, event index, seat, message, note,
+/// round label, turn.
+type FindingRow = (
+    &'static str,
+    usize,
+    Option<usize>,
+    String,
+    bool,
+    String,
+    i64,
+);
+
+fn finding_rows(findings: Vec<crate::engine::Finding>) -> Vec<FindingRow> {
+    findings
         .into_iter()
         .map(|f| {
             (
                 f.code, f.index, f.player, f.message, f.note, f.round, f.turn,
             )
         })
+        .collect()
+}
+
+/// A violation as `audit_code` gives it: code, event index, seat, round label, turn,
+/// message, evidence pairs, the round's dealer.
+type ViolationRow = (
+    &'static str,
+    usize,
+    Option<usize>,
+    String,
+    i64,
+    String,
+    Vec<(&'static str, String)>,
+    usize,
+);
+
+/// The whole riichi audit of a game's code in one replay: with `rules`, the referee and
+/// the native checks named in `checks` (as `audit_code`), then the score verifier (as
+/// `riichi_verify_code`) at each event. Gives `(findings, findings left out, violations,
+/// violations left out, declined, mismatches, (wins, wins verified, draws, draws
+/// verified), final scores)`; `declined`: why the Python route must audit the game (a
+/// check's or the verifier's reason; empty when neither declines); final scores empty
+/// when no table was set. `ValueError` for bytes that are no code or a bad option.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn riichi_audit_code(
+    py: Python<'_>,
+    code: &[u8],
+    options: Vec<(String, String)>,
+    checks: Vec<String>,
+    rules: bool,
+    names: Vec<String>,
+    pao_named: bool,
+) -> PyResult<(
+    Vec<FindingRow>,
+    usize,
+    Vec<ViolationRow>,
+    usize,
+    String,
+    Vec<MismatchRow>,
+    [usize; 4],
+    Vec<i64>,
+)> {
+    if !code.len().is_multiple_of(8) {
+        return Err(bad("an event code is a whole number of 64-bit words"));
+    }
+    let words: Vec<i64> = code
+        .chunks_exact(8)
+        .map(|w| i64::from_ne_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]))
         .collect();
-    Ok((rows, findings, v.declined))
+    let evs = crate::engine_code::decode(&words).map_err(|e| bad(&e.to_string()))?;
+    let runs = verify::win_runs(&evs);
+    drop(evs);
+    let options = crate::riichi::Options::from_pairs(&options).map_err(|e| bad(&e))?;
+    let mut v = verify::Verifier::new(verify::VerifyOptions::of(&options, pao_named), names, runs);
+    let (replay, judged) = crate::riichi::audit_verified(&words, options, &checks, rules, &mut v)
+        .map_err(|e| bad(&e.to_string()))?;
+    let declined = if judged.declined.is_empty() {
+        v.declined.clone()
+    } else {
+        judged.declined
+    };
+    let violations = judged
+        .violations
+        .into_iter()
+        .map(|v| {
+            (
+                v.code, v.index, v.player, v.round, v.turn, v.message, v.evidence, v.dealer,
+            )
+        })
+        .collect();
+    Ok((
+        finding_rows(replay.findings),
+        replay.left_out,
+        violations,
+        judged.left_out,
+        declined,
+        mismatch_rows(py, &v.out)?,
+        v.counts,
+        replay.scores,
+    ))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(riichi_verify_code, m)?)?;
+    m.add_function(wrap_pyfunction!(riichi_audit_code, m)?)?;
     m.add_function(wrap_pyfunction!(riichi_value, m)?)?;
     m.add_function(wrap_pyfunction!(riichi_yaku_readings, m)?)?;
     m.add_function(wrap_pyfunction!(riichi_hand_value, m)?)?;

@@ -125,6 +125,8 @@ pub struct Verifier {
     pub runs: Vec<Vec<i64>>,
     pub out: Vec<Mismatch>,
     pub declined: String,
+    /// `ScoreReport`'s counts: wins, wins verified, draws, draws verified.
+    pub counts: [usize; 4],
     sits: super::situation::Situations,
     expected: Option<(i64, i64, i64, usize)>,
     dealer_keeps: bool,
@@ -161,6 +163,7 @@ impl Verifier {
             runs,
             out: Vec::new(),
             declined: String::new(),
+            counts: [0; 4],
             sits: super::situation::Situations::default(),
             expected: None,
             dealer_keeps: false,
@@ -369,6 +372,8 @@ impl Verifier {
             return;
         };
         self.last_abortive = false;
+        self.counts[0] += 1;
+        let before = self.out.len();
         if !self.any_win {
             self.any_win = true;
             self.dealer_keeps = false;
@@ -405,7 +410,8 @@ impl Verifier {
         let no_indicator = sit.dora_indicators.iter().chain(ura).any(|&t| bad(t));
         let t = engine.table();
         let (dealer, kyotaku, n) = (t.dealer, t.kyotaku, t.n);
-        if short && sit.hand.contains(&144) || !short && no_indicator {
+        let unwritten = short && sit.hand.contains(&144) || !short && no_indicator;
+        if unwritten {
             let what = if short {
                 "tiles of the hand"
             } else {
@@ -415,6 +421,7 @@ impl Verifier {
                 "the value of player {winner}'s win not verified: {what} nobody wrote down"
             );
             engine.note("unjudged", msg, usize::try_from(*winner).ok());
+            self.counts[0] -= 1;
         } else if short {
             let rec = Val::Int(claims.points);
             let msg = "the scoring library says hand_not_known";
@@ -487,6 +494,9 @@ impl Verifier {
             if !deltas.is_empty() {
                 self.compare_deltas(engine, "win-deltas", deltas, &computed);
             }
+        }
+        if self.out.len() == before && !unwritten {
+            self.counts[1] += 1;
         }
         self.dealer_keeps = self.dealer_keeps || *winner == dealer as i64;
         let keeps = self.dealer_keeps;
@@ -576,7 +586,14 @@ impl Observer for Verifier {
         match ev {
             Ev::RoundStart { .. } => self.round_start(engine, ev),
             Ev::Win { .. } => self.win(engine, ev),
-            Ev::DrawResult { .. } => self.draw(engine, ev),
+            Ev::DrawResult { .. } => {
+                self.counts[2] += 1;
+                let before = self.out.len();
+                self.draw(engine, ev);
+                if self.out.len() == before {
+                    self.counts[3] += 1;
+                }
+            }
             Ev::Chombo { .. } => {
                 self.last_abortive = false;
                 let t = engine.table();
@@ -683,8 +700,9 @@ mod tests {
         let words = code(2);
         let runs = win_runs(&decode(&words).expect("a code"));
         let mut v = Verifier::new(opts(), Vec::new(), runs);
-        replay_observed(&words, &mut [&mut v]).expect("a code");
+        let replay = replay_observed(&words, &mut [&mut v]).expect("a code");
         assert!(v.declined.is_empty());
+        assert_eq!(replay.scores.len(), 4); // the table's final scores
         let got: Vec<_> = v
             .out
             .iter()
@@ -697,5 +715,7 @@ mod tests {
                 ("next-round", 5, "dealer", Val::Int(2)),
             ]
         );
+        // one draw, not verified (its nagashi claim is a mismatch); no win
+        assert_eq!(v.counts, [0, 0, 1, 0]);
     }
 }

@@ -47,6 +47,7 @@ from mjlog.replay.engine import Engine
 from mjlog.reports.audit import ruleset_for
 
 from .conftest import ROOT
+from .test_native_checks import _difference
 from .test_native_engine import _sample, core, corpus_records, mutants
 
 __all__ = ["core"]  # the fixture, shared with the engine's differential test
@@ -160,18 +161,6 @@ def compare_under(core: Any, runs: Iterable[tuple[Sequence[Event], Ruleset]],
             different += 1
             first = first or _difference(theirs, ours, rules)
     return Tally(compared, declined, different, codes, notes, first)
-
-
-def _difference(python: tuple[list[Row], list[Row]], rust: tuple[list[Row], list[Row]],
-                rules: Ruleset) -> str:
-    for what, a_rows, b_rows in (("violation", python[1], rust[1]),
-                                 ("finding", python[0], rust[0])):
-        for a, b in zip(a_rows, b_rows, strict=False):
-            if a != b:
-                return f"under {rules.name}: {what}\npython {a}\nnative {b}"
-        if len(a_rows) != len(b_rows):
-            return f"under {rules.name}: python {len(a_rows)} {what}s, native {len(b_rows)}"
-    return ""
 
 
 def _report(what: str, tally: Tally) -> None:

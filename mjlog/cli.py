@@ -28,6 +28,7 @@ import click
 
 from mjlog import __version__, api, install_hint
 from mjlog.core import native
+from mjlog.core.about import MissingExtra
 from mjlog.core.diagnostics import InputError
 from mjlog.core.events import (
     Event,
@@ -1368,7 +1369,11 @@ def run() -> None:
     signal.signal(signal.SIGINT, parallel.interrupted)
     signal.signal(signal.SIGTERM, parallel.interrupted)
     native.warn_if_missing()
-    main()
+    try:
+        main()
+    except MissingExtra as missing:  # an optional part the command needs is not installed
+        click.echo(f"Error: {terminal(str(missing))}", err=True)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -6,8 +6,13 @@ on which the last tile's fans are judged.
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -21,7 +26,7 @@ from mjlog.families.registry import family_of
 from mjlog.formats import read_bytes
 from mjlog.replay.engine import Engine
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, ROOT
 from .test_botzone import MATCH1
 
 NEEDS_FAN = pytest.mark.skipif(importlib.util.find_spec("MahjongGB") is None,
@@ -226,3 +231,60 @@ def test_an_interrupt_in_a_polars_query_is_one_exit_not_two() -> None:
                           text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 130, done.stderr[-2000:]
     assert done.stdout.splitlines() == ["caught SystemExit", "cleaned up"]
+
+
+_RON = """mjlog-notation 1
+[Players "A" "B" "C" "D"]
+[Ruleset "mcr"]
+E1-0
+hands 1488999p1122336z {south} 456789m567p4569s 123456m123567p8s
+1p
+ron S pure-straight all-chows concealed-hand mixed-double-chow
+"""
+
+
+def _unjudged_win(south: str, folder: Path) -> dict[str, Any]:
+    """The audit (JSON) of a ron by South on the dealer's first discard, South's hand as
+    written (``?`` for a tile nobody wrote down)."""
+    game = folder / "ron.mjn"
+    game.write_text(_RON.format(south=south))
+    out = CliRunner().invoke(main, ["audit", str(game), "--format", "json"])
+    games: list[dict[str, Any]] = json.loads(out.stdout)["games"]
+    return games[0]
+
+
+@NEEDS_FAN
+def test_a_win_whose_hand_nobody_wrote_down_is_not_judged_false(tmp_path: Path) -> None:
+    """Unknown means unjudged: a win by a hand with tiles nobody wrote down gets an
+    ``unjudged`` note for each false-win rule at the win, no violation, no payment judged."""
+    known = _unjudged_win("123456789m23p55s", tmp_path)
+    assert known["violations"] == [] and known["mismatches"] == []
+    hidden = _unjudged_win("123456789m23p5s?", tmp_path)
+    assert hidden["violations"] == [] and hidden["mismatches"] == []
+    notes = [(f["code"], f["round"], f["turn"], f["player"], f["message"].split(":")[0])
+             for f in hidden["findings"] if f["code"] == "unjudged"]
+    assert notes == [("unjudged", "E1-0", 1, 1, "no-winning-shape not judged"),
+                     ("unjudged", "E1-0", 1, 1, "fan-below-minimum not judged")]
+
+
+def test_without_the_fan_library_a_win_is_not_judged_and_generate_says_so(
+        tmp_path: Path) -> None:
+    """Where PyMahjongGB cannot be imported, an MCR win is not judged (notes naming the
+    install command, no violation, no internal error) and ``mjlog generate --rules mcr``
+    stops with one line saying what to install, not a traceback."""
+    (tmp_path / "MahjongGB.py").write_text('raise ImportError("not built")\n')
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    record = tmp_path / "ron.mjn"
+    record.write_text(_RON.format(south="123456789m23p55s"))
+    audit = subprocess.run([sys.executable, "-m", "mjlog.cli", "audit", str(record), "--format",
+                            "json"], capture_output=True, text=True, env=env)
+    game = json.loads(audit.stdout)["games"][0]
+    assert game["violations"] == [] and game["mismatches"] == []
+    codes = [(f["code"], f["turn"], f.get("player")) for f in game["findings"]]
+    assert ("unjudged", 1, 1) in codes and "internal-error" not in [c for c, _, _ in codes]
+    assert "pip install 'mjlog[mcr]'" in json.dumps(game["findings"])
+    gen = subprocess.run([sys.executable, "-m", "mjlog.cli", "generate", "--rules", "mcr",
+                          "-n", "1", "-o", str(tmp_path / "g")], capture_output=True,
+                         text=True, env=env)
+    assert gen.returncode == 2 and "Traceback" not in gen.stderr
+    assert gen.stderr.startswith("Error: MCR fan counting needs PyMahjongGB")

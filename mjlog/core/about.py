@@ -8,6 +8,11 @@ used) and without making a cycle of imports with it.
 __version__ = "0.1.0"
 
 
+class MissingExtra(ImportError):
+    """An optional part of mjlog is not installed; the message names it and says how to
+    install it (:func:`install_hint`). The command line prints it in one line."""
+
+
 def install_hint(extra: str) -> str:
     """How to install an optional part of mjlog (an extra of its package), from the
     package index or from a clone of its repository, as a user meets it in a message."""

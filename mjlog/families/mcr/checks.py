@@ -80,7 +80,10 @@ class FalseWin(MCRCheck):
     def before_win(self, ev: Win) -> None:
         ref, w = self.ref, ev.winner
         count = ref.count
-        if isinstance(count, str):
+        if count is None:
+            for rule in self.RULES:
+                ref.unjudged(rule, f"the fans are not counted: {ref.uncounted}", w)
+        elif isinstance(count, str):
             ref.violation(self.rule("no-winning-shape"), f"declares a win that is none: {count}", w,
                           evidence=(ref.picture(w),), consequence=_false_win(self))
         elif not ref.valid():

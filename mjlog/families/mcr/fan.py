@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Literal, cast
 
-from mjlog.core.about import install_hint
+from mjlog.core.about import MissingExtra, install_hint
 
 __all__ = [
     "EXTRA_FANS",
@@ -221,7 +221,7 @@ class FanCount:
     without_flowers: int
 
 
-class FanLibraryMissing(ImportError):
+class FanLibraryMissing(MissingExtra):
     """PyMahjongGB, which counts the fans, is not installed (or did not build)."""
 
 

@@ -40,7 +40,7 @@ from mjlog.core.record import GameRecord
 from mjlog.core.ruleset import Ruleset
 from mjlog.core.tiles import KIND_OF, NUM_KINDS
 from mjlog.families.check import Check, Referee
-from mjlog.families.mcr.fan import FanCount, FanHand, FanMeld, count_fan
+from mjlog.families.mcr.fan import FanCount, FanHand, FanLibraryMissing, FanMeld, count_fan
 from mjlog.families.mcr.options import mcr_options
 from mjlog.families.riichi.rules.evidence import hand_picture
 from mjlog.replay.engine import Engine
@@ -101,7 +101,7 @@ def fan_hand(state: TableState, events: Sequence[Event], index: int,
         return "the winning tile is no tile of a hand"
     ps = state.players[w]
     if ps.unknown:
-        return "the hand holds tiles nobody wrote down"
+        return HIDDEN
     tsumo = win.from_player == w
     held = [t for t in ps.concealed if not (tsumo and t == tile)]
     if any(KIND_OF[t] >= NUM_KINDS for t in held):
@@ -122,9 +122,14 @@ def fan_hand(state: TableState, events: Sequence[Event], index: int,
 def count_win(state: TableState, events: Sequence[Event], index: int,
               win: Win) -> FanCount | str:
     """The fans of ``win`` (:func:`fan_hand`, then :func:`~mjlog.families.mcr.fan.count_fan`), or
-    why it is no win."""
+    why it is no win. Raises :class:`~mjlog.families.mcr.fan.FanLibraryMissing` without the
+    fan library."""
     hand = fan_hand(state, events, index, win)
     return hand if isinstance(hand, str) else count_fan(hand)
+
+
+HIDDEN = "the hand holds tiles nobody wrote down"
+"""Why :func:`fan_hand` cannot give a hand whose tiles are not all known."""
 
 
 @dataclass(slots=True)
@@ -143,8 +148,10 @@ class MCRReferee(Referee):
         self.seats: list[Seat] = []
         self.winners: list[int] = []
         """Who has won on the last discard (or added kong) so far, in record order."""
-        self.count: FanCount | str = ""
-        """The fans of the win being judged, or why it is no win."""
+        self.count: FanCount | str | None = ""
+        """The fans of the win being judged, or why it is no win; None when they cannot be
+        counted (:attr:`uncounted` says why): such a win is not judged, never false."""
+        self.uncounted = ""
         self.void = ""
         """Why the win being judged is a false win (错和), settled with the penalty; empty
         for a win that stands."""
@@ -163,7 +170,7 @@ class MCRReferee(Referee):
         count = self.count
         if isinstance(count, str):
             return count
-        if not self.valid():
+        if count is not None and not self.valid():
             return f"{count.without_flowers} fan without the flowers"
         i = self.engine.index
         if ev.from_player != ev.winner and i > 0 and isinstance(self.events[i - 1], ClosedKan):
@@ -185,8 +192,17 @@ class MCRReferee(Referee):
 
     def before_win(self, ev: Win) -> None:
         self.winners.append(ev.winner)
-        self.count = count_win(self.engine.state, self.events, self.engine.index, ev)
+        self.count, self.uncounted = self._count(ev)
         self.void = self._void(ev)
+
+    def _count(self, ev: Win) -> tuple[FanCount | str | None, str]:
+        """:func:`count_win` of ``ev``, or None and why the fans cannot be counted: tiles
+        nobody wrote down, or no fan library installed."""
+        try:
+            count = count_win(self.engine.state, self.events, self.engine.index, ev)
+        except FanLibraryMissing as missing:
+            return None, str(missing)
+        return (None, HIDDEN) if count == HIDDEN else (count, "")
 
 
 for _tag, _cls in EVENT_TYPES.items():  # every move ends the chance to win on a tile

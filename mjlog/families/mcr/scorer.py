@@ -127,6 +127,8 @@ class MCRScorer(Observer):
         if not (0 <= w < n and (payer is None or 0 <= payer < n)):
             self.mismatch("win-unscorable", "winner", w, None, player=None)
             return
+        if count is None:  # the fans cannot be counted: nothing to verify the record by
+            return
         self.report.wins_verified += 1
         opts = mcr_options(ref.rules)
         if ref.void or not isinstance(count, FanCount):
